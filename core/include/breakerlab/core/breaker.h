@@ -1,0 +1,144 @@
+#pragma once
+// The parametric circuit breaker (DESIGN §3 "Breaker semantics"). It sees only call admissions,
+// call completions and the passage of time; the simulator and the breaker-only replay drive it.
+#include <cstdint>
+#include <vector>
+
+#include "breakerlab/core/config.h"
+#include "breakerlab/core/outcome.h"
+#include "breakerlab/core/time.h"
+
+namespace breakerlab {
+
+enum class BreakerState : std::uint8_t { closed, open, half_open };
+std::string_view toString(BreakerState state);
+
+struct BreakerTransition {
+  Micros at = 0;
+  BreakerState from = BreakerState::closed;
+  BreakerState to = BreakerState::closed;
+  enum class Cause : std::uint8_t {
+    failure_rate,      // closed -> open: failure rate at or above threshold
+    slow_call_rate,    // closed -> open: slow-call rate at or above threshold
+    consecutive,       // closed -> open: consecutive failures
+    interval_elapsed,  // open -> half-open: open interval over
+    health_green,      // open -> half-open: early probe on health green
+    probes_failed,     // half-open -> open
+    probes_succeeded,  // half-open -> closed
+  } cause = Cause::failure_rate;
+  // For trips: the window as it was, and when the first call of the failure episode started
+  // (the first counted failure since the window last held none).
+  std::uint32_t window_calls = 0;
+  std::uint32_t window_failures = 0;
+  Micros episode_start = 0;
+};
+std::string_view toString(BreakerTransition::Cause cause);
+
+struct ProbeResult {
+  Micros at = 0;
+  std::uint32_t index = 0;  // 0-based within its half-open spell
+  CallOutcome outcome = CallOutcome::success;
+  bool counted_failure = false;
+};
+
+// Answers "is the dependency's health check green at time t?" for the early probe.
+class HealthSignal {
+ public:
+  virtual ~HealthSignal() = default;
+  virtual bool greenAt(Micros t) const = 0;
+};
+
+class CircuitBreaker {
+ public:
+  struct Permit {
+    bool permitted = false;
+    bool probe = false;
+    std::uint32_t probe_index = 0;
+    std::uint32_t generation = 0;  // results from an older generation are ignored
+  };
+
+  explicit CircuitBreaker(const BreakerConfig& config, const HealthSignal* health = nullptr);
+
+  BreakerState state() const { return state_; }
+  // The next time the breaker changes state by itself (open interval end, health poll).
+  Micros nextTimer() const { return next_timer_; }
+  // Fires the timer due at nextTimer(); call before anything else happens at or after it.
+  void fireTimer();
+
+  Permit acquire(Micros now) {
+    if (state_ == BreakerState::closed) return {true, false, 0, generation_};
+    if (state_ == BreakerState::open) return {};
+    return acquireSlow(now);
+  }
+  void record(Micros now, const Permit& permit, CallOutcome outcome, Micros duration);
+
+  const std::vector<BreakerTransition>& transitions() const { return transitions_; }
+  const std::vector<ProbeResult>& probeResults() const { return probe_results_; }
+
+ private:
+  Permit acquireSlow(Micros now);
+  void recordClosed(Micros now, bool failure, bool slow);
+  void recordHalfOpen(Micros now, std::uint32_t index, CallOutcome outcome, bool failure,
+                      bool slow);
+  void transition(Micros now, BreakerState to, BreakerTransition::Cause cause);
+  void scheduleOpenTimers(Micros now);
+  void resetClosedWindow();
+  Micros openInterval() const;
+
+  BreakerConfig config_;
+  const HealthSignal* health_;
+  BreakerState state_ = BreakerState::closed;
+  std::uint32_t generation_ = 0;
+  Micros next_timer_ = kNever;
+
+  // Closed-state window. Count: a ring of outcome flags. Time: one bucket per second.
+  // Consecutive: only the running count.
+  struct Bucket {
+    std::int64_t second = -1;
+    std::uint32_t calls = 0;
+    std::uint32_t failures = 0;
+    std::uint32_t slow = 0;
+  };
+  std::vector<std::uint8_t> ring_;  // bit 0 failure, bit 1 slow
+  std::vector<Bucket> buckets_;
+  std::uint32_t ring_next_ = 0;
+  std::uint32_t window_calls_ = 0;
+  std::uint32_t window_failures_ = 0;
+  std::uint32_t window_slow_ = 0;
+  std::uint32_t consecutive_ = 0;
+  std::int64_t head_second_ = 0;  // time window: the newest bucket's second
+  Micros episode_start_ = kNever;
+
+  // Open state.
+  std::uint32_t opens_in_a_row_ = 0;
+  Micros open_until_ = kNever;
+  Micros next_poll_ = kNever;
+
+  // Half-open state.
+  Micros half_open_since_ = 0;
+  std::uint32_t probes_admitted_ = 0;
+  std::uint32_t probes_done_ = 0;
+  std::uint32_t probe_failures_ = 0;
+  std::uint32_t probe_slow_ = 0;
+
+  std::vector<BreakerTransition> transitions_;
+  std::vector<ProbeResult> probe_results_;
+};
+
+// Feeds a call log straight through one breaker: the check against other implementations.
+struct LoggedCall {
+  Micros start = 0;
+  Micros duration = 0;
+  CallOutcome outcome = CallOutcome::success;
+};
+
+struct BreakerReplay {
+  std::vector<bool> permitted;  // per call, in log order
+  std::vector<BreakerTransition> transitions;
+};
+
+// Calls must be sorted by start. A permitted call's outcome is recorded at start + duration;
+// completions come before admissions at the same instant.
+BreakerReplay replayBreaker(const BreakerConfig& config, const std::vector<LoggedCall>& calls);
+
+}  // namespace breakerlab

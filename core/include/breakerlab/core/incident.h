@@ -1,0 +1,155 @@
+#pragma once
+// An incident: the traffic, the dependency's behaviour over time, the config as deployed and
+// what was recorded, all already parsed (the data library reads files into this).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "breakerlab/core/config.h"
+#include "breakerlab/core/lanes.h"
+#include "breakerlab/core/time.h"
+
+namespace breakerlab {
+
+enum class ArrivalProcess : std::uint8_t { uniform, poisson, recorded };
+
+// Requests per second over [from, to), rising linearly from rps_from to rps_to.
+struct RatePiece {
+  Micros from = 0;
+  Micros to = 0;
+  double rps_from = 0;
+  double rps_to = 0;
+};
+
+struct KeyDistribution {
+  std::uint32_t count = 1;  // distinct keys (SKUs)
+  double zipf = 0.0;        // 0 = uniform; key k has weight 1/(k+1)^zipf
+};
+
+struct Traffic {
+  ArrivalProcess arrivals = ArrivalProcess::uniform;
+  std::vector<RatePiece> rate;   // uniform and poisson
+  std::vector<Micros> recorded;  // recorded: arrival times, ascending
+  KeyDistribution keys;
+  Micros lead_in = 60 * kSecond;  // warm-up before t=0 at the t=0 rate (fills the cache)
+};
+
+enum class Health : std::uint8_t { green, red };
+
+// How the dependency answers a call started at time t within a segment.
+struct LatencyModel {
+  enum class Kind : std::uint8_t { fixed, lognormal } kind = Kind::fixed;
+  Micros p50 = 10 * kMillisecond;  // the value itself when fixed
+  Micros p99 = 10 * kMillisecond;
+};
+
+// Probabilities (0..1) of each failure class; the rest is success.
+struct OutcomeMix {
+  double timeout = 0;
+  double refused = 0;
+  double server_error = 0;
+  double client_error = 0;
+  double total() const { return timeout + refused + server_error + client_error; }
+};
+
+// The dependency over [from, to). Values move linearly from *_start at `from` to *_end at
+// `to` (equal when the segment has no ramp).
+struct DependencySegment {
+  std::string state;  // e.g. "healthy", "timing out", "connection refused"
+  Micros from = 0;
+  Micros to = 0;
+  Health health = Health::green;
+  LatencyModel latency_start;
+  LatencyModel latency_end;
+  OutcomeMix mix_start;
+  OutcomeMix mix_end;
+  Micros refused_latency = 1 * kMillisecond;  // how fast a refused connection fails
+};
+
+struct HealthSpan {
+  Micros from = 0;
+  Micros to = 0;
+  Health health = Health::green;
+};
+
+struct Dependency {
+  std::string name = "dependency";
+  std::vector<DependencySegment> segments;  // contiguous, covering the window
+  std::vector<HealthSpan> health;           // what the health check reports; green outside
+};
+
+// How the checkout lane is drawn from per-request outcomes.
+struct CheckoutLaneRule {
+  Micros bucket = kSecond;
+  Micros slow_latency = 500 * kMillisecond;  // a checkout slower than this is "slow"
+  double slow_share = 0.10;                  // bucket is "slow" when this share is slow
+  double failed_share = 0.10;                // bucket is "failed" when this share failed
+};
+
+struct RecordedEvent {
+  Micros at = 0;
+  std::string label;
+  std::string lane;
+};
+
+struct Bracket {
+  Micros from = 0;
+  Micros to = 0;
+  std::string label;
+};
+
+struct Recorded {
+  std::vector<Lane> lanes;  // named "breaker", "dependency", "checkout"
+  std::vector<RecordedEvent> events;
+  std::vector<Bracket> brackets;
+  const Lane* lane(std::string_view name) const;
+};
+
+enum class CompareOp : std::uint8_t { eq, ne, lt, le, gt, ge };
+
+// One `expect:` line: a metric compared with a value (with an optional tolerance, absolute
+// or relative), or a replayed lane that must match the recorded one within a time tolerance.
+struct Expectation {
+  std::string text;  // as written, for reports
+  int line = 0;      // in the source file, for reports
+  enum class Kind : std::uint8_t { metric, lane } kind = Kind::metric;
+  std::string metric;
+  CompareOp op = CompareOp::eq;
+  double value = 0;
+  double tolerance = 0;  // absolute, or fraction of value when tolerance_relative
+  bool tolerance_relative = false;
+  std::string lane;
+  Micros within = 0;
+};
+
+// A named alternative config (a remediation, a proposed fix) with its own expectations.
+struct WhatIf {
+  std::string name;
+  std::string description;
+  Config config;
+  std::vector<Expectation> expect;
+};
+
+struct Incident {
+  std::string id;
+  std::string title;
+  std::string summary;
+  std::string source;  // the document it was built from
+  Micros start = 0;
+  Micros end = 60 * kSecond;
+  std::uint64_t seed = 1;
+  Traffic traffic;
+  Dependency dependency;
+  CheckoutLaneRule checkout_lane;
+  Config deployed;
+  std::vector<WhatIf> what_ifs;
+  Recorded recorded;
+  std::vector<Expectation> expect;
+
+  const WhatIf* whatIf(std::string_view name) const;
+};
+
+// The first problem that makes the incident unusable, or an empty string.
+std::string validate(const Incident& incident);
+
+}  // namespace breakerlab

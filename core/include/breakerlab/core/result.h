@@ -1,0 +1,76 @@
+#pragma once
+// What one replay produces: every checkout's outcome, the lanes, the events, per-second series
+// and the metrics.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "breakerlab/core/lanes.h"
+#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/time.h"
+
+namespace breakerlab {
+
+enum class CheckoutOutcome : std::uint8_t { fresh, cached, failed };
+enum class FailReason : std::uint8_t {
+  none,
+  cache_miss,    // the call failed or was rejected and the cache had no young-enough price
+  client_error,  // the dependency gave a business answer (4xx); nothing to fall back on
+};
+
+std::string_view toString(CheckoutOutcome outcome);
+std::string_view toString(FailReason reason);
+
+// One checkout, 16 bytes: the run keeps one per request.
+struct CheckoutRecord {
+  Micros arrival = 0;
+  std::int32_t latency_us = 0;
+  CheckoutOutcome outcome = CheckoutOutcome::fresh;
+  FailReason reason = FailReason::none;
+  bool breaker_closed = true;  // breaker state seen at arrival
+  std::uint8_t reserved = 0;
+};
+static_assert(sizeof(CheckoutRecord) == 16);
+
+enum class EventKind : std::uint8_t {
+  trip,       // closed -> open
+  reopen,     // half-open -> open
+  half_open,  // open -> half-open
+  close,      // half-open -> closed
+  probe,      // a half-open probe completed
+  health_green,
+  health_red,
+};
+std::string_view toString(EventKind kind);
+
+struct Event {
+  Micros at = 0;
+  EventKind kind = EventKind::trip;
+  std::string lane;
+  std::string label;
+};
+
+// Counts per whole second of the window, indexed from the window start.
+struct SecondSeries {
+  std::vector<std::uint32_t> checkouts;
+  std::vector<std::uint32_t> fresh;
+  std::vector<std::uint32_t> cached;
+  std::vector<std::uint32_t> failed;
+  std::vector<std::uint32_t> dependency_calls;
+  std::vector<std::uint32_t> dependency_failures;
+};
+
+struct Result {
+  std::vector<CheckoutRecord> checkouts;  // in arrival order
+  Lane breaker;
+  Lane dependency;
+  Lane health;
+  Lane checkout;
+  std::vector<Event> events;
+  SecondSeries per_second;
+  Metrics metrics;
+
+  const Lane* lane(std::string_view name) const;
+};
+
+}  // namespace breakerlab

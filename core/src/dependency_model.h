@@ -1,0 +1,46 @@
+#pragma once
+// How the dependency answers a call started at time t: the outcome class and how long it takes.
+#include <vector>
+
+#include "breakerlab/core/incident.h"
+#include "random.h"
+
+namespace breakerlab {
+
+struct DependencyAnswer {
+  CallOutcome outcome = CallOutcome::success;
+  Micros latency = 0;  // kNever for a hang
+};
+
+class DependencyModel {
+ public:
+  explicit DependencyModel(const Dependency& dependency);
+
+  // Calls arrive in time order, so the segment is found with a cursor that only moves forward.
+  // Before the first segment (the lead-in) the first segment's start values apply; after the
+  // last, its end values.
+  DependencyAnswer answer(Micros t, const CounterRng& rng, Stream stream, std::uint64_t request,
+                          std::uint32_t attempt);
+
+ private:
+  struct Segment {
+    Micros from, to;
+    double inverse_duration;  // 1 / (to - from) in 1/us
+    bool ramps;
+    // Cumulative thresholds for timeout, refused, server_error, client_error, at start and end.
+    double cum_start[4];
+    double cum_end[4];
+    bool lognormal;
+    double mu_start, sigma_start, mu_end, sigma_end;  // ln-microseconds; mu = fixed value's ln
+    Micros fixed_start, fixed_end;
+    Micros refused_latency;
+  };
+  static Micros sampleLognormal(const Segment& s, double f, double u);
+  std::vector<Segment> segments_;
+  std::size_t cursor_ = 0;
+};
+
+// The standard normal quantile function (Acklam's rational approximation, |rel err| < 1.2e-9).
+double normalQuantile(double p);
+
+}  // namespace breakerlab

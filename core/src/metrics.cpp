@@ -1,0 +1,76 @@
+#include "breakerlab/core/metrics.h"
+
+#include <array>
+
+namespace breakerlab {
+
+namespace {
+template <auto Member>
+std::optional<double> field(const Metrics& m) {
+  const auto& v = m.*Member;
+  if constexpr (requires { v.has_value(); }) {
+    return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+// Definitions: docs/metrics.md. Order is the order of reports.
+constexpr std::array kRegistry = {
+    MetricInfo{"checkouts", "", "checkout requests that arrived in the window",
+               field<&Metrics::checkouts>, false},
+    MetricInfo{"fresh_checkouts", "", "checkouts served a fresh price from the dependency",
+               field<&Metrics::fresh_checkouts>, false},
+    MetricInfo{"cached_checkouts", "", "checkouts served a cached price",
+               field<&Metrics::cached_checkouts>, true},
+    MetricInfo{"failed_checkouts", "", "checkouts that failed (no fresh or cached price)",
+               field<&Metrics::failed_checkouts>, true},
+    MetricInfo{"failed_pct", "%", "failed checkouts as a share of all checkouts",
+               field<&Metrics::failed_pct>, true},
+    MetricInfo{"cached_window_s", "s", "time the breaker was not closed (cached serving)",
+               field<&Metrics::cached_window_s>, true},
+    MetricInfo{"cached_window_checkouts", "",
+               "cached checkouts that arrived while the breaker was not closed",
+               field<&Metrics::cached_window_checkouts>, true},
+    MetricInfo{"cached_while_healthy_s", "s",
+               "time the breaker was not closed while the dependency's health was green",
+               field<&Metrics::cached_while_healthy_s>, true},
+    MetricInfo{"time_to_trip_s", "s",
+               "from the start of the first failed call of the episode to the first trip",
+               field<&Metrics::time_to_trip_s>, true},
+    MetricInfo{"time_to_close_after_recovery_s", "s",
+               "from the dependency's health turning green to the breaker closing",
+               field<&Metrics::time_to_close_after_recovery_s>, true},
+    MetricInfo{"oldest_cached_price_s", "s", "age of the oldest cached price served",
+               field<&Metrics::oldest_cached_price_s>, true},
+    MetricInfo{"dependency_calls", "", "calls sent to the dependency",
+               field<&Metrics::dependency_calls>, true},
+    MetricInfo{"dependency_failures", "", "dependency calls that ended in a counted failure",
+               field<&Metrics::dependency_failures>, true},
+    MetricInfo{"rejected_calls", "", "calls the breaker rejected without reaching the dependency",
+               field<&Metrics::rejected_calls>, false},
+    MetricInfo{"amplification", "", "dependency calls per checkout", field<&Metrics::amplification>,
+               true},
+    MetricInfo{"trips", "", "closed-to-open transitions", field<&Metrics::trips>, true},
+    MetricInfo{"reopens", "", "half-open-to-open transitions", field<&Metrics::reopens>, true},
+    MetricInfo{"latency_p50_ms", "ms", "median checkout latency", field<&Metrics::latency_p50_ms>,
+               true},
+    MetricInfo{"latency_p95_ms", "ms", "95th percentile checkout latency",
+               field<&Metrics::latency_p95_ms>, true},
+    MetricInfo{"latency_p99_ms", "ms", "99th percentile checkout latency",
+               field<&Metrics::latency_p99_ms>, true},
+    MetricInfo{"latency_max_ms", "ms", "slowest checkout", field<&Metrics::latency_max_ms>, true},
+};
+}  // namespace
+
+std::span<const MetricInfo> metricRegistry() {
+  return kRegistry;
+}
+
+const MetricInfo* findMetric(std::string_view name) {
+  for (const auto& m : kRegistry)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,302 @@
+// Turns the raw facts of a run into what people read: lanes, events and metrics.
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "run_facts.h"
+
+namespace breakerlab {
+
+namespace {
+
+std::string_view plainOutcome(CallOutcome o) {
+  switch (o) {
+    case CallOutcome::success:
+      return "success";
+    case CallOutcome::timeout:
+      return "timeout";
+    case CallOutcome::refused:
+      return "connection refused";
+    case CallOutcome::server_error:
+      return "server error";
+    case CallOutcome::client_error:
+      return "client error";
+  }
+  return "?";
+}
+
+Lane breakerLane(const std::vector<BreakerTransition>& transitions, Micros start, Micros end) {
+  Lane lane{"breaker", {}};
+  BreakerState state = BreakerState::closed;
+  Micros since = start;
+  for (const auto& t : transitions) {
+    if (t.at >= end) break;
+    if (t.at > start) {
+      lane.append(toString(state), since, t.at);
+      since = t.at;
+    }
+    state = t.to;
+  }
+  lane.append(toString(state), since, end);
+  return lane;
+}
+
+Lane dependencyLane(const Dependency& dependency, Micros start, Micros end) {
+  Lane lane{"dependency", {}};
+  for (const auto& s : dependency.segments)
+    lane.append(s.state, std::max(s.from, start), std::min(s.to, end));
+  return lane;
+}
+
+Lane healthLane(const HealthTimeline& health, Micros start, Micros end) {
+  Lane lane{"health", {}};
+  Micros cursor = start;
+  for (const auto& span : health.spans()) {
+    const Micros from = std::clamp(span.from, start, end);
+    const Micros to = std::clamp(span.to, start, end);
+    if (from > cursor) lane.append("green", cursor, from);
+    if (to > from) lane.append(span.health == Health::green ? "green" : "red", from, to);
+    cursor = std::max(cursor, to);
+  }
+  lane.append("green", cursor, end);
+  return lane;
+}
+
+// Each bucket is failed, slow, cached or fresh, checked in that order (docs/metrics.md).
+Lane checkoutLane(const std::vector<LaneBucket>& buckets, const CheckoutLaneRule& rule,
+                  Micros start, Micros end) {
+  Lane lane{"checkout", {}};
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    const LaneBucket& b = buckets[i];
+    const Micros from = start + static_cast<Micros>(i) * rule.bucket;
+    const Micros to = std::min(from + rule.bucket, end);
+    const double n = b.total;
+    std::string_view state = "idle";
+    if (b.total > 0) {
+      if (b.failed >= rule.failed_share * n) {
+        state = "failed";
+      } else if (b.slow >= rule.slow_share * n) {
+        state = "slow";
+      } else if (2 * b.cached >= b.total) {
+        state = "cached";
+      } else {
+        state = "fresh";
+      }
+    }
+    lane.append(state, from, to);
+  }
+  return lane;
+}
+
+// Seconds that the `inner` state intervals of lane `a` overlap intervals of lane `b` in state
+// `b_state` (b == nullptr: no restriction).
+double overlapSeconds(const Lane& a, std::string_view a_not_state, const Lane* b,
+                      std::string_view b_state) {
+  Micros total = 0;
+  for (const auto& x : a.intervals) {
+    if (x.state == a_not_state) continue;
+    if (b == nullptr) {
+      total += x.to - x.from;
+      continue;
+    }
+    for (const auto& y : b->intervals) {
+      if (y.state != b_state) continue;
+      const Micros from = std::max(x.from, y.from);
+      const Micros to = std::min(x.to, y.to);
+      if (to > from) total += to - from;
+    }
+  }
+  return toSeconds(total);
+}
+
+std::string tripLabel(const BreakerTransition& t, const BreakerConfig& config) {
+  using C = BreakerTransition::Cause;
+  std::ostringstream s;
+  if (t.cause == C::consecutive) {
+    s << t.window_failures << " consecutive failures";
+  } else if (t.cause == C::slow_call_rate) {
+    s << "slow calls at or above " << config.slow_call_rate_pct << "%";
+  } else if (config.window_type == WindowType::time) {
+    s << t.window_failures << " of " << t.window_calls << " calls in the last "
+      << config.window_size << " s failed";
+  } else {
+    s << t.window_failures << " of last " << t.window_calls << " calls failed";
+  }
+  return s.str();
+}
+
+std::string probesLabel(const std::vector<const ProbeResult*>& spell) {
+  std::map<std::string_view, int> by_outcome;
+  for (const auto* p : spell) ++by_outcome[plainOutcome(p->outcome)];
+  std::ostringstream s;
+  s << spell.size() << (spell.size() == 1 ? " probe: " : " probes: ");
+  bool first = true;
+  for (const auto& [name, n] : by_outcome) {
+    if (!first) s << ", ";
+    first = false;
+    if (by_outcome.size() > 1) s << n << " ";
+    s << name;
+  }
+  return s.str();
+}
+
+void addEvents(const RunFacts& facts, const Config& config, const Result& result, Micros start,
+               Micros end, std::vector<Event>& events) {
+  auto inWindow = [&](Micros t) { return t >= start && t <= end; };
+  for (std::size_t i = 1; i < result.health.intervals.size(); ++i) {
+    const auto& h = result.health.intervals[i];
+    const bool green = h.state == "green";
+    events.push_back({h.from, green ? EventKind::health_green : EventKind::health_red, "dependency",
+                      green ? "health check green" : "health check red"});
+  }
+  std::size_t probe_cursor = 0;
+  std::vector<const ProbeResult*> spell;
+  for (const auto& t : facts.transitions) {
+    // Probe results up to this transition belong to the spell it ends.
+    spell.clear();
+    while (probe_cursor < facts.probes.size() && facts.probes[probe_cursor].at <= t.at) {
+      const ProbeResult& p = facts.probes[probe_cursor++];
+      spell.push_back(&p);
+      if (inWindow(p.at)) {
+        events.push_back({p.at, EventKind::probe, "breaker",
+                          "probe " + std::to_string(p.index + 1) + "/" +
+                              std::to_string(config.breaker.probes) + ": " +
+                              std::string(plainOutcome(p.outcome))});
+      }
+    }
+    if (!inWindow(t.at)) continue;
+    switch (t.to) {
+      case BreakerState::open:
+        if (t.from == BreakerState::closed) {
+          events.push_back({t.at, EventKind::trip, "breaker", tripLabel(t, config.breaker)});
+        } else {
+          events.push_back({t.at, EventKind::reopen, "breaker", probesLabel(spell)});
+        }
+        break;
+      case BreakerState::half_open:
+        events.push_back({t.at, EventKind::half_open, "breaker",
+                          t.cause == BreakerTransition::Cause::health_green
+                              ? "half-open: health check seen green"
+                              : "half-open: open interval elapsed"});
+        break;
+      case BreakerState::closed:
+        events.push_back({t.at, EventKind::close, "breaker", probesLabel(spell)});
+        break;
+    }
+  }
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.at < b.at; });
+}
+
+// One pass over the checkouts in arrival order: outcome counts, per-second series, the
+// checkout lane's buckets and the latency histogram. Bucket boundaries move forward with the
+// arrivals, so there is no division per checkout.
+struct Tally {
+  std::vector<LaneBucket> buckets;
+  LatencyHistogram latency;
+};
+
+void tallyCheckouts(const Incident& incident, Result& result, Tally& tally) {
+  const Micros start = incident.start;
+  const Micros end = incident.end;
+  const Micros bucket = incident.checkout_lane.bucket;
+  const Micros slow = incident.checkout_lane.slow_latency;
+  const auto seconds = static_cast<std::size_t>((end - start + kSecond - 1) / kSecond);
+  SecondSeries& series = result.per_second;
+  for (auto* v : {&series.checkouts, &series.fresh, &series.cached, &series.failed})
+    v->assign(seconds, 0);
+  tally.buckets.assign(static_cast<std::size_t>((end - start + bucket - 1) / bucket), {});
+
+  Metrics& m = result.metrics;
+  std::size_t second = 0;
+  Micros second_end = start + kSecond;
+  std::size_t b = 0;
+  Micros bucket_end = start + bucket;
+  for (const CheckoutRecord& r : result.checkouts) {
+    while (r.arrival >= second_end) ++second, second_end += kSecond;
+    while (r.arrival >= bucket_end) ++b, bucket_end += bucket;
+    LaneBucket& lane = tally.buckets[b];
+    ++lane.total;
+    lane.slow += r.latency_us > slow ? 1 : 0;
+    ++series.checkouts[second];
+    tally.latency.record(r.latency_us);
+    switch (r.outcome) {
+      case CheckoutOutcome::fresh:
+        ++m.fresh_checkouts;
+        ++series.fresh[second];
+        break;
+      case CheckoutOutcome::cached:
+        ++m.cached_checkouts;
+        m.cached_window_checkouts += r.breaker_closed ? 0 : 1;
+        ++series.cached[second];
+        ++lane.cached;
+        break;
+      case CheckoutOutcome::failed:
+        ++m.failed_checkouts;
+        ++series.failed[second];
+        ++lane.failed;
+        break;
+    }
+  }
+  m.checkouts = result.checkouts.size();
+}
+
+void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally& tally,
+                    Result& result) {
+  Metrics& m = result.metrics;
+  const Micros start = incident.start;
+  const Micros end = incident.end;
+  m.failed_pct = m.checkouts ? 100.0 * static_cast<double>(m.failed_checkouts) /
+                                   static_cast<double>(m.checkouts)
+                             : 0.0;
+  m.cached_window_s = overlapSeconds(result.breaker, "closed", nullptr, {});
+  m.cached_while_healthy_s = overlapSeconds(result.breaker, "closed", &result.health, "green");
+
+  for (const auto& t : facts.transitions) {
+    if (t.at < start || t.at > end) continue;
+    if (t.from == BreakerState::closed) {
+      ++m.trips;
+      if (!m.time_to_trip_s) m.time_to_trip_s = toSeconds(t.at - t.episode_start);
+    }
+    if (t.from == BreakerState::half_open && t.to == BreakerState::open) ++m.reopens;
+  }
+  // Recovery: the last close in the window, measured from the start of the green spell it
+  // falls in, when that spell began inside the window (health had been red).
+  for (auto it = facts.transitions.rbegin(); it != facts.transitions.rend(); ++it) {
+    if (it->to != BreakerState::closed || it->at < start || it->at > end) continue;
+    for (const auto& h : result.health.intervals) {
+      if (h.state == "green" && h.from <= it->at && it->at <= h.to && h.from > start)
+        m.time_to_close_after_recovery_s = toSeconds(it->at - h.from);
+    }
+    break;
+  }
+  m.oldest_cached_price_s = toSeconds(facts.oldest_cached_age);
+  m.dependency_calls = facts.dependency_calls;
+  m.dependency_failures = facts.dependency_failures;
+  m.rejected_calls = facts.rejected_calls;
+  m.amplification = m.checkouts
+                        ? static_cast<double>(m.dependency_calls) / static_cast<double>(m.checkouts)
+                        : 0.0;
+  m.latency_p50_ms = tally.latency.quantileMicros(0.50) / 1000.0;
+  m.latency_p95_ms = tally.latency.quantileMicros(0.95) / 1000.0;
+  m.latency_p99_ms = tally.latency.quantileMicros(0.99) / 1000.0;
+  m.latency_max_ms = static_cast<double>(tally.latency.max()) / 1000.0;
+}
+
+}  // namespace
+
+void buildReport(const Incident& incident, const Config& config, const HealthTimeline& health,
+                 RunFacts& facts, Result& result) {
+  const Micros start = incident.start;
+  const Micros end = incident.end;
+  result.breaker = breakerLane(facts.transitions, start, end);
+  result.dependency = dependencyLane(incident.dependency, start, end);
+  result.health = healthLane(health, start, end);
+  Tally tally;
+  tallyCheckouts(incident, result, tally);
+  result.checkout = checkoutLane(tally.buckets, incident.checkout_lane, start, end);
+  addEvents(facts, config, result, start, end, result.events);
+  computeMetrics(incident, facts, tally, result);
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,76 @@
+// Replay speed: the bundled 8 Sep incident, and the same shape scaled to 1 M requests.
+// Run: build/release/tests/bench/replay_bench  (items_per_second = simulated requests/s)
+#include <benchmark/benchmark.h>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/incident_io.h"
+
+namespace {
+
+using namespace breakerlab;
+
+const Incident& incident0908() {
+  static const Incident inc =
+      loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/inc-2026-0908-pricing.yaml");
+  return inc;
+}
+
+// The 8 Sep shape with the rate scaled so that the 60 s window holds `requests` checkouts.
+Incident scaled(std::size_t requests) {
+  Incident inc = incident0908();
+  const double rps = static_cast<double>(requests) / toSeconds(inc.end - inc.start);
+  for (auto& piece : inc.traffic.rate) piece.rps_from = piece.rps_to = rps;
+  return inc;
+}
+
+void report(benchmark::State& state, const Result& r) {
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(r.checkouts.size()));
+  state.counters["requests"] = static_cast<double>(r.checkouts.size());
+  state.counters["dependency_calls"] = static_cast<double>(r.metrics.dependency_calls);
+  state.counters["ns_per_request"] = benchmark::Counter(
+      static_cast<double>(r.checkouts.size()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["bytes_per_request"] =
+      static_cast<double>(r.checkouts.capacity() * sizeof(CheckoutRecord)) /
+      static_cast<double>(r.checkouts.size());
+}
+
+void BM_Replay0908(benchmark::State& state) {
+  const Incident& inc = incident0908();
+  Result r;
+  for (auto _ : state) {
+    r = simulate(inc, inc.deployed);
+    benchmark::DoNotOptimize(r.metrics.cached_checkouts);
+  }
+  report(state, r);
+}
+BENCHMARK(BM_Replay0908)->Unit(benchmark::kMicrosecond);
+
+void BM_Replay0908Scaled(benchmark::State& state) {
+  const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));
+  Result r;
+  for (auto _ : state) {
+    r = simulate(inc, inc.deployed);
+    benchmark::DoNotOptimize(r.metrics.cached_checkouts);
+  }
+  report(state, r);
+}
+BENCHMARK(BM_Replay0908Scaled)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+// No breaker at all: every request reaches the dependency (the all-calls worst case).
+void BM_Replay0908ScaledNoBreaker(benchmark::State& state) {
+  const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));
+  Config config = inc.deployed;
+  config.breaker.enabled = false;
+  Result r;
+  for (auto _ : state) {
+    r = simulate(inc, config);
+    benchmark::DoNotOptimize(r.metrics.cached_checkouts);
+  }
+  report(state, r);
+}
+BENCHMARK(BM_Replay0908ScaledNoBreaker)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
