@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 namespace breakerlab {
@@ -53,6 +54,51 @@ double normalQuantile(double p) {
          (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
 }
 
+namespace {
+// Standard normal quantiles at u = i / kZTableSize, built once per process: interpolating it
+// replaces the rational approximation on the hot path. The outer 1/kZTableSize on each side is
+// computed exactly, where linear interpolation of the convex tail would be too coarse.
+constexpr std::size_t kZTableSize = 4096;
+const std::vector<double>& zTable() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(kZTableSize + 1);
+    for (std::size_t i = 0; i <= kZTableSize; ++i)
+      t[i] = normalQuantile(static_cast<double>(i) / kZTableSize);
+    return t;
+  }();
+  return table;
+}
+
+double standardNormal(double u) {
+  constexpr double kEdge = 1.0 / kZTableSize;
+  if (u < kEdge || u >= 1 - kEdge) return normalQuantile(u);
+  const std::vector<double>& t = zTable();
+  const double x = u * kZTableSize;
+  const auto i = static_cast<std::size_t>(x);
+  return t[i] + (x - static_cast<double>(i)) * (t[i + 1] - t[i]);
+}
+
+// exp(mu + sigma * z) at u = i / kZTableSize: a pure function of (mu, sigma), so every run
+// uses the table whether or not it was cached. The per-thread cache only saves rebuilding it
+// when an incident is re-run (every slider tick); evicted tables live on in the models using them.
+std::shared_ptr<const std::vector<double>> latencyQuantiles(double mu, double sigma) {
+  struct Entry {
+    double mu, sigma;
+    std::shared_ptr<const std::vector<double>> table;
+  };
+  thread_local std::vector<Entry> cache;
+  for (const auto& e : cache)
+    if (e.mu == mu && e.sigma == sigma) return e.table;
+  const std::vector<double>& z = zTable();
+  auto table = std::make_shared<std::vector<double>>(kZTableSize + 1);
+  for (std::size_t i = 0; i <= kZTableSize; ++i)
+    (*table)[i] = std::min(std::exp(mu + sigma * z[i]), 1e15);
+  if (cache.size() >= 64) cache.erase(cache.begin());
+  cache.push_back({mu, sigma, table});
+  return table;
+}
+}  // namespace
+
 DependencyModel::DependencyModel(const Dependency& dependency) {
   for (const auto& s : dependency.segments) {
     Segment seg{};
@@ -70,6 +116,9 @@ DependencyModel::DependencyModel(const Dependency& dependency) {
                 seg.mu_start != seg.mu_end || seg.sigma_start != seg.sigma_end ||
                 seg.fixed_start != seg.fixed_end;
     seg.refused_latency = s.refused_latency;
+    seg.quantiles = seg.lognormal && seg.mu_start == seg.mu_end && seg.sigma_start == seg.sigma_end
+                        ? latencyQuantiles(seg.mu_start, seg.sigma_start)
+                        : nullptr;
     segments_.push_back(seg);
   }
 }
@@ -103,32 +152,14 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
   return {outcome, latency};
 }
 
-namespace {
-// Standard normal quantiles at u = i / kZTableSize, built once per process: interpolating it
-// replaces the rational approximation on the hot path. The outer 1/kZTableSize on each side is
-// computed exactly, where linear interpolation of the convex tail would be too coarse.
-constexpr std::size_t kZTableSize = 4096;
-const std::vector<double>& zTable() {
-  static const std::vector<double> table = [] {
-    std::vector<double> t(kZTableSize + 1);
-    for (std::size_t i = 0; i <= kZTableSize; ++i)
-      t[i] = normalQuantile(static_cast<double>(i) / kZTableSize);
-    return t;
-  }();
-  return table;
-}
-
-double standardNormal(double u) {
-  constexpr double kEdge = 1.0 / kZTableSize;
-  if (u < kEdge || u >= 1 - kEdge) return normalQuantile(u);
-  const std::vector<double>& t = zTable();
-  const double x = u * kZTableSize;
-  const auto i = static_cast<std::size_t>(x);
-  return t[i] + (x - static_cast<double>(i)) * (t[i + 1] - t[i]);
-}
-}  // namespace
-
 Micros DependencyModel::sampleLognormal(const Segment& s, double f, double u) {
+  constexpr double kEdge = 1.0 / kZTableSize;
+  if (s.quantiles != nullptr && u >= kEdge && u < 1 - kEdge) {
+    const std::vector<double>& t = *s.quantiles;
+    const double x = u * kZTableSize;
+    const auto i = static_cast<std::size_t>(x);
+    return static_cast<Micros>(t[i] + (x - static_cast<double>(i)) * (t[i + 1] - t[i]) + 0.5);
+  }
   const double mu = s.mu_start + f * (s.mu_end - s.mu_start);
   const double sigma = s.sigma_start + f * (s.sigma_end - s.sigma_start);
   return static_cast<Micros>(std::min(std::exp(mu + sigma * standardNormal(u)), 1e15) + 0.5);

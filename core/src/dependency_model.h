@@ -1,5 +1,6 @@
 #pragma once
 // How the dependency answers a call started at time t: the outcome class and how long it takes.
+#include <memory>
 #include <vector>
 
 #include "breakerlab/core/incident.h"
@@ -34,6 +35,8 @@ class DependencyModel {
     double mu_start, sigma_start, mu_end, sigma_end;  // ln-microseconds; mu = fixed value's ln
     Micros fixed_start, fixed_end;
     Micros refused_latency;
+    // Latency at u = i/4096 when the distribution does not ramp; shared with a per-thread cache.
+    std::shared_ptr<const std::vector<double>> quantiles;
   };
   static Micros sampleLognormal(const Segment& s, double f, double u);
   std::vector<Segment> segments_;

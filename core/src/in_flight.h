@@ -21,141 +21,216 @@ struct PendingCall {
   CallOutcome outcome;
 };
 
-// A monotone priority queue (radix heap): every pushed key is at least the last popped key,
-// which holds for completion times in a discrete-event simulation. Push is O(1); pop moves each
-// entry down at most 64 buckets over its life, cheaper than a binary heap's branchy sifts.
-// Entries with equal keys pop in push order.
-template <typename Value>
-class RadixQueue {
+// Calls that complete within `span` of their start, ordered by a 64-bit key that packs the
+// completion time above the admission number: a timing wheel. Buckets are 2^shift microseconds
+// wide and the wheel spans more than `span`, so a bucket holds one lap only. Pushing links a node
+// into its bucket (O(1)); when the cursor reaches a bucket, its few nodes are gathered and sorted
+// (about rate x width of them). In steady state every bucket receives as many completions as
+// arrive in its width, whatever the latency distribution.
+//
+// The caller promises that a call is pushed at its start time `now` only after every call
+// completing at or before `now` was popped; the cursor may then jump over idle time. Peeking
+// (top) may move the cursor past `now` without consuming; an earlier push steps it back.
+class TimingWheel {
  public:
+  struct Entry {
+    std::uint64_t key;  // (completion - origin) << 24 | admission number mod 2^24
+    std::uint32_t slot;
+  };
+
+  TimingWheel(Micros origin, Micros span) : origin_(origin) {
+    const auto longest = static_cast<std::uint64_t>(std::max<Micros>(span, 1));
+    while ((longest >> shift_) > kMaxBuckets - 2) ++shift_;
+    std::size_t buckets = 64;
+    while (buckets < (longest >> shift_) + 2) buckets *= 2;
+    mask_ = buckets - 1;
+    heads_.assign(buckets, kNone);
+    occupied_.assign(buckets / 64, 0);
+  }
+
   bool empty() const { return size_ == 0; }
-  std::size_t size() const { return size_; }
+  std::uint64_t keyOf(Micros at, std::uint64_t admission) const {
+    return (static_cast<std::uint64_t>(at - origin_) << 24) | (admission & 0xffffff);
+  }
 
-  void push(std::uint64_t key, const Value& value) {
-    buckets_[bucketOf(key)].push_back({key, value});
+  void push(Micros now, const Entry& e) {
+    const std::uint64_t now_bucket = bucketOfTime(now);
+    if (size_ == 0 || now_bucket > cursor_) {
+      // Everything up to `now` has been popped, so the active bucket is used up.
+      current_.clear();
+      head_ = 0;
+      cursor_ = now_bucket;
+      active_ = false;
+    }
+    const std::uint64_t b = bucketOfKey(e.key);
+    if (b < cursor_) {
+      // A peek moved the cursor ahead without consuming; return its batch to its bucket.
+      for (const Entry& x : current_) link(cursor_, x);
+      current_.clear();
+      head_ = 0;
+      cursor_ = b;
+      active_ = false;
+    }
     ++size_;
+    if (b == cursor_ && active_) {
+      const auto pos =
+          std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(head_), current_.end(),
+                           e.key, [](std::uint64_t k, const Entry& x) { return k < x.key; });
+      current_.insert(pos, e);
+      return;
+    }
+    link(b, e);
   }
 
-  // The smallest key; the queue must not be empty.
-  std::uint64_t topKey() {
+  // The least entry; the wheel must not be empty.
+  const Entry& top() {
     settle();
-    return buckets_[0][head_].key;
-  }
-  const Value& top() {
-    settle();
-    return buckets_[0][head_].value;
+    return current_[head_];
   }
   void pop() {
     settle();
     ++head_;
     --size_;
-    if (head_ == buckets_[0].size()) {
-      buckets_[0].clear();
-      head_ = 0;
-    }
   }
 
  private:
-  struct Entry {
-    std::uint64_t key;
-    Value value;
+  static constexpr std::uint64_t kMaxBuckets = 2048;
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  struct Node {
+    Entry entry;
+    std::uint32_t next;
   };
-  int bucketOf(std::uint64_t key) const {
-    return key == last_ ? 0 : 64 - std::countl_zero(key ^ last_);
+
+  std::uint64_t bucketOfTime(Micros t) const {
+    return static_cast<std::uint64_t>(t - origin_) >> shift_;
   }
-  // Makes bucket 0 hold the entries with the smallest key.
-  void settle() {
-    if (head_ < buckets_[0].size()) return;
-    int i = 1;
-    while (buckets_[i].empty()) ++i;
-    auto& from = buckets_[i];
-    std::uint64_t smallest = from[0].key;
-    for (const auto& e : from) smallest = std::min(smallest, e.key);
-    last_ = smallest;
-    for (const auto& e : from) buckets_[bucketOf(e.key)].push_back(e);  // in push order
-    from.clear();
+  std::uint64_t bucketOfKey(std::uint64_t key) const { return key >> (24 + shift_); }
+
+  void link(std::uint64_t b, const Entry& e) {
+    std::uint32_t node;
+    if (free_ != kNone) {
+      node = free_;
+      free_ = nodes_[node].next;
+    } else {
+      node = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back({});
+    }
+    const std::size_t i = b & mask_;
+    nodes_[node] = {e, heads_[i]};
+    heads_[i] = node;
+    occupied_[i / 64] |= std::uint64_t{1} << (i % 64);
   }
 
-  std::array<std::vector<Entry>, 65> buckets_;
-  std::size_t head_ = 0;  // bucket 0 is consumed from the front: FIFO among equal keys
-  std::uint64_t last_ = 0;
+  // Gathers bucket b's nodes into the sorted active batch.
+  void activate(std::uint64_t b) {
+    const std::size_t i = b & mask_;
+    current_.clear();
+    head_ = 0;
+    for (std::uint32_t n = heads_[i]; n != kNone;) {
+      current_.push_back(nodes_[n].entry);
+      const std::uint32_t next = nodes_[n].next;
+      nodes_[n].next = free_;
+      free_ = n;
+      n = next;
+    }
+    heads_[i] = kNone;
+    occupied_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+    std::sort(current_.begin(), current_.end(),
+              [](const Entry& x, const Entry& y) { return x.key < y.key; });
+    cursor_ = b;
+    active_ = true;
+  }
+
+  void settle() {
+    if (active_ && head_ < current_.size()) return;
+    const std::size_t i = cursor_ & mask_;
+    if (!active_ && heads_[i] != kNone) {
+      activate(cursor_);
+      return;
+    }
+    activate(cursor_ + distanceToNextOccupied());
+  }
+
+  // Ring distance from the cursor to the next bucket holding nodes (the cursor's own is empty).
+  std::uint64_t distanceToNextOccupied() const {
+    const std::size_t from = cursor_ & mask_;
+    const std::size_t words = occupied_.size();
+    std::size_t word = from / 64;
+    std::uint64_t bits = occupied_[word] & (~std::uint64_t{0} << (from % 64));
+    for (std::size_t scanned = 0; bits == 0 && scanned <= words; ++scanned) {
+      word = (word + 1) % words;
+      bits = occupied_[word];
+    }
+    const std::size_t found = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+    return (found - from) & mask_;
+  }
+
+  Micros origin_;
+  int shift_ = 0;
+  std::uint64_t mask_ = 0;
+  std::vector<std::uint32_t> heads_;
+  std::vector<std::uint64_t> occupied_;
+  std::vector<Node> nodes_;
+  std::uint32_t free_ = kNone;
+  std::vector<Entry> current_;  // the cursor bucket's entries, sorted, from head_ on
+  std::size_t head_ = 0;
+  std::uint64_t cursor_ = 0;
+  bool active_ = false;
   std::size_t size_ = 0;
 };
 
-// Calls go to one of three queues, and pop merges their heads by (completion time, admission):
-// - timeouts, which all last exactly the attempt timeout and start in order, so they complete
-//   in FIFO order;
-// - a sorted run: any other call completing no earlier than the run's last call (with fixed
-//   latencies, every call);
-// - the radix queue for the rest, holding 16-byte references into a slot array.
+// Calls in flight, popped in completion order with ties in admission order. Timeouts all last
+// exactly the attempt timeout and start in order, so they complete in FIFO order and go to a
+// ring; calls with sampled latencies (shorter than the timeout) go to the timing wheel, holding
+// 16-byte references into a slot array. Ties between equal completion times follow admission
+// numbers; inside the wheel those are compared modulo 2^24, which is exact unless two calls
+// that complete in the same microsecond straddle a 2^24 boundary (then still deterministic).
 class InFlight {
  public:
-  explicit InFlight(Micros origin) : origin_(origin) {}
+  // `origin`: no call completes before it (the lead-in's start); `timeout`: every call pushed
+  // with push() completes within it.
+  InFlight(Micros origin, Micros timeout) : wheel_(origin, timeout) {}
 
   void pushTimeout(const PendingCall& c) { timeouts_.push({c, next_seq_++}); }
   void push(const PendingCall& c) {
-    if (run_.empty() || c.at >= run_.back().call.at) {
-      run_.push({c, next_seq_++});
-      return;
-    }
     std::uint32_t slot;
     if (free_.empty()) {
       slot = static_cast<std::uint32_t>(slots_.size());
-      slots_.push_back(c);
+      slots_.push_back({c, 0});
     } else {
       slot = free_.back();
       free_.pop_back();
-      slots_[slot] = c;
     }
-    queue_.push(static_cast<std::uint64_t>(c.at - origin_), {slot, next_seq_++});
+    slots_[slot] = {c, next_seq_};
+    wheel_.push(c.start, {wheel_.keyOf(c.at, next_seq_), slot});
+    ++next_seq_;
   }
-  bool empty() const { return timeouts_.empty() && run_.empty() && queue_.empty(); }
+  bool empty() const { return timeouts_.empty() && wheel_.empty(); }
   Micros nextAt() {
     Micros t = kNever;
     if (!timeouts_.empty()) t = timeouts_.front().call.at;
-    if (!run_.empty()) t = std::min(t, run_.front().call.at);
-    if (!queue_.empty()) t = std::min(t, origin_ + static_cast<Micros>(queue_.topKey()));
+    if (!wheel_.empty()) t = std::min(t, slots_[wheel_.top().slot].call.at);
     return t;
   }
   PendingCall pop() {
-    // Candidates as (time, admission); admission numbers of calls in flight together are
-    // close, so they compare correctly as a wrapping difference.
-    enum { kTimeouts, kRun, kQueue } from = kTimeouts;
-    Micros best_at = kNever;
-    std::uint64_t best_seq = 0;
-    auto consider = [&](Micros at, std::uint64_t seq, auto source) {
-      if (best_at == kNever || at < best_at || (at == best_at && seq < best_seq)) {
-        best_at = at;
-        best_seq = seq;
-        from = source;
+    if (!timeouts_.empty()) {
+      bool from_timeouts = wheel_.empty();
+      if (!from_timeouts) {
+        const Sequenced& a = timeouts_.front();
+        const Sequenced& b = slots_[wheel_.top().slot];
+        from_timeouts = a.call.at != b.call.at ? a.call.at < b.call.at : a.seq < b.seq;
       }
-    };
-    if (!timeouts_.empty()) consider(timeouts_.front().call.at, timeouts_.front().seq, kTimeouts);
-    if (!run_.empty()) consider(run_.front().call.at, run_.front().seq, kRun);
-    if (!queue_.empty()) {
-      consider(origin_ + static_cast<Micros>(queue_.topKey()), queue_.top().seq, kQueue);
+      if (from_timeouts) return timeouts_.pop().call;
     }
-    switch (from) {
-      case kTimeouts:
-        return timeouts_.pop().call;
-      case kRun:
-        return run_.pop().call;
-      case kQueue:
-        break;
-    }
-    const std::uint32_t slot = queue_.top().slot;
-    queue_.pop();
+    const std::uint32_t slot = wheel_.top().slot;
+    wheel_.pop();
     free_.push_back(slot);
-    return slots_[slot];
+    return slots_[slot].call;
   }
 
  private:
   struct Sequenced {
     PendingCall call;
-    std::uint64_t seq;
-  };
-  struct SlotRef {
-    std::uint32_t slot;
     std::uint64_t seq;
   };
   // A FIFO over a vector. The consumed prefix is dropped once it is the larger half, so memory
@@ -164,7 +239,6 @@ class InFlight {
    public:
     bool empty() const { return head_ == items_.size(); }
     const Sequenced& front() const { return items_[head_]; }
-    const Sequenced& back() const { return items_.back(); }
     void push(const Sequenced& s) { items_.push_back(s); }
     Sequenced pop() {
       Sequenced s = items_[head_++];
@@ -183,12 +257,10 @@ class InFlight {
     std::size_t head_ = 0;
   };
 
-  Micros origin_;
   std::uint64_t next_seq_ = 0;
   Fifo timeouts_;
-  Fifo run_;
-  RadixQueue<SlotRef> queue_;
-  std::vector<PendingCall> slots_;
+  TimingWheel wheel_;
+  std::vector<Sequenced> slots_;
   std::vector<std::uint32_t> free_;
 };
 

@@ -29,7 +29,7 @@ class Simulation {
         dependency_(incident.dependency),
         keys_(incident.traffic.keys),
         price_fetched_at_(keys_.count(), kNever),
-        in_flight_(incident.start - incident.traffic.lead_in) {}
+        in_flight_(incident.start - incident.traffic.lead_in, config.timeout.attempt) {}
 
   Result run() {
     const Traffic& traffic = incident_.traffic;
@@ -60,6 +60,7 @@ class Simulation {
     }
     drain(end);
     while (!in_flight_.empty()) complete(in_flight_.pop());  // calls still out at the end
+    result_.simulated_requests = lead_in.produced() + window.produced();
 
     facts_.transitions = breaker_.transitions();
     facts_.probes = breaker_.probeResults();

@@ -69,6 +69,7 @@ struct Result {
   std::vector<Event> events;
   SecondSeries per_second;
   Metrics metrics;
+  std::uint64_t simulated_requests = 0;  // the window's checkouts plus the lead-in's requests
 
   const Lane* lane(std::string_view name) const;
 };

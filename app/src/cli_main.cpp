@@ -1,0 +1,82 @@
+// breakerlab-cli: replay incidents and breaker policies from the command line.
+// Exit codes: 0 all expectations passed, 1 an expectation failed, 2 bad input or usage,
+// 3 internal error.
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "breakerlab/data/load_error.h"
+#include "commands.h"
+
+namespace {
+using namespace breakerlab::cli;
+
+void addReplay(CLI::App& app, ReplayOptions& o) {
+  CLI::App* replay = app.add_subcommand(
+      "replay", "Replay an incident with its deployed config, a what-if or your own config");
+  replay->add_option("incident", o.incident,
+                     "Incident file (breakerlab/1 YAML or JSON), or a bundled incident's name");
+  replay->add_option("--config", o.config_file, "Use this breakerlab-config/1 file instead");
+  replay->add_option("--set", o.sets, "Override one config key: dotted.key=value (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  replay->add_option("--whatif", o.what_if, "Use the incident's named what-if and its expect:");
+  replay->add_option("--seed", o.seed, "Random seed (0 to 2^64-1) instead of the incident's");
+  replay
+      ->add_option("--expect", o.expects,
+                   "Extra expectation \"metric op value [± tol[%]]\" (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  replay->add_flag("--no-incident-expect", o.no_incident_expect,
+                   "Ignore the expectations written in the incident file");
+  replay->add_flag("--json", o.json, "Print the JSON report instead of text");
+  replay->add_flag("--list-metrics", o.list_metrics, "List the metric names and exit");
+  replay->add_flag("--list-whatifs", o.list_whatifs, "List the incident's what-ifs and exit");
+}
+
+void addBreaker(CLI::App& app, BreakerOptions& o) {
+  CLI::App* breaker =
+      app.add_subcommand("breaker", "Replay a call log (CSV) through one breaker policy");
+  breaker->add_option("--policy", o.policy, "breakerlab-config/1 file (its breaker section)")
+      ->required();
+  breaker->add_option("--calls", o.calls, "Call log: start_s,duration_s,outcome per line")
+      ->required();
+  breaker->add_flag("--json", o.json, "Print JSON instead of text");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"BreakerLab: replay incidents through circuit-breaker, timeout and cache configs"};
+  app.name("breakerlab-cli");
+  app.set_version_flag("--version", "breakerlab-cli " BREAKERLAB_VERSION);
+  app.require_subcommand(1);
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "breakerlab-cli: " + std::string(e.what()) + "\nRun with --help for more information.\n";
+  });
+  ReplayOptions replay;
+  BreakerOptions breaker;
+  addReplay(app, replay);
+  addBreaker(app, breaker);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the error
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+
+  try {
+    if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
+    return runBreaker(breaker, std::cout);
+  } catch (const breakerlab::LoadError& e) {
+    std::cerr << "breakerlab-cli: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const UsageError& e) {
+    std::cerr << "breakerlab-cli: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "breakerlab-cli: internal error: " << e.what() << '\n';
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,53 @@
+#pragma once
+// The subcommands of breakerlab-cli. Each returns the process exit code; bad input is thrown
+// as breakerlab::LoadError (or UsageError) and turned into exit code 2 by main().
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace breakerlab::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitExpectationFailed = 1;
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitInternal = 3;
+
+// A command line that parses but does not make sense (e.g. an unknown what-if name).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ReplayOptions {
+  std::string incident;
+  std::string config_file;
+  std::vector<std::string> sets;
+  std::string what_if;
+  std::string seed;  // empty: the incident's
+  std::vector<std::string> expects;
+  bool no_incident_expect = false;
+  bool json = false;
+  bool list_metrics = false;
+  bool list_whatifs = false;
+};
+
+struct BreakerOptions {
+  std::string policy;
+  std::string calls;
+  bool json = false;
+};
+
+int runReplay(const ReplayOptions& options, std::ostream& out);
+int runBreaker(const BreakerOptions& options, std::ostream& out);
+
+// `replay --list-metrics` and `replay --list-whatifs INCIDENT`.
+int listMetrics(std::ostream& out);
+int listWhatIfs(const std::filesystem::path& incident, std::ostream& out);
+
+// An incident argument: the path itself, or a bundled incident's name ("inc-2026-0908-pricing").
+std::filesystem::path resolveIncident(const std::string& argument);
+
+}  // namespace breakerlab::cli

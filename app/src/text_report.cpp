@@ -1,0 +1,101 @@
+#include "text_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "breakerlab/data/values.h"
+
+namespace breakerlab::cli {
+
+namespace {
+std::string padded(std::string_view text, std::size_t width) {
+  std::string out(text);
+  if (out.size() < width) out.append(width - out.size(), ' ');
+  return out;
+}
+
+std::string decimals(double v, int max_decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", max_decimals, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s == "-0" ? "0" : s;
+}
+
+void printLane(std::ostream& out, std::string_view name, const Lane& lane) {
+  out << "  " << name << ": " << (lane.intervals.empty() ? "(empty)" : laneText(lane)) << '\n';
+}
+}  // namespace
+
+std::string laneText(const Lane& lane) {
+  std::string text;
+  for (const auto& i : lane.intervals) {
+    if (!text.empty()) text += " | ";
+    text +=
+        i.state + " " + decimals(toSeconds(i.from), 2) + "\u2013" + decimals(toSeconds(i.to), 2);
+  }
+  return text;
+}
+
+std::string metricText(const MetricInfo& info, const std::optional<double>& value) {
+  if (!value) return "\u2014 (not defined in this run)";
+  std::string text = decimals(*value, 3);
+  if (!info.unit.empty()) text += " " + std::string(info.unit);
+  return text;
+}
+
+void printReport(std::ostream& out, const Incident& incident, const std::string& config_label,
+                 const Result& result, const std::vector<ExpectationResult>& expectations) {
+  out << incident.id << ": " << incident.title << '\n';
+  out << "config: " << config_label << "; seed " << incident.seed << "; window "
+      << formatSeconds(incident.start) << "\u2013" << formatSeconds(incident.end) << " s\n";
+
+  out << "\nMetrics\n";
+  std::size_t width = 0;
+  for (const MetricInfo& info : metricRegistry()) width = std::max(width, info.name.size());
+  for (const MetricInfo& info : metricRegistry())
+    out << "  " << padded(info.name, width + 2) << metricText(info, info.get(result.metrics))
+        << '\n';
+
+  out << "\nLanes (seconds)\n";
+  const std::pair<std::string_view, const Lane*> replayed[] = {{"breaker", &result.breaker},
+                                                               {"dependency", &result.dependency},
+                                                               {"health", &result.health},
+                                                               {"checkout", &result.checkout}};
+  for (const auto& [name, lane] : replayed) {
+    printLane(out, name, *lane);
+    if (const Lane* rec = incident.recorded.lane(name))
+      printLane(out, std::string(name) + " (recorded)", *rec);
+  }
+  for (const Lane& rec : incident.recorded.lanes) {
+    if (result.lane(rec.name) == nullptr) printLane(out, rec.name + " (recorded)", rec);
+  }
+
+  out << "\nEvents\n";
+  if (result.events.empty()) out << "  (none)\n";
+  for (const Event& e : result.events) {
+    char at[32];
+    std::snprintf(at, sizeof at, "%8.3f", toSeconds(e.at));
+    out << "  " << at << "  " << padded(toString(e.kind), 13) << padded(e.lane, 12) << e.label
+        << '\n';
+  }
+
+  out << "\nExpectations\n";
+  if (expectations.empty()) out << "  (none)\n";
+  std::size_t passed = 0;
+  for (const ExpectationResult& r : expectations) {
+    passed += r.passed ? 1 : 0;
+    out << "  " << (r.passed ? "PASS" : "FAIL") << "  " << r.expectation->text << "  (actual "
+        << r.actual << ")";
+    if (r.expectation->line > 0) out << "  [line " << r.expectation->line << "]";
+    out << '\n';
+  }
+  if (!expectations.empty())
+    out << "\n" << passed << " of " << expectations.size() << " expectations passed\n";
+}
+
+}  // namespace breakerlab::cli

@@ -1,0 +1,31 @@
+#pragma once
+// breakerlab-config/1 files: reading, writing and `--set` overrides (docs/formats.md).
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "breakerlab/core/config.h"
+#include "breakerlab/data/load_error.h"
+
+namespace breakerlab {
+
+inline constexpr std::string_view kConfigFormat = "breakerlab-config/1";
+
+// Parses a standalone config document (`format: breakerlab-config/1` required). Runs
+// validate(Config). Throws LoadError naming `file_name`.
+Config parseConfig(std::string_view text, const std::string& file_name);
+Config loadConfig(const std::filesystem::path& path);
+
+// The whole config in canonical form, starting with `format: breakerlab-config/1`.
+// parseConfig(configToYaml(c), ...) == c for every valid c.
+std::string configToYaml(const Config& config);
+
+// Applies `dotted.key=value` assignments (e.g. "breaker.window.size=30",
+// "breaker.failures=[timeout,refused]") on top of `base`. The value is read as a YAML scalar,
+// list or map (a map sets the keys it names and keeps the others). The result goes through
+// the same parser and validation as a file; errors name the assignment:
+// "--set breaker.window.sise=3: unknown key 'sise' under breaker.window, expected one of ...".
+Config applyOverrides(const Config& base, const std::vector<std::string>& assignments);
+
+}  // namespace breakerlab

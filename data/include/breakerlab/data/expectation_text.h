@@ -1,0 +1,15 @@
+#pragma once
+// The expectation grammar "<metric> <op> <value>[ ± <tolerance>[%]]" (docs/formats.md).
+#include <string>
+#include <string_view>
+
+#include "breakerlab/core/incident.h"
+#include "breakerlab/data/load_error.h"
+
+namespace breakerlab {
+
+// Parses one metric expectation, e.g. "failed_checkouts == 0" or "time_to_trip_s == 3 ± 0.5".
+// `origin` names where it came from in errors (e.g. "--expect"); the error's line is 0.
+Expectation parseExpectation(std::string_view text, const std::string& origin);
+
+}  // namespace breakerlab

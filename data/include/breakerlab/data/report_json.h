@@ -1,0 +1,24 @@
+#pragma once
+// JSON reports of a replay and of a breaker-only replay (docs/formats.md, "JSON report").
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "breakerlab/core/breaker.h"
+#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/result.h"
+
+namespace breakerlab {
+
+inline constexpr const char* kReportFormat = "breakerlab-report/1";
+inline constexpr const char* kBreakerReportFormat = "breakerlab-breaker-report/1";
+
+// Times are seconds (double) from the incident's t=0.
+nlohmann::json replayToJson(const Incident& incident, const Result& result,
+                            const std::vector<ExpectationResult>& expectations);
+
+nlohmann::json breakerReplayToJson(const std::vector<LoggedCall>& calls,
+                                   const BreakerReplay& replay);
+
+}  // namespace breakerlab

@@ -1,0 +1,153 @@
+// Reads breakerlab-config/1 maps into Config.
+#include <limits>
+
+#include "breakerlab/data/config_io.h"
+#include "breakerlab/data/file_io.h"
+#include "config_yaml.h"
+
+namespace breakerlab {
+namespace data_detail {
+
+namespace {
+
+constexpr double kMaxDouble = std::numeric_limits<double>::max();
+
+void readWindow(const Source& src, const YAML::Node& node, const std::string& path,
+                BreakerConfig& b) {
+  const MapReader m(src, node, path, {"type", "size"});
+  if (auto* v = m.find("type"))
+    b.window_type = readEnum<WindowType>(src, *v, m.path("type"),
+                                         {{"count", WindowType::count},
+                                          {"time", WindowType::time},
+                                          {"consecutive", WindowType::consecutive}});
+  if (auto* v = m.find("size")) b.window_size = readUint32(src, *v, m.path("size"));
+}
+
+void readFailures(const Source& src, const YAML::Node& node, const std::string& path,
+                  BreakerConfig& b) {
+  requireList(src, node, path);
+  OutcomeSet set;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    const std::string item_path = indexPath(path, i);
+    const CallOutcome o = readEnum<CallOutcome>(src, item, item_path,
+                                                {{"timeout", CallOutcome::timeout},
+                                                 {"refused", CallOutcome::refused},
+                                                 {"server_error", CallOutcome::server_error},
+                                                 {"client_error", CallOutcome::client_error}});
+    if (set.contains(o)) fail(src, item, item_path + ": " + item.Scalar() + " is listed twice");
+    set.insert(o);
+  }
+  b.failures = set;
+}
+
+void readOpen(const Source& src, const YAML::Node& node, const std::string& path,
+              BreakerConfig& b) {
+  const MapReader m(src, node, path, {"interval", "backoff", "early_probe"});
+  if (auto* v = m.find("interval")) b.open_interval = readDuration(src, *v, m.path("interval"));
+  if (auto* v = m.find("backoff")) {
+    const MapReader bo(src, *v, m.path("backoff"), {"multiplier", "max"});
+    if (auto* x = bo.find("multiplier"))
+      b.backoff_multiplier = readNumber(src, *x, bo.path("multiplier"), 1.0, 100.0);
+    if (auto* x = bo.find("max")) b.backoff_max = readDuration(src, *x, bo.path("max"));
+  }
+  if (auto* v = m.find("early_probe")) {
+    const MapReader ep(src, *v, m.path("early_probe"), {"enabled", "poll"});
+    if (auto* x = ep.find("enabled")) b.early_probe = readBool(src, *x, ep.path("enabled"));
+    if (auto* x = ep.find("poll")) b.early_probe_poll = readDuration(src, *x, ep.path("poll"));
+  }
+}
+
+void readHalfOpen(const Source& src, const YAML::Node& node, const std::string& path,
+                  BreakerConfig& b) {
+  const MapReader m(src, node, path,
+                    {"probes", "spacing", "close_when", "reopen_on_first_failure"});
+  if (auto* v = m.find("probes")) b.probes = readUint32(src, *v, m.path("probes"), 1);
+  if (auto* v = m.find("spacing")) b.probe_spacing = readDuration(src, *v, m.path("spacing"));
+  if (auto* v = m.find("close_when"))
+    b.close_when =
+        readEnum<CloseRule>(src, *v, m.path("close_when"),
+                            {{"all_succeed", CloseRule::all_succeed}, {"rate", CloseRule::rate}});
+  if (auto* v = m.find("reopen_on_first_failure"))
+    b.reopen_on_first_failure = readBool(src, *v, m.path("reopen_on_first_failure"));
+}
+
+BreakerConfig readBreaker(const Source& src, const YAML::Node& node, const std::string& path) {
+  BreakerConfig b;
+  const MapReader m(src, node, path,
+                    {"enabled", "window", "min_calls", "failure_rate", "consecutive_failures",
+                     "slow_call", "failures", "open", "half_open"});
+  if (auto* v = m.find("enabled")) b.enabled = readBool(src, *v, m.path("enabled"));
+  if (auto* v = m.find("window")) readWindow(src, *v, m.path("window"), b);
+  if (auto* v = m.find("min_calls")) b.min_calls = readUint32(src, *v, m.path("min_calls"));
+  if (auto* v = m.find("failure_rate"))
+    b.failure_rate_pct = readPercent(src, *v, m.path("failure_rate"));
+  if (auto* v = m.find("consecutive_failures"))
+    b.consecutive_failures = readUint32(src, *v, m.path("consecutive_failures"), 1);
+  if (auto* v = m.find("slow_call")) {
+    const MapReader sc(src, *v, m.path("slow_call"), {"duration", "rate"});
+    if (auto* x = sc.find("duration"))
+      b.slow_call_duration = readDuration(src, *x, sc.path("duration"));
+    if (auto* x = sc.find("rate")) b.slow_call_rate_pct = readPercent(src, *x, sc.path("rate"));
+  }
+  if (auto* v = m.find("failures")) readFailures(src, *v, m.path("failures"), b);
+  if (auto* v = m.find("open")) readOpen(src, *v, m.path("open"), b);
+  if (auto* v = m.find("half_open")) readHalfOpen(src, *v, m.path("half_open"), b);
+  return b;
+}
+
+}  // namespace
+
+Config readConfigNode(const Source& src, const YAML::Node& node, const std::string& path,
+                      bool require_format) {
+  Config c;
+  // The format first: a file of another kind fails with that, not with its first unknown key.
+  for (const auto& entry : mapEntries(src, node, path)) {
+    if (entry.key == "format" && (!entry.value.IsScalar() || entry.value.Scalar() != kConfigFormat))
+      failExpected(src, entry.value, joinPath(path, "format"), quoted(kConfigFormat));
+  }
+  const MapReader m(src, node, path, {"format", "breaker", "timeout", "fallback"});
+  if (require_format) m.require("format");
+  if (auto* v = m.find("breaker")) c.breaker = readBreaker(src, *v, m.path("breaker"));
+  if (auto* v = m.find("timeout")) {
+    const MapReader t(src, *v, m.path("timeout"), {"attempt"});
+    if (auto* x = t.find("attempt")) c.timeout.attempt = readDuration(src, *x, t.path("attempt"));
+  }
+  if (auto* v = m.find("fallback")) {
+    const MapReader fb(src, *v, m.path("fallback"), {"cache"});
+    if (auto* x = fb.find("cache")) {
+      const MapReader cache(src, *x, fb.path("cache"), {"enabled", "ttl"});
+      if (auto* y = cache.find("enabled"))
+        c.cache.enabled = readBool(src, *y, cache.path("enabled"));
+      if (auto* y = cache.find("ttl")) c.cache.ttl = readDuration(src, *y, cache.path("ttl"));
+    }
+  }
+  return c;
+}
+
+void validateConfigAt(const Source& src, const YAML::Node& at, const Config& config) {
+  if (std::string problem = validate(config); !problem.empty()) fail(src, at, problem);
+}
+
+}  // namespace data_detail
+
+Config parseConfig(std::string_view text, const std::string& file_name) {
+  using namespace data_detail;
+  try {
+    const YAML::Node root = parseYaml(text, file_name);
+    const Source src{file_name, text};
+    const Config c = readConfigNode(src, root, "", true);
+    validateConfigAt(src, root, c);
+    return c;
+  } catch (const LoadError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw LoadError(file_name, 0, 0, std::string("cannot read the config: ") + e.what());
+  }
+}
+
+Config loadConfig(const std::filesystem::path& path) {
+  return parseConfig(readTextFile(path), path.string());
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,108 @@
+// Config -> YAML: the canonical config file, and the tree `--set` edits.
+#include <string>
+
+#include "breakerlab/data/config_io.h"
+#include "breakerlab/data/values.h"
+#include "config_yaml.h"
+
+namespace breakerlab {
+namespace data_detail {
+
+namespace {
+std::string boolText(bool b) {
+  return b ? "true" : "false";
+}
+
+YAML::Node flowMap() {
+  YAML::Node n(YAML::NodeType::Map);
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
+}
+
+std::string_view windowTypeName(WindowType t) {
+  switch (t) {
+    case WindowType::count:
+      return "count";
+    case WindowType::time:
+      return "time";
+    case WindowType::consecutive:
+      return "consecutive";
+  }
+  return "count";
+}
+
+std::string_view closeRuleName(CloseRule r) {
+  return r == CloseRule::rate ? "rate" : "all_succeed";
+}
+}  // namespace
+
+YAML::Node toYamlNode(const Config& c) {
+  const BreakerConfig& b = c.breaker;
+  YAML::Node root(YAML::NodeType::Map);
+  root["format"] = std::string(kConfigFormat);
+
+  YAML::Node breaker(YAML::NodeType::Map);
+  breaker["enabled"] = boolText(b.enabled);
+  YAML::Node window = flowMap();
+  window["type"] = std::string(windowTypeName(b.window_type));
+  window["size"] = std::to_string(b.window_size);
+  breaker["window"] = window;
+  breaker["min_calls"] = std::to_string(b.min_calls);
+  breaker["failure_rate"] = formatPercent(b.failure_rate_pct);
+  breaker["consecutive_failures"] = std::to_string(b.consecutive_failures);
+  YAML::Node slow = flowMap();
+  slow["duration"] = formatDuration(b.slow_call_duration);
+  slow["rate"] = formatPercent(b.slow_call_rate_pct);
+  breaker["slow_call"] = slow;
+  YAML::Node failures(YAML::NodeType::Sequence);
+  failures.SetStyle(YAML::EmitterStyle::Flow);
+  for (auto o : {CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
+                 CallOutcome::client_error}) {
+    if (b.failures.contains(o)) failures.push_back(std::string(toString(o)));
+  }
+  breaker["failures"] = failures;
+
+  YAML::Node open(YAML::NodeType::Map);
+  open["interval"] = formatDuration(b.open_interval);
+  YAML::Node backoff = flowMap();
+  backoff["multiplier"] = formatNumber(b.backoff_multiplier);
+  backoff["max"] = formatDuration(b.backoff_max);
+  open["backoff"] = backoff;
+  YAML::Node early = flowMap();
+  early["enabled"] = boolText(b.early_probe);
+  early["poll"] = formatDuration(b.early_probe_poll);
+  open["early_probe"] = early;
+  breaker["open"] = open;
+
+  YAML::Node half_open = flowMap();
+  half_open["probes"] = std::to_string(b.probes);
+  half_open["spacing"] = formatDuration(b.probe_spacing);
+  half_open["close_when"] = std::string(closeRuleName(b.close_when));
+  half_open["reopen_on_first_failure"] = boolText(b.reopen_on_first_failure);
+  breaker["half_open"] = half_open;
+  root["breaker"] = breaker;
+
+  YAML::Node timeout = flowMap();
+  timeout["attempt"] = formatDuration(c.timeout.attempt);
+  root["timeout"] = timeout;
+
+  YAML::Node cache = flowMap();
+  cache["enabled"] = boolText(c.cache.enabled);
+  cache["ttl"] = formatDuration(c.cache.ttl);
+  YAML::Node fallback(YAML::NodeType::Map);
+  fallback["cache"] = cache;
+  root["fallback"] = fallback;
+  return root;
+}
+
+}  // namespace data_detail
+
+std::string configToYaml(const Config& config) {
+  YAML::Emitter out;
+  out << data_detail::toYamlNode(config);
+  std::string text = out.c_str();
+  text += '\n';
+  return text;
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,30 @@
+#pragma once
+// Internal: `expect:` items (text and map forms).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "breakerlab/core/incident.h"
+#include "yaml_source.h"
+
+namespace breakerlab::data_detail {
+
+struct TextProblem {
+  std::size_t offset = 0;  // into the expectation text
+  std::string message;
+};
+
+// Parses "<metric> <op> <value>[ ± <tolerance>[%]]" into `out` (kind, metric, op, value,
+// tolerance); returns the first problem instead when there is one.
+std::optional<TextProblem> parseExpectationText(std::string_view text, Expectation& out);
+
+// One item of an `expect:` list: a string, a metric map or a lane map. Lane checks must name a
+// lane in `recorded`.
+Expectation readExpectation(const Source& src, const YAML::Node& item, const std::string& path,
+                            const Recorded& recorded);
+
+// A readable "unknown metric" message with a few close names.
+std::string unknownMetricMessage(std::string_view name);
+
+}  // namespace breakerlab::data_detail

@@ -1,0 +1,27 @@
+#pragma once
+// Internal: the readers of an incident's sections.
+#include <string>
+
+#include "breakerlab/core/incident.h"
+#include "yaml_source.h"
+
+namespace breakerlab::data_detail {
+
+struct Span {
+  Micros from = 0;
+  Micros to = 0;
+};
+
+// Reads the required `from` and `to` time points of `m`, with to > from.
+Span readSpan(const MapReader& m);
+
+// Fails at `at` unless `from` is at or after `previous_end` (the previous item's end).
+void requireInOrder(const Source& src, const YAML::Node& at, const std::string& path, Micros from,
+                    Micros previous_end);
+
+Traffic readTraffic(const Source& src, const YAML::Node& node, const std::string& path);
+Dependency readDependency(const Source& src, const YAML::Node& node, const std::string& path,
+                          Span window);
+Recorded readRecorded(const Source& src, const YAML::Node& node, const std::string& path);
+
+}  // namespace breakerlab::data_detail

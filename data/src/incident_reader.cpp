@@ -1,0 +1,154 @@
+// The top level of a breakerlab/1 incident: metadata, window, sections, what-ifs, expectations.
+#include "breakerlab/data/file_io.h"
+#include "breakerlab/data/incident_io.h"
+#include "config_yaml.h"
+#include "expectation_reader.h"
+#include "incident_parts.h"
+
+namespace breakerlab {
+namespace data_detail {
+
+namespace {
+
+CheckoutLaneRule readCheckoutLane(const Source& src, const YAML::Node& node,
+                                  const std::string& path) {
+  const MapReader m(src, node, path, {"bucket", "slow_latency", "slow_share", "failed_share"});
+  CheckoutLaneRule rule;
+  if (auto* v = m.find("bucket")) rule.bucket = readDuration(src, *v, m.path("bucket"));
+  if (auto* v = m.find("slow_latency"))
+    rule.slow_latency = readDuration(src, *v, m.path("slow_latency"));
+  if (auto* v = m.find("slow_share"))
+    rule.slow_share = readPercent(src, *v, m.path("slow_share")) / 100.0;
+  if (auto* v = m.find("failed_share"))
+    rule.failed_share = readPercent(src, *v, m.path("failed_share")) / 100.0;
+  return rule;
+}
+
+std::vector<Expectation> readExpectations(const Source& src, const YAML::Node& node,
+                                          const std::string& path, const Recorded& recorded) {
+  requireList(src, node, path);
+  std::vector<Expectation> out;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i)
+    out.push_back(readExpectation(src, *it, indexPath(path, i), recorded));
+  return out;
+}
+
+void collectNodes(const YAML::Node& node, std::vector<YAML::Node>& out) {
+  out.push_back(node);
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      out.push_back(it->first);
+      collectNodes(it->second, out);
+    }
+  } else if (node.IsSequence()) {
+    for (auto it = node.begin(); it != node.end(); ++it) collectNodes(*it, out);
+  }
+}
+
+// `set:` overrides on the deployed config, read with the config parser. Nodes from the file
+// keep their positions; problems elsewhere are reported at the what-if.
+Config readWhatIfConfig(const Source& src, const YAML::Node& item, const YAML::Node* set,
+                        const std::string& set_path, const std::string& name,
+                        const Config& deployed) {
+  if (set == nullptr) return deployed;
+  std::vector<YAML::Node> trusted;
+  collectNodes(*set, trusted);
+  Source wsrc = src;
+  wsrc.trusted = &trusted;
+  const Position at = positionOf(src, item);
+  wsrc.fallback_line = at.line;
+  wsrc.fallback_column = at.column;
+  wsrc.message_prefix = "what-if '" + name + "': ";
+  YAML::Node tree = toYamlNode(deployed);
+  for (const auto& entry : mapEntries(src, *set, set_path))
+    setAtPath(tree, entry.key, entry.value, wsrc, entry.key_node);
+  const Config config = readConfigNode(wsrc, tree, "", false);
+  validateConfigAt(wsrc, item, config);
+  return config;
+}
+
+std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const std::string& path,
+                                const Config& deployed, const Recorded& recorded) {
+  requireList(src, node, path);
+  std::vector<WhatIf> out;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
+    const MapReader m(src, *it, indexPath(path, i), {"name", "description", "set", "expect"});
+    WhatIf w;
+    const YAML::Node& name = m.require("name");
+    w.name = readString(src, name, m.path("name"));
+    if (w.name.empty()) failExpected(src, name, m.path("name"), "a name");
+    for (const auto& other : out)
+      if (other.name == w.name)
+        fail(src, name, m.path("name") + ": the name '" + w.name + "' is used twice");
+    if (auto* v = m.find("description")) w.description = readString(src, *v, m.path("description"));
+    w.config = readWhatIfConfig(src, *it, m.find("set"), m.path("set"), w.name, deployed);
+    if (auto* v = m.find("expect"))
+      w.expect = readExpectations(src, *v, m.path("expect"), recorded);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+Incident readIncident(const Source& src, const YAML::Node& root) {
+  // The format first: a file of another kind fails with that, not with its first unknown key.
+  for (const auto& entry : mapEntries(src, root, "")) {
+    if (entry.key == "format" &&
+        (!entry.value.IsScalar() || entry.value.Scalar() != kIncidentFormat))
+      failExpected(src, entry.value, "format", quoted(kIncidentFormat));
+  }
+  const MapReader m(src, root, "",
+                    {"format", "id", "title", "summary", "source", "window", "seed", "traffic",
+                     "dependency", "checkout_lane", "config", "what_ifs", "recorded", "expect"});
+  const YAML::Node& format = m.require("format");
+  if (!format.IsScalar() || format.Scalar() != kIncidentFormat)
+    failExpected(src, format, "format", quoted(kIncidentFormat));
+  Incident inc;
+  inc.id = readString(src, m.require("id"), "id");
+  if (auto* v = m.find("title")) inc.title = readString(src, *v, "title");
+  if (auto* v = m.find("summary")) inc.summary = readString(src, *v, "summary");
+  if (auto* v = m.find("source")) inc.source = readString(src, *v, "source");
+  if (auto* v = m.find("window")) {
+    const Span window = readSpan(MapReader(src, *v, "window", {"from", "to"}));
+    inc.start = window.from;
+    inc.end = window.to;
+  }
+  if (auto* v = m.find("seed")) inc.seed = readUint64(src, *v, "seed");
+  inc.traffic = readTraffic(src, m.require("traffic"), "traffic");
+  inc.dependency = readDependency(src, m.require("dependency"), "dependency", {inc.start, inc.end});
+  if (auto* v = m.find("checkout_lane"))
+    inc.checkout_lane = readCheckoutLane(src, *v, "checkout_lane");
+  if (auto* v = m.find("config")) {
+    inc.deployed = readConfigNode(src, *v, "config", false);
+    validateConfigAt(src, *v, inc.deployed);
+  }
+  if (auto* v = m.find("recorded")) inc.recorded = readRecorded(src, *v, "recorded");
+  if (auto* v = m.find("what_ifs"))
+    inc.what_ifs = readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.recorded);
+  if (auto* v = m.find("expect")) inc.expect = readExpectations(src, *v, "expect", inc.recorded);
+  if (std::string problem = validate(inc); !problem.empty()) failAt(src, {}, problem);
+  return inc;
+}
+
+}  // namespace
+}  // namespace data_detail
+
+Incident parseIncident(std::string_view text, std::string file_name) {
+  using namespace data_detail;
+  try {
+    const YAML::Node root = parseYaml(text, file_name);
+    const Source src{file_name, text};
+    return readIncident(src, root);
+  } catch (const LoadError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw LoadError(file_name, 0, 0, std::string("cannot read the incident: ") + e.what());
+  }
+}
+
+Incident loadIncident(const std::filesystem::path& path) {
+  return parseIncident(readTextFile(path), path.string());
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,127 @@
+// `--set dotted.key=value`: edit the config's YAML tree, then read it back with the file parser.
+#include <optional>
+
+#include "breakerlab/data/config_io.h"
+#include "config_yaml.h"
+
+namespace breakerlab {
+namespace data_detail {
+
+namespace {
+// The child of map `node` named `key`, or nullopt.
+std::optional<YAML::Node> child(const YAML::Node& node, std::string_view key) {
+  for (auto it = node.begin(); it != node.end(); ++it)
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  return std::nullopt;
+}
+
+std::string keyList(const YAML::Node& map) {
+  std::string out;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (!out.empty()) out += ", ";
+    out += it->first.Scalar();
+  }
+  return out;
+}
+
+[[noreturn]] void unknownKey(const Source& src, const YAML::Node& at, std::string_view key,
+                             const std::string& parent_path, const YAML::Node& parent) {
+  std::string message = "unknown key '" + std::string(key) + "'";
+  message += parent_path.empty() ? " at the top level" : " under " + parent_path;
+  message += ", expected one of " + keyList(parent);
+  fail(src, at, message);
+}
+
+// Sets `value` as the entry `key` of map `parent` (whose path is `path`), merging maps.
+void assign(YAML::Node parent, const std::string& path, std::string_view key,
+            const YAML::Node& value, const Source& src, const YAML::Node& key_node) {
+  auto existing = child(parent, key);
+  if (!existing) unknownKey(src, key_node, key, path, parent);
+  const std::string child_path = joinPath(path, key);
+  if (existing->IsMap() && value.IsMap()) {
+    for (const auto& entry : mapEntries(src, value, child_path))
+      assign(*existing, child_path, entry.key, entry.value, src, entry.key_node);
+    return;
+  }
+  YAML::Node target = *existing;
+  target = value;
+}
+}  // namespace
+
+void setAtPath(YAML::Node tree, std::string_view key, const YAML::Node& value, const Source& src,
+               const YAML::Node& key_node) {
+  if (key.empty()) fail(src, key_node, "empty key");
+  const std::string full_key(key);
+  std::string path;
+  YAML::Node node = tree;
+  for (;;) {
+    const std::size_t dot = key.find('.');
+    const std::string_view part = key.substr(0, dot);
+    if (part.empty()) fail(src, key_node, "empty part in the key '" + full_key + "'");
+    if (dot == std::string_view::npos) {
+      assign(node, path, part, value, src, key_node);
+      return;
+    }
+    auto next = child(node, part);
+    if (!next) unknownKey(src, key_node, part, path, node);
+    path = joinPath(path, part);
+    if (!next->IsMap())
+      fail(src, key_node,
+           path + " is a value, not a section: it has no key '" + std::string(key.substr(dot + 1)) +
+               "'");
+    node.reset(*next);  // rebind: operator= would overwrite the node itself
+    key = key.substr(dot + 1);
+  }
+}
+
+}  // namespace data_detail
+
+Config applyOverrides(const Config& base, const std::vector<std::string>& assignments) {
+  using namespace data_detail;
+  if (assignments.empty()) return base;
+  const std::vector<YAML::Node> nothing_trusted;  // marks inside values refer to the value text
+  YAML::Node tree = toYamlNode(base);
+  std::vector<Source> sources;
+  std::vector<bool> valid;
+  Config config = base;
+  valid.push_back(validate(base).empty());
+  for (const std::string& assignment : assignments) {
+    Source src{"--set " + assignment, {}};
+    src.trusted = &nothing_trusted;
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string::npos)
+      failAt(src, {}, "expected dotted.key=value, e.g. breaker.window.size=30");
+    const std::string key = assignment.substr(0, eq);
+    const std::string value_text = assignment.substr(eq + 1);
+    YAML::Node value;
+    try {
+      value = YAML::Load(value_text);
+    } catch (const YAML::Exception& e) {
+      failAt(src, {}, "cannot read the value: " + e.msg);
+    }
+    try {
+      setAtPath(tree, key, value, src, YAML::Node());
+      config = readConfigNode(src, tree, "", false);
+    } catch (const LoadError&) {
+      throw;
+    } catch (const std::exception& e) {
+      failAt(src, {}, e.what());
+    }
+    valid.push_back(validate(config).empty());
+    sources.push_back(std::move(src));
+  }
+  if (const std::string problem = validate(config); !problem.empty()) {
+    // Blame the last assignment that turned a valid config into an invalid one.
+    std::size_t blame = sources.size() - 1;
+    for (std::size_t i = sources.size(); i-- > 0;) {
+      if (valid[i] && !valid[i + 1]) {
+        blame = i;
+        break;
+      }
+    }
+    failAt(sources[blame], {}, problem);
+  }
+  return config;
+}
+
+}  // namespace breakerlab

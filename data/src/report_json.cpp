@@ -1,0 +1,101 @@
+// JSON reports: what `breakerlab-cli replay --json` and `breaker --json` print.
+#include "breakerlab/data/report_json.h"
+
+#include "breakerlab/core/metrics.h"
+
+namespace breakerlab {
+
+namespace {
+using nlohmann::json;
+
+json laneToJson(const Lane& lane) {
+  json out = json::array();
+  for (const auto& i : lane.intervals) {
+    json item = {{"state", i.state}, {"from", toSeconds(i.from)}, {"to", toSeconds(i.to)}};
+    if (!i.label.empty()) item["label"] = i.label;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+json seriesToJson(const std::vector<std::uint32_t>& series) {
+  return json(series);
+}
+}  // namespace
+
+json replayToJson(const Incident& incident, const Result& result,
+                  const std::vector<ExpectationResult>& expectations) {
+  json report;
+  report["format"] = kReportFormat;
+  report["incident"] = {{"id", incident.id}, {"title", incident.title}};
+
+  json metrics = json::object();
+  for (const MetricInfo& info : metricRegistry()) {
+    const auto value = info.get(result.metrics);
+    metrics[std::string(info.name)] = value ? json(*value) : json(nullptr);
+  }
+  report["metrics"] = std::move(metrics);
+
+  report["lanes"] = {{"breaker", laneToJson(result.breaker)},
+                     {"dependency", laneToJson(result.dependency)},
+                     {"health", laneToJson(result.health)},
+                     {"checkout", laneToJson(result.checkout)}};
+  json recorded = json::object();
+  for (const Lane& lane : incident.recorded.lanes) recorded[lane.name] = laneToJson(lane);
+  report["recorded_lanes"] = std::move(recorded);
+
+  json events = json::array();
+  for (const Event& e : result.events)
+    events.push_back({{"at", toSeconds(e.at)},
+                      {"kind", std::string(toString(e.kind))},
+                      {"lane", e.lane},
+                      {"label", e.label}});
+  report["events"] = std::move(events);
+
+  json checks = json::array();
+  for (const ExpectationResult& r : expectations) {
+    json item = {{"passed", r.passed}, {"actual", r.actual}};
+    item["text"] = r.expectation != nullptr ? r.expectation->text : std::string();
+    item["line"] = r.expectation != nullptr ? r.expectation->line : 0;
+    checks.push_back(std::move(item));
+  }
+  report["expectations"] = std::move(checks);
+
+  const SecondSeries& s = result.per_second;
+  report["per_second"] = {{"checkouts", seriesToJson(s.checkouts)},
+                          {"fresh", seriesToJson(s.fresh)},
+                          {"cached", seriesToJson(s.cached)},
+                          {"failed", seriesToJson(s.failed)},
+                          {"dependency_calls", seriesToJson(s.dependency_calls)},
+                          {"dependency_failures", seriesToJson(s.dependency_failures)}};
+  return report;
+}
+
+json breakerReplayToJson(const std::vector<LoggedCall>& calls, const BreakerReplay& replay) {
+  json report;
+  report["format"] = kBreakerReportFormat;
+  json items = json::array();
+  std::size_t permitted = 0;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const bool ok = i < replay.permitted.size() && replay.permitted[i];
+    permitted += ok ? 1 : 0;
+    items.push_back({{"index", i},
+                     {"start", toSeconds(calls[i].start)},
+                     {"duration", toSeconds(calls[i].duration)},
+                     {"outcome", std::string(toString(calls[i].outcome))},
+                     {"permitted", ok}});
+  }
+  report["calls"] = std::move(items);
+  json transitions = json::array();
+  for (const BreakerTransition& t : replay.transitions)
+    transitions.push_back({{"at", toSeconds(t.at)},
+                           {"from", std::string(toString(t.from))},
+                           {"to", std::string(toString(t.to))},
+                           {"cause", std::string(toString(t.cause))}});
+  report["transitions"] = std::move(transitions);
+  report["summary"] = {
+      {"calls", calls.size()}, {"permitted", permitted}, {"rejected", calls.size() - permitted}};
+  return report;
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,26 @@
+# Runs breakerlab-cli once and checks its exit code and output.
+#   cmake -DCLI=<exe> -DARGS=<args separated by |> -DEXPECT_CODE=<n>
+#         [-DSTDOUT_REGEX=<re>] [-DSTDERR_REGEX=<re>] [-DSTDOUT_NOT_REGEX=<re>] -P run_cli.cmake
+string(REPLACE "|" ";" args "${ARGS}")
+execute_process(COMMAND "${CLI}" ${args}
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(failed FALSE)
+if(NOT code STREQUAL EXPECT_CODE)
+  message(SEND_ERROR "exit code ${code}, expected ${EXPECT_CODE}")
+  set(failed TRUE)
+endif()
+if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(SEND_ERROR "stdout does not match: ${STDOUT_REGEX}")
+  set(failed TRUE)
+endif()
+if(DEFINED STDOUT_NOT_REGEX AND out MATCHES "${STDOUT_NOT_REGEX}")
+  message(SEND_ERROR "stdout matches: ${STDOUT_NOT_REGEX}")
+  set(failed TRUE)
+endif()
+if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
+  message(SEND_ERROR "stderr does not match: ${STDERR_REGEX}")
+  set(failed TRUE)
+endif()
+if(failed)
+  message("---- stdout ----\n${out}\n---- stderr ----\n${err}")
+endif()

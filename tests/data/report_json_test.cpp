@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/report_json.h"
+#include "test_support.h"
+
+namespace breakerlab {
+namespace {
+
+Result sampleResult() {
+  Result r;
+  r.breaker.name = "breaker";
+  r.breaker.intervals = {{"closed", 0, 11 * kSecond, ""}, {"open", 11 * kSecond, 20 * kSecond, ""}};
+  r.dependency.name = "dependency";
+  r.dependency.intervals = {{"healthy", 0, 20 * kSecond, ""}};
+  r.events = {{11'500'000, EventKind::trip, "breaker", "10 of 20 failed"}};
+  r.per_second.checkouts = {40, 41};
+  r.per_second.fresh = {40, 0};
+  r.per_second.cached = {0, 41};
+  r.per_second.failed = {0, 0};
+  r.per_second.dependency_calls = {40, 1};
+  r.per_second.dependency_failures = {0, 1};
+  r.metrics.checkouts = 81;
+  r.metrics.time_to_trip_s = 2.5;
+  return r;
+}
+
+TEST(ReplayJson, Shape) {
+  Incident inc;
+  inc.id = "X-1";
+  inc.title = "A title";
+  Lane recorded{"breaker", {{"closed", 0, 11 * kSecond, "ok"}}};
+  inc.recorded.lanes.push_back(recorded);
+  Expectation e;
+  e.text = "trips == 0";
+  e.line = 42;
+  const std::vector<ExpectationResult> checks = {{&e, false, "1"}};
+  const nlohmann::json j = replayToJson(inc, sampleResult(), checks);
+
+  EXPECT_EQ(j["format"], "breakerlab-report/1");
+  EXPECT_EQ(j["incident"]["id"], "X-1");
+  EXPECT_EQ(j["incident"]["title"], "A title");
+  for (const MetricInfo& m : metricRegistry())
+    EXPECT_TRUE(j["metrics"].contains(std::string(m.name))) << m.name;
+  EXPECT_EQ(j["metrics"]["checkouts"], 81.0);
+  EXPECT_EQ(j["metrics"]["time_to_trip_s"], 2.5);
+  EXPECT_TRUE(j["metrics"]["time_to_close_after_recovery_s"].is_null());
+
+  ASSERT_EQ(j["lanes"]["breaker"].size(), 2u);
+  EXPECT_EQ(j["lanes"]["breaker"][1]["state"], "open");
+  EXPECT_EQ(j["lanes"]["breaker"][1]["from"], 11.0);
+  EXPECT_EQ(j["lanes"]["breaker"][1]["to"], 20.0);
+  EXPECT_TRUE(j["lanes"]["health"].is_array());
+  EXPECT_TRUE(j["lanes"]["checkout"].is_array());
+  EXPECT_EQ(j["recorded_lanes"]["breaker"][0]["label"], "ok");
+
+  ASSERT_EQ(j["events"].size(), 1u);
+  EXPECT_EQ(j["events"][0]["at"], 11.5);
+  EXPECT_EQ(j["events"][0]["kind"], "trip");
+  EXPECT_EQ(j["events"][0]["lane"], "breaker");
+  EXPECT_EQ(j["events"][0]["label"], "10 of 20 failed");
+
+  ASSERT_EQ(j["expectations"].size(), 1u);
+  EXPECT_EQ(j["expectations"][0]["text"], "trips == 0");
+  EXPECT_EQ(j["expectations"][0]["line"], 42);
+  EXPECT_EQ(j["expectations"][0]["passed"], false);
+  EXPECT_EQ(j["expectations"][0]["actual"], "1");
+
+  EXPECT_EQ(j["per_second"]["checkouts"], nlohmann::json({40, 41}));
+  EXPECT_EQ(j["per_second"]["dependency_failures"], nlohmann::json({0, 1}));
+  for (const char* key : {"fresh", "cached", "failed", "dependency_calls"})
+    EXPECT_EQ(j["per_second"][key].size(), 2u) << key;
+}
+
+TEST(ReplayJson, BundledIncidentReplay) {
+  const Incident inc = loadIncident(test::resourcePath(test::kPricingIncident));
+  const Result result = simulate(inc, inc.deployed);
+  const auto checks = evaluate(inc.expect, inc, result);
+  const nlohmann::json j = replayToJson(inc, result, checks);
+  EXPECT_EQ(j["incident"]["id"], "INC-2026-0908");
+  EXPECT_EQ(j["expectations"].size(), inc.expect.size());
+  EXPECT_EQ(j["recorded_lanes"]["breaker"].size(), 6u);
+  EXPECT_FALSE(j["lanes"]["breaker"].empty());
+  EXPECT_EQ(j["per_second"]["checkouts"].size(), result.per_second.checkouts.size());
+  // Round trip through text.
+  EXPECT_EQ(nlohmann::json::parse(j.dump()), j);
+}
+
+TEST(BreakerReplayJson, Shape) {
+  const std::vector<LoggedCall> calls = {{0, 100, CallOutcome::success},
+                                         {kSecond, 100, CallOutcome::timeout}};
+  BreakerReplay replay;
+  replay.permitted = {true, false};
+  replay.transitions = {
+      {500'000, BreakerState::closed, BreakerState::open, BreakerTransition::Cause::consecutive}};
+  const nlohmann::json j = breakerReplayToJson(calls, replay);
+  EXPECT_EQ(j["format"], "breakerlab-breaker-report/1");
+  ASSERT_EQ(j["calls"].size(), 2u);
+  EXPECT_EQ(j["calls"][1]["index"], 1);
+  EXPECT_EQ(j["calls"][1]["start"], 1.0);
+  EXPECT_EQ(j["calls"][1]["outcome"], "timeout");
+  EXPECT_EQ(j["calls"][1]["permitted"], false);
+  ASSERT_EQ(j["transitions"].size(), 1u);
+  EXPECT_EQ(j["transitions"][0]["at"], 0.5);
+  EXPECT_EQ(j["transitions"][0]["from"], std::string(toString(BreakerState::closed)));
+  EXPECT_EQ(j["transitions"][0]["to"], std::string(toString(BreakerState::open)));
+  EXPECT_EQ(j["transitions"][0]["cause"],
+            std::string(toString(BreakerTransition::Cause::consecutive)));
+  EXPECT_EQ(j["summary"]["rejected"], 1);
+}
+
+}  // namespace
+}  // namespace breakerlab
