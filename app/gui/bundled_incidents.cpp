@@ -1,0 +1,31 @@
+#include "bundled_incidents.h"
+
+#include <QDir>
+
+#include "breakerlab/data/incident_io.h"
+
+namespace breakerlab::app {
+
+std::vector<BundledIncident> bundledIncidents() {
+  std::vector<BundledIncident> out;
+  for (const char* dir : {BREAKERLAB_SOURCE_INCIDENTS, BREAKERLAB_INSTALLED_INCIDENTS}) {
+    const QDir folder(QString::fromUtf8(dir));
+    const QStringList files = folder.entryList({QStringLiteral("*.yaml"), QStringLiteral("*.yml")},
+                                               QDir::Files, QDir::Name);
+    for (const QString& file : files) {
+      const QString path = folder.absoluteFilePath(file);
+      try {
+        const Incident incident = loadIncident(path.toStdString());
+        out.push_back({path, QString::fromStdString(incident.id),
+                       QString::fromStdString(incident.title),
+                       QString::fromStdString(incident.summary)});
+      } catch (const std::exception&) {
+        // A broken bundled file shows its error when the user opens it by hand.
+      }
+    }
+    if (!out.empty()) break;
+  }
+  return out;
+}
+
+}  // namespace breakerlab::app

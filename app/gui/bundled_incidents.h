@@ -1,0 +1,19 @@
+#pragma once
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace breakerlab::app {
+
+struct BundledIncident {
+  QString path;
+  QString id;
+  QString title;
+  QString summary;
+};
+
+// The incidents shipped with BreakerLab: the source tree's, else the installed ones. Files that
+// fail to load are skipped (they are reported when opened).
+std::vector<BundledIncident> bundledIncidents();
+
+}  // namespace breakerlab::app

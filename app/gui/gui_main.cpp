@@ -1,0 +1,57 @@
+// breakerlab: the workbench GUI.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include "breakerlab/views/lanes_view.h"
+#include "main_window.h"
+#include "replay_session.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("BreakerLab"));
+  QApplication::setApplicationName(QStringLiteral("BreakerLab"));
+  QApplication::setApplicationVersion(QStringLiteral(BREAKERLAB_VERSION));
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("breakerlab")));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("Replay an incident and tune its breaker, timeout and cache."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("incident"),
+                               QStringLiteral("An incident file to open (optional)."));
+  QCommandLineOption grab(QStringLiteral("grab"),
+                          QStringLiteral("Render the window to a PNG file and quit."),
+                          QStringLiteral("png"));
+  QCommandLineOption what_if(QStringLiteral("whatif"),
+                             QStringLiteral("Start with the incident's named what-if applied."),
+                             QStringLiteral("name"));
+  parser.addOption(grab);
+  parser.addOption(what_if);
+  parser.process(app);
+
+  breakerlab::app::MainWindow window;
+  const bool grabbing = parser.isSet(grab);
+  if (grabbing) window.setInteractive(false);
+  window.show();
+  const QStringList files = parser.positionalArguments();
+  if (!files.isEmpty() && window.openIncident(files.front()) && parser.isSet(what_if)) {
+    const auto* w = window.session().incident().whatIf(parser.value(what_if).toStdString());
+    if (w == nullptr) {
+      qWarning("no what-if named '%s' in this incident", qPrintable(parser.value(what_if)));
+    } else {
+      const auto actions = window.findChildren<QAction*>();
+      for (QAction* a : actions)
+        if (a->text() == parser.value(what_if)) a->trigger();
+    }
+  }
+  if (grabbing) {
+    QTimer::singleShot(400, &window, [&] {
+      window.lanes()->replotNow();
+      const bool ok = window.grab().save(parser.value(grab));
+      QApplication::exit(ok ? 0 : 1);
+    });
+  }
+  return QApplication::exec();
+}

@@ -1,0 +1,437 @@
+#include "main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "breakerlab/data/file_io.h"
+#include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/lanes_view.h"
+#include "breakerlab/views/metrics_panel.h"
+#include "breakerlab/views/outcome_chart.h"
+#include "knob_command.h"
+#include "replay_session.h"
+#include "settings_keys.h"
+#include "start_page.h"
+
+namespace breakerlab::app {
+
+namespace {
+QString incidentFilter() {
+  return QObject::tr("BreakerLab incidents (*.yaml *.yml *.json);;All files (*)");
+}
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  session_ = new ReplaySession(this);
+  undo_ = new QUndoStack(this);
+  report_error_ = [this](const QString& title, const QString& text) {
+    QMessageBox::critical(this, title, text);
+  };
+  buildWidgets();
+  buildMenus();
+  setAcceptDrops(true);
+  connect(session_, &ReplaySession::incidentChanged, this, &MainWindow::showIncident);
+  connect(session_, &ReplaySession::resultChanged, this, &MainWindow::showResult);
+  connect(undo_, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
+  restoreSettings();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildWidgets() {
+  knobs_ = new views::KnobPanel;
+  lanes_ = new views::LanesView;
+  chart_ = new views::OutcomeChart;
+  metrics_ = new views::MetricsPanel;
+  connect(knobs_, &views::KnobPanel::configEdited, this, &MainWindow::onKnobEdited);
+
+  center_split_ = new QSplitter(Qt::Vertical);
+  center_split_->addWidget(lanes_);
+  center_split_->addWidget(chart_);
+  center_split_->setStretchFactor(0, 3);
+  center_split_->setStretchFactor(1, 1);
+  main_split_ = new QSplitter(Qt::Horizontal);
+  main_split_->addWidget(knobs_);
+  main_split_->addWidget(center_split_);
+  main_split_->addWidget(metrics_);
+  main_split_->setStretchFactor(0, 0);
+  main_split_->setStretchFactor(1, 1);
+  main_split_->setStretchFactor(2, 0);
+  main_split_->setSizes({300, 900, 380});
+
+  start_ = new StartPage;
+  connect(start_, &StartPage::openRequested, this, &MainWindow::openIncident);
+  connect(start_, &StartPage::browseRequested, this, &MainWindow::browseForIncident);
+
+  pages_ = new QStackedWidget;
+  pages_->addWidget(start_);
+  pages_->addWidget(main_split_);
+  setCentralWidget(pages_);
+
+  status_ = new QLabel;
+  statusBar()->addWidget(status_, 1);
+  resize(1500, 900);
+}
+
+void MainWindow::buildMenus() {
+  auto add = [this](QMenu* menu, const QString& name, const QString& text, const QKeySequence& keys,
+                    auto slot) {
+    QAction* a = menu->addAction(text);
+    a->setObjectName(name);
+    if (!keys.isEmpty()) a->setShortcut(keys);
+    connect(a, &QAction::triggered, this, slot);
+    return a;
+  };
+
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  add(file, "open", tr("&Open Incident…"), QKeySequence::Open, [this] { browseForIncident(); });
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  add(file, "reload", tr("Re&load Incident"), QKeySequence(Qt::Key_F5), [this] {
+    if (session_->hasIncident()) openIncident(session_->path());
+  });
+  file->addSeparator();
+  QMenu* export_config = file->addMenu(tr("&Export Config"));
+  for (ExportTarget target :
+       {ExportTarget::breakerlab_yaml, ExportTarget::resilience4j, ExportTarget::gobreaker}) {
+    const QString name = QStringLiteral("export-") + QString::number(static_cast<int>(target));
+    const QKeySequence keys = target == ExportTarget::breakerlab_yaml
+                                  ? QKeySequence(Qt::CTRL | Qt::Key_E)
+                                  : QKeySequence();
+    const auto label = displayName(target);
+    add(export_config, name,
+        QString::fromUtf8(label.data(), static_cast<int>(label.size())) + QStringLiteral("…"), keys,
+        [this, target] { exportConfigDialog(target); });
+  }
+  add(file, "export-lanes", tr("Export &Lanes as Image…"),
+      QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportLanesDialog(); });
+  add(file, "copy-metrics", tr("&Copy Metrics"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+      [this] { copyMetrics(); });
+  file->addSeparator();
+  add(file, "quit", tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = undo_->createUndoAction(this, tr("&Undo"));
+  undo->setObjectName("undo");
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = undo_->createRedoAction(this, tr("&Redo"));
+  redo->setObjectName("redo");
+  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  add(edit, "reset", tr("Reset to &Deployed"), QKeySequence(Qt::CTRL | Qt::Key_R), [this] {
+    if (!session_->hasIncident() || !session_->isTuned()) return;
+    undo_->push(new KnobCommand(QStringLiteral("reset"), session_->config(),
+                                session_->incident().deployed,
+                                [this](const Config& c) { applyConfig(c); }));
+    applyConfig(session_->incident().deployed);
+  });
+  what_if_menu_ = edit->addMenu(tr("Apply &What-if"));
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  add(view, "fit", tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
+      [this] { lanes_->fitAll(); });
+  add(view, "start-page", tr("&Start Page"), QKeySequence(),
+      [this] { pages_->setCurrentIndex(0); });
+  add(view, "workbench", tr("&Workbench"), QKeySequence(), [this] {
+    if (session_->hasIncident()) pages_->setCurrentIndex(1);
+  });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  add(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
+      [this] { showShortcuts(); });
+  add(help, "about", tr("&About BreakerLab"), QKeySequence(), [this] { showAbout(); });
+}
+
+QAction* MainWindow::action(const QString& name) const {
+  return findChild<QAction*>(name);
+}
+
+bool MainWindow::openIncident(const QString& path) {
+  if (!confirmDiscardTuning()) return false;
+  QString error;
+  if (!session_->load(path, &error)) {
+    status_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+    report_error_(tr("Could not open incident"), error);
+    return false;
+  }
+  addRecentFile(QFileInfo(path).absoluteFilePath());
+  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  return true;
+}
+
+void MainWindow::showIncident() {
+  const Incident& incident = session_->incident();
+  undo_->clear();
+  exported_since_tuning_ = false;
+  knobs_->setConfig(session_->config());
+  lanes_->setIncident(incident);
+  what_if_menu_->clear();
+  for (const WhatIf& w : incident.what_ifs) {
+    QAction* a = what_if_menu_->addAction(QString::fromStdString(w.name));
+    a->setToolTip(QString::fromStdString(w.description));
+    a->setStatusTip(QString::fromStdString(w.description));
+    const Config target = w.config;
+    connect(a, &QAction::triggered, this, [this, target, name = w.name] {
+      undo_->push(new KnobCommand(QString::fromStdString("what-if " + name), session_->config(),
+                                  target, [this](const Config& c) { applyConfig(c); }));
+      applyConfig(target);
+    });
+  }
+  what_if_menu_->setEnabled(!incident.what_ifs.empty());
+  pages_->setCurrentIndex(1);
+  updateTitle();
+}
+
+void MainWindow::showResult() {
+  if (!session_->hasIncident()) return;
+  const Result& result = session_->result();
+  const bool tuned = session_->isTuned();
+  lanes_->setResults(result, tuned ? &session_->baseline() : nullptr);
+  metrics_->setResults(result, session_->baseline(), session_->expectations());
+  chart_->setResult(result, toSeconds(session_->incident().start));
+  const WhatIf* what_if = session_->currentWhatIf();
+  status_->setText(
+      tr("%1 · %2 requests replayed in %3 ms%4")
+          .arg(QFileInfo(session_->path()).fileName(),
+               QLocale::system().toString(static_cast<qulonglong>(result.simulated_requests)),
+               QString::number(session_->lastReplayMilliseconds(), 'f', 2),
+               what_if ? tr(" · what-if '%1'").arg(QString::fromStdString(what_if->name))
+                       : (tuned ? tr(" · tuned") : tr(" · deployed config"))));
+  updateTitle();
+}
+
+void MainWindow::applyConfig(const Config& config) {
+  knobs_->setConfig(config);
+  session_->setConfig(config);
+}
+
+void MainWindow::onKnobEdited(const QString& id, const Config& before, const Config& after) {
+  undo_->push(new KnobCommand(id, before, after, [this](const Config& c) { applyConfig(c); }));
+  exported_since_tuning_ = false;
+  session_->setConfig(after);
+}
+
+void MainWindow::updateTitle() {
+  QString title = QStringLiteral("BreakerLab");
+  if (session_->hasIncident()) {
+    title = QStringLiteral("%1%2 — %3 — BreakerLab")
+                .arg(session_->isTuned() ? QStringLiteral("*") : QString(),
+                     QString::fromStdString(session_->incident().id),
+                     QFileInfo(session_->path()).fileName());
+  }
+  setWindowTitle(title);
+}
+
+void MainWindow::browseForIncident() {
+  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Incident"), folder, incidentFilter());
+  if (!path.isEmpty()) openIncident(path);
+}
+
+bool MainWindow::exportConfigTo(const QString& path, ExportTarget target) {
+  if (!session_->hasIncident()) return false;
+  const ExportedConfig exported = exportConfig(session_->config(), target,
+                                               session_->incident().dependency.name.empty()
+                                                   ? std::string("dependency")
+                                                   : session_->incident().dependency.name);
+  try {
+    writeFileAtomically(path.toStdString(), exported.text);
+  } catch (const std::exception& e) {
+    report_error_(tr("Could not export the config"), QString::fromStdString(e.what()));
+    return false;
+  }
+  exported_since_tuning_ = true;
+  QString note = tr("Exported %1").arg(QFileInfo(path).fileName());
+  if (!exported.not_expressible.empty())
+    note += tr(" · %n setting(s) the target cannot express are listed at the top of the file", "",
+               static_cast<int>(exported.not_expressible.size()));
+  status_->setText(note);
+  return true;
+}
+
+void MainWindow::exportConfigDialog(ExportTarget target) {
+  if (!session_->hasIncident()) return;
+  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const auto suffix = fileSuffix(target);
+  const QString name = QString::fromStdString(session_->incident().id).toLower() +
+                       QStringLiteral("-tuned") +
+                       QString::fromUtf8(suffix.data(), static_cast<int>(suffix.size()));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export Config"), QDir(folder).filePath(name));
+  if (path.isEmpty() || !exportConfigTo(path, target)) return;
+  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  const ExportedConfig exported = exportConfig(session_->config(), target);
+  if (interactive_ && !exported.not_expressible.empty()) {
+    QStringList lines;
+    for (const auto& l : exported.not_expressible)
+      lines << QStringLiteral("• ") + QString::fromStdString(l);
+    QMessageBox::information(this, tr("Exported with limitations"),
+                             tr("The target cannot express:\n\n%1\n\nThe file lists these in a "
+                                "comment at the top.")
+                                 .arg(lines.join('\n')));
+  }
+}
+
+bool MainWindow::exportLanesTo(const QString& path) {
+  lanes_->replotNow();
+  QString error;
+  if (!lanes_->exportImage(path, &error)) {
+    report_error_(tr("Could not export the lanes"), error);
+    return false;
+  }
+  status_->setText(tr("Exported %1").arg(QFileInfo(path).fileName()));
+  return true;
+}
+
+void MainWindow::exportLanesDialog() {
+  if (!session_->hasIncident()) return;
+  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  QString selected;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Lanes"),
+      QDir(folder).filePath(QString::fromStdString(session_->incident().id).toLower() + ".png"),
+      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
+  if (!path.isEmpty()) exportLanesTo(path);
+}
+
+void MainWindow::copyMetrics() {
+  if (!session_->hasIncident()) return;
+  QApplication::clipboard()->setText(metrics_->asText());
+  status_->setText(tr("Metrics copied"));
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+  QSettings s;
+  QStringList files = s.value(settings::kRecentFiles).toStringList();
+  files.removeAll(path);
+  files.prepend(path);
+  while (files.size() > settings::kMaxRecentFiles) files.removeLast();
+  s.setValue(settings::kRecentFiles, files);
+  refreshRecentMenu();
+}
+
+void MainWindow::refreshRecentMenu() {
+  const QStringList files = QSettings().value(settings::kRecentFiles).toStringList();
+  recent_menu_->clear();
+  int n = 1;
+  for (const QString& path : files) {
+    QAction* a = recent_menu_->addAction(QStringLiteral("&%1 %2").arg(n++).arg(path));
+    connect(a, &QAction::triggered, this, [this, path] { openIncident(path); });
+  }
+  recent_menu_->setEnabled(!files.isEmpty());
+  start_->setRecentFiles(files);
+}
+
+void MainWindow::showShortcuts() {
+  struct Row {
+    const char* keys;
+    const char* what;
+  };
+  static const Row rows[] = {
+      {"Ctrl+O", "Open an incident (or drop a file on the window)"},
+      {"F5", "Reload the incident from disk"},
+      {"Ctrl+E", "Export the config as BreakerLab YAML"},
+      {"Ctrl+Shift+E", "Export the lanes as PNG, SVG or PDF"},
+      {"Ctrl+Shift+C", "Copy the metrics as text"},
+      {"Ctrl+Z / Ctrl+Shift+Z", "Undo / redo a knob change (a whole slider drag is one step)"},
+      {"Ctrl+R", "Reset every knob to the deployed config"},
+      {"Wheel / drag", "Zoom / pan the time axis"},
+      {"Ctrl+0", "Fit the whole incident"},
+      {"1 / 2", "Place cursor A / B at the mouse (snaps to state changes)"},
+      {"Esc", "Remove the cursors"},
+      {"F1", "This sheet"},
+      {"Ctrl+Q", "Quit"},
+  };
+  QString html = QStringLiteral("<table cellspacing=6>");
+  for (const Row& r : rows)
+    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(r.keys, tr(r.what));
+  html += QStringLiteral("</table>");
+  QDialog dialog(this);
+  dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+  auto* text = new QTextBrowser;
+  text->setHtml(html);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  auto* layout = new QVBoxLayout(&dialog);
+  layout->addWidget(text);
+  layout->addWidget(buttons);
+  dialog.resize(560, 420);
+  dialog.exec();
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(
+      this, tr("About BreakerLab"),
+      tr("<h3>BreakerLab %1</h3><p>Replays production incidents and tunes circuit breakers, "
+         "timeouts and fallback caches.</p><p>Licensed under the GNU General Public License, "
+         "version 3 or later. Plots by QCustomPlot (GPLv3), built with Qt %2.</p>")
+          .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::restoreSettings() {
+  QSettings s;
+  restoreGeometry(s.value(settings::kGeometry).toByteArray());
+  restoreState(s.value(settings::kWindowState).toByteArray());
+  main_split_->restoreState(s.value(settings::kMainSplitter).toByteArray());
+  center_split_->restoreState(s.value(settings::kCenterSplitter).toByteArray());
+  refreshRecentMenu();
+}
+
+void MainWindow::saveSettings() const {
+  QSettings s;
+  s.setValue(settings::kGeometry, saveGeometry());
+  s.setValue(settings::kWindowState, saveState());
+  s.setValue(settings::kMainSplitter, main_split_->saveState());
+  s.setValue(settings::kCenterSplitter, center_split_->saveState());
+}
+
+bool MainWindow::confirmDiscardTuning() {
+  if (!interactive_ || !session_->isTuned() || exported_since_tuning_) return true;
+  const auto answer = QMessageBox::question(
+      this, tr("Discard the tuned config?"),
+      tr("The knobs differ from the deployed config and the tuned config was not exported."),
+      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
+  return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!confirmDiscardTuning()) {
+    event->ignore();
+    return;
+  }
+  saveSettings();
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.front().isLocalFile()) openIncident(urls.front().toLocalFile());
+}
+
+}  // namespace breakerlab::app

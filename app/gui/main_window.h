@@ -1,0 +1,97 @@
+#pragma once
+// The workbench window: knobs on the left, lanes and the per-second chart in the middle, metrics
+// on the right; menus, shortcuts, undo, recent files, drag and drop, exports.
+#include <QMainWindow>
+#include <functional>
+
+#include "breakerlab/data/config_export.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QSplitter;
+class QStackedWidget;
+class QUndoStack;
+
+namespace breakerlab::views {
+class KnobPanel;
+class LanesView;
+class MetricsPanel;
+class OutcomeChart;
+}  // namespace breakerlab::views
+
+namespace breakerlab::app {
+
+class ReplaySession;
+class StartPage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Opens an incident. A broken file reports file, line, column and what was expected, and
+  // leaves the open incident as it was.
+  bool openIncident(const QString& path);
+  bool exportConfigTo(const QString& path, ExportTarget target);
+  bool exportLanesTo(const QString& path);
+
+  // Where errors and notices go: a dialog by default; tests capture them instead.
+  using Reporter = std::function<void(const QString& title, const QString& text)>;
+  void setErrorReporter(Reporter reporter) { report_error_ = std::move(reporter); }
+  // Without prompts (tests, --grab): closing never asks about an unsaved tuned config.
+  void setInteractive(bool interactive) { interactive_ = interactive; }
+
+  ReplaySession& session() const { return *session_; }
+  views::KnobPanel* knobs() const { return knobs_; }
+  views::LanesView* lanes() const { return lanes_; }
+  views::MetricsPanel* metrics() const { return metrics_; }
+  views::OutcomeChart* chart() const { return chart_; }
+  QUndoStack* undoStack() const { return undo_; }
+  QAction* action(const QString& name) const;
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void buildWidgets();
+  void buildMenus();
+  void showResult();
+  void showIncident();
+  void applyConfig(const Config& config);
+  void onKnobEdited(const QString& id, const Config& before, const Config& after);
+  void addRecentFile(const QString& path);
+  void refreshRecentMenu();
+  void updateTitle();
+  void browseForIncident();
+  void exportConfigDialog(ExportTarget target);
+  void exportLanesDialog();
+  void copyMetrics();
+  void showShortcuts();
+  void showAbout();
+  void restoreSettings();
+  void saveSettings() const;
+  bool confirmDiscardTuning();
+
+  ReplaySession* session_ = nullptr;
+  QUndoStack* undo_ = nullptr;
+  QStackedWidget* pages_ = nullptr;
+  StartPage* start_ = nullptr;
+  QSplitter* main_split_ = nullptr;
+  QSplitter* center_split_ = nullptr;
+  views::KnobPanel* knobs_ = nullptr;
+  views::LanesView* lanes_ = nullptr;
+  views::MetricsPanel* metrics_ = nullptr;
+  views::OutcomeChart* chart_ = nullptr;
+  QLabel* status_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QMenu* what_if_menu_ = nullptr;
+  Reporter report_error_;
+  bool interactive_ = true;
+  bool exported_since_tuning_ = false;
+};
+
+}  // namespace breakerlab::app

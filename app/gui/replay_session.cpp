@@ -1,0 +1,108 @@
+#include "replay_session.h"
+
+#include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/load_error.h"
+
+namespace breakerlab::app {
+
+ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
+  connect(&watcher_, &QFutureWatcher<Replay>::finished, this, [this] {
+    running_ = false;
+    Replay replay = watcher_.result();
+    if (queued_) {  // a newer config arrived meanwhile: its replay supersedes this one
+      const Config next = *queued_;
+      queued_.reset();
+      startWorker(next);
+      return;
+    }
+    if (replay.config == config_) {
+      result_ = std::move(replay.result);
+      last_replay_ms_ = replay.milliseconds;
+      emit resultChanged();
+    }
+  });
+}
+
+ReplaySession::~ReplaySession() {
+  watcher_.waitForFinished();
+}
+
+bool ReplaySession::load(const QString& path, QString* error) {
+  try {
+    Incident incident = loadIncident(path.toStdString());
+    adopt(std::move(incident), path);
+    return true;
+  } catch (const LoadError& e) {
+    if (error) *error = QString::fromStdString(e.what());
+  } catch (const std::exception& e) {
+    if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(e.what());
+  }
+  return false;
+}
+
+void ReplaySession::adopt(Incident incident, const QString& path) {
+  watcher_.waitForFinished();
+  queued_.reset();
+  incident_ = std::make_shared<const Incident>(std::move(incident));
+  path_ = path;
+  config_ = incident_->deployed;
+  QElapsedTimer clock;
+  clock.start();
+  baseline_ = simulate(*incident_, config_);
+  result_ = baseline_;
+  last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  emit incidentChanged();
+  emit resultChanged();
+}
+
+double ReplaySession::expectedRequests() const {
+  return static_cast<double>(baseline_.simulated_requests);
+}
+
+void ReplaySession::setConfig(const Config& config) {
+  if (!hasIncident()) return;
+  config_ = config;
+  if (expectedRequests() > kSynchronousRequests) {
+    if (running_) {
+      queued_ = config;
+    } else {
+      startWorker(config);
+    }
+    return;
+  }
+  QElapsedTimer clock;
+  clock.start();
+  result_ = config == incident_->deployed ? baseline_ : simulate(*incident_, config);
+  last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  emit resultChanged();
+}
+
+void ReplaySession::startWorker(const Config& config) {
+  running_ = true;
+  std::shared_ptr<const Incident> incident = incident_;
+  watcher_.setFuture(QtConcurrent::run([incident, config] {
+    QElapsedTimer clock;
+    clock.start();
+    Result r = simulate(*incident, config);
+    return Replay{config, std::move(r), static_cast<double>(clock.nsecsElapsed()) / 1e6};
+  }));
+}
+
+const WhatIf* ReplaySession::currentWhatIf() const {
+  if (!hasIncident()) return nullptr;
+  for (const auto& w : incident_->what_ifs)
+    if (w.config == config_) return &w;
+  return nullptr;
+}
+
+std::vector<ExpectationResult> ReplaySession::expectations() const {
+  if (!hasIncident()) return {};
+  const WhatIf* what_if = currentWhatIf();
+  return evaluate(what_if ? what_if->expect : incident_->expect, *incident_, result_);
+}
+
+}  // namespace breakerlab::app

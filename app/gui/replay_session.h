@@ -1,0 +1,74 @@
+#pragma once
+// The open incident, the config being tuned and the replays of both it and the deployed
+// baseline. Small incidents are replayed on the UI thread (well inside a frame); large ones on a
+// worker with latest-wins coalescing, so dragging a slider never queues up stale replays.
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/result.h"
+
+namespace breakerlab::app {
+
+class ReplaySession : public QObject {
+  Q_OBJECT
+ public:
+  // Incidents expected to simulate more requests than this replay on a worker thread.
+  static constexpr double kSynchronousRequests = 400'000;
+
+  explicit ReplaySession(QObject* parent = nullptr);
+  ~ReplaySession() override;
+
+  // Loads and replays `path`. On failure nothing changes and `error` says what was wrong
+  // (file:line:column: message).
+  bool load(const QString& path, QString* error);
+  // Adopts an already parsed incident (tests, benchmarks).
+  void adopt(Incident incident, const QString& path);
+
+  bool hasIncident() const { return incident_ != nullptr; }
+  const Incident& incident() const { return *incident_; }
+  const QString& path() const { return path_; }
+
+  const Config& config() const { return config_; }
+  // Replays with `config`; resultChanged() follows (at once, or when the worker is done).
+  void setConfig(const Config& config);
+  bool isTuned() const { return hasIncident() && !(config_ == incident_->deployed); }
+  // The what-if whose config is the current one, if any.
+  const WhatIf* currentWhatIf() const;
+
+  const Result& result() const { return result_; }
+  const Result& baseline() const { return baseline_; }
+  // The incident's expectations (or the current what-if's), evaluated on the current result.
+  std::vector<ExpectationResult> expectations() const;
+  double lastReplayMilliseconds() const { return last_replay_ms_; }
+  bool busy() const { return running_; }
+
+ signals:
+  void incidentChanged();
+  void resultChanged();
+
+ private:
+  void startWorker(const Config& config);
+  double expectedRequests() const;
+
+  std::shared_ptr<const Incident> incident_;
+  QString path_;
+  Config config_;
+  Result result_;
+  Result baseline_;
+  double last_replay_ms_ = 0;
+  bool running_ = false;
+  std::optional<Config> queued_;  // the newest config asked for while the worker ran
+  struct Replay {
+    Config config;
+    Result result;
+    double milliseconds = 0;
+  };
+  QFutureWatcher<Replay> watcher_;
+};
+
+}  // namespace breakerlab::app

@@ -1,0 +1,13 @@
+#pragma once
+// Every QSettings key the workbench uses, in one place.
+#include <QString>
+
+namespace breakerlab::app::settings {
+inline const QString kGeometry = QStringLiteral("window/geometry");
+inline const QString kWindowState = QStringLiteral("window/state");
+inline const QString kMainSplitter = QStringLiteral("window/mainSplitter");
+inline const QString kCenterSplitter = QStringLiteral("window/centerSplitter");
+inline const QString kLastFolder = QStringLiteral("files/lastFolder");
+inline const QString kRecentFiles = QStringLiteral("files/recent");
+inline constexpr int kMaxRecentFiles = 8;
+}  // namespace breakerlab::app::settings

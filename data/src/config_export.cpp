@@ -1,0 +1,679 @@
+// Config export: BreakerLab YAML, resilience4j (Spring Boot application.yml) and sony/gobreaker
+// v2 (Go Settings). The mappings and what each target cannot express are documented in
+// docs/formats.md ("Config export"); the library semantics behind them are in the research note
+// on breaker libraries (resilience4j 2.4, gobreaker 2.4).
+#include "breakerlab/data/config_export.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+
+#include "breakerlab/data/config_io.h"
+#include "breakerlab/data/values.h"
+
+namespace breakerlab {
+
+namespace {
+
+constexpr std::array<CallOutcome, 4> kFailureClasses = {CallOutcome::timeout, CallOutcome::refused,
+                                                        CallOutcome::server_error,
+                                                        CallOutcome::client_error};
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+// The failure classes in `set` (or not in it), "a, b, c", or "none".
+std::string classList(const OutcomeSet& set, bool counted) {
+  std::vector<std::string> names;
+  for (auto o : kFailureClasses)
+    if (set.contains(o) == counted) names.emplace_back(toString(o));
+  return names.empty() ? "none" : join(names, ", ");
+}
+
+bool countsEveryClass(const OutcomeSet& set) {
+  return std::all_of(kFailureClasses.begin(), kFailureClasses.end(),
+                     [&](CallOutcome o) { return set.contains(o); });
+}
+
+// A percentage bound for prose, one decimal at most: "33.3" for 100/3, "50" for 50.
+std::string approxPercent(double pct) {
+  std::array<char, 32> buf{};
+  std::snprintf(buf.data(), buf.size(), "%.1f", std::floor(pct * 10) / 10);
+  std::string out = buf.data();
+  if (out.size() > 2 && out.compare(out.size() - 2, 2, ".0") == 0) out.resize(out.size() - 2);
+  return out;
+}
+
+// The largest number of bad calls among `n` for which bad * 100 < pct * n still holds: how many
+// failed (or slow) calls a rate threshold of `pct` tolerates over `n` calls.
+std::uint32_t toleratedBelow(double pct, std::uint32_t n) {
+  const double limit = pct * n;
+  auto below = [&](double bad) { return bad * 100.0 < limit; };
+  double f = std::clamp(std::ceil(limit / 100.0) - 1, 0.0, static_cast<double>(n));
+  while (f + 1 <= n && below(f + 1)) ++f;
+  while (f > 0 && !below(f)) --f;
+  return static_cast<std::uint32_t>(f);
+}
+
+bool slowRuleOn(const BreakerConfig& b) {
+  return b.slow_call_duration > 0;
+}
+// The multiplier only grows the interval when its cap is above the base interval.
+bool backoffInEffect(const BreakerConfig& b) {
+  return b.backoff_multiplier > 1.0 && b.backoff_max > b.open_interval;
+}
+// Spacing and early re-opening only matter with more than one probe.
+bool spacingInEffect(const BreakerConfig& b) {
+  return b.probes > 1 && b.probe_spacing > 0;
+}
+bool reopenInEffect(const BreakerConfig& b) {
+  return b.probes > 1 && b.reopen_on_first_failure;
+}
+
+// How many of the probes BreakerLab lets fail (or be slow) and still close.
+std::uint32_t probeFailuresTolerated(const BreakerConfig& b) {
+  if (b.reopen_on_first_failure || b.close_when == CloseRule::all_succeed) return 0;
+  return toleratedBelow(b.failure_rate_pct, b.probes);
+}
+std::uint32_t probeSlowTolerated(const BreakerConfig& b) {
+  if (b.reopen_on_first_failure || b.close_when == CloseRule::all_succeed) return 0;
+  return toleratedBelow(b.slow_call_rate_pct, b.probes);
+}
+
+std::string closeRuleText(const BreakerConfig& b) {
+  std::string rule = b.close_when == CloseRule::all_succeed
+                         ? "all_succeed"
+                         : "rate at " + formatPercent(b.failure_rate_pct);
+  if (b.reopen_on_first_failure) rule += " with reopen_on_first_failure";
+  return rule;
+}
+
+// "closes only with no failed probe" / "closes with up to 1 of 3 probes failed".
+std::string closesWith(std::uint32_t tolerated, std::uint32_t n, std::string_view bad) {
+  if (tolerated == 0) return "closes only with no " + std::string(bad) + " probe";
+  return "closes with up to " + std::to_string(tolerated) + " of " + std::to_string(n) +
+         " probes " + std::string(bad);
+}
+
+std::string callsText(std::uint32_t n) {
+  return std::to_string(n) + (n == 1 ? " call" : " calls");
+}
+
+std::string slowRuleText(const BreakerConfig& b) {
+  return "calls over " + formatDuration(b.slow_call_duration) + " at " +
+         formatPercent(b.slow_call_rate_pct);
+}
+
+std::string backoffText(const BreakerConfig& b) {
+  return "x" + formatNumber(b.backoff_multiplier) + " from " + formatDuration(b.open_interval) +
+         " up to " + formatDuration(b.backoff_max);
+}
+
+std::string header(std::string_view comment, ExportTarget target, std::string_view target_short,
+                   const std::vector<std::string>& not_expressible) {
+  std::string out = std::string(comment) + " Exported by BreakerLab as " +
+                    std::string(displayName(target)) + ".\n";
+  for (const auto& item : not_expressible)
+    out += std::string(comment) + " Not expressible in " + std::string(target_short) + ": " + item +
+           "\n";
+  if (target != ExportTarget::breakerlab_yaml && not_expressible.empty())
+    out += std::string(comment) + " Everything in this config is expressible in " +
+           std::string(target_short) + ".\n";
+  return out;
+}
+
+std::string cacheItem(const Config& c, std::string_view how) {
+  return "fallback cache (ttl " + formatDuration(c.cache.ttl) + "): application code, " +
+         std::string(how) + " a cached price younger than " + formatDuration(c.cache.ttl);
+}
+
+void checkInstanceName(const std::string& name) {
+  if (name.empty()) throw std::invalid_argument("exportConfig: the instance name is empty");
+  for (unsigned char ch : name)
+    if (ch < 0x20 || ch == 0x7f)
+      throw std::invalid_argument("exportConfig: the instance name has a control character");
+}
+
+// ---------------------------------------------------------------------------------------------
+// resilience4j
+
+// Spring Boot drops every character but letters, digits and '-' from a map key unless the key
+// is bracketed ("[pricing.v2]").
+std::string springMapKey(const std::string& name) {
+  const bool plain = std::all_of(name.begin(), name.end(), [](unsigned char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '-';
+  });
+  YAML::Emitter key;
+  key << (plain ? name : "[" + name + "]");
+  return key.c_str();
+}
+
+class YamlLines {
+ public:
+  void line(int indent, std::string_view text, std::string_view comment = {}) {
+    out_.append(static_cast<std::size_t>(indent), ' ');
+    out_ += text;
+    if (!comment.empty()) {
+      out_ += "  # ";
+      out_ += comment;
+    }
+    out_ += '\n';
+  }
+  void comment(int indent, std::string_view text) {
+    out_.append(static_cast<std::size_t>(indent), ' ');
+    out_ += "# ";
+    out_ += text;
+    out_ += '\n';
+  }
+  const std::string& text() const { return out_; }
+
+ private:
+  std::string out_;
+};
+
+std::string_view exampleException(CallOutcome o) {
+  switch (o) {
+    case CallOutcome::timeout:
+      return "java.util.concurrent.TimeoutException  # timeout (thrown by the TimeLimiter)";
+    case CallOutcome::refused:
+      return "java.net.ConnectException  # refused";
+    case CallOutcome::server_error:
+      return "org.springframework.web.client.HttpServerErrorException  # server_error (5xx)";
+    case CallOutcome::client_error:
+      return "org.springframework.web.client.HttpClientErrorException  # client_error (4xx)";
+    case CallOutcome::success:
+      break;
+  }
+  return "";
+}
+
+ExportedConfig exportResilience4j(const Config& c, const std::string& name) {
+  const BreakerConfig& b = c.breaker;
+  const bool consecutive = b.window_type == WindowType::consecutive;
+  const bool slow = slowRuleOn(b);
+  const std::uint32_t window_size = consecutive ? b.consecutive_failures : b.window_size;
+  const std::uint32_t min_calls =
+      consecutive ? b.consecutive_failures : std::max<std::uint32_t>(b.min_calls, 1);
+  const double failure_threshold = consecutive ? 100.0 : b.failure_rate_pct;
+  const double slow_threshold = slow ? b.slow_call_rate_pct : 100.0;
+  const bool backoff = backoffInEffect(b);
+  // resilience4j judges the half-open calls once min(minimumNumberOfCalls, permitted) are in.
+  const std::uint32_t half_open_judged = std::min(min_calls, b.probes);
+
+  std::vector<std::string> notes;
+  if (!b.enabled)
+    notes.push_back(
+        "breaker disabled (enabled: false): the settings describe the breaker anyway; run without "
+        "it by not decorating the call, or call transitionToDisabledState() in code");
+  if (!consecutive && b.failure_rate_pct < 1)
+    notes.push_back("failure_rate " + formatPercent(b.failure_rate_pct) +
+                    ": Spring Boot properties accept failureRateThreshold from 1 to 100; set it "
+                    "in code with CircuitBreakerConfig");
+  if (slow && b.slow_call_rate_pct < 1)
+    notes.push_back("slow_call.rate " + formatPercent(b.slow_call_rate_pct) +
+                    ": Spring Boot properties accept slowCallRateThreshold from 1 to 100; set it "
+                    "in code with CircuitBreakerConfig");
+  if (consecutive && slow)
+    notes.push_back("slow-call rule (" + slowRuleText(b) +
+                    ") with a consecutive window: BreakerLab judges only half-open probes by it; "
+                    "resilience4j also trips the closed COUNT_BASED window on "
+                    "slowCallRateThreshold");
+  if (b.open_interval % kMillisecond != 0 || (backoff && b.backoff_max % kMillisecond != 0))
+    notes.push_back("sub-millisecond open interval (" + formatDuration(b.open_interval) +
+                    (backoff ? ", cap " + formatDuration(b.backoff_max) : std::string()) +
+                    "): resilience4j keeps open-state waits in whole milliseconds");
+  if (b.early_probe)
+    notes.push_back("early probe on health green (poll " + formatDuration(b.early_probe_poll) +
+                    "): no resilience4j property; code must poll the health check every " +
+                    formatDuration(b.early_probe_poll) +
+                    " while OPEN and call circuitBreaker.transitionToHalfOpenState() on green");
+  if (spacingInEffect(b))
+    notes.push_back("half-open probe spacing " + formatDuration(b.probe_spacing) +
+                    ": resilience4j lets the " + std::to_string(b.probes) +
+                    " permitted calls through as they arrive");
+  if (reopenInEffect(b))
+    notes.push_back("reopen_on_first_failure: resilience4j judges the half-open calls only once " +
+                    std::to_string(half_open_judged) + " of them have completed");
+  if (half_open_judged < b.probes) {
+    notes.push_back("half-open decision after all " + std::to_string(b.probes) +
+                    " probes: resilience4j decides after the first " +
+                    std::to_string(half_open_judged) + " results (minimumNumberOfCalls " +
+                    std::to_string(min_calls) + " also bounds the half-open calls judged)");
+  } else {
+    const std::uint32_t ours = probeFailuresTolerated(b);
+    const std::uint32_t theirs = toleratedBelow(failure_threshold, b.probes);
+    if (ours != theirs) {
+      std::string item = "half-open close rule " + closeRuleText(b) + " (" +
+                         closesWith(ours, b.probes, "failed") +
+                         "): resilience4j applies failureRateThreshold " +
+                         formatPercent(failure_threshold) + " to the " + std::to_string(b.probes) +
+                         " half-open calls and " + closesWith(theirs, b.probes, "failed");
+      if (ours == 0 && !consecutive)
+        item += "; equivalent only with failureRateThreshold at most " +
+                approxPercent(100.0 / b.probes) + "%, which also sets the closed-state threshold";
+      notes.push_back(item);
+    }
+    if (slow) {
+      const std::uint32_t ours_slow = probeSlowTolerated(b);
+      const std::uint32_t theirs_slow = toleratedBelow(slow_threshold, b.probes);
+      if (ours_slow != theirs_slow)
+        notes.push_back("half-open slow probes under " + closeRuleText(b) + " (" +
+                        closesWith(ours_slow, b.probes, "slow") +
+                        "): resilience4j applies slowCallRateThreshold " +
+                        formatPercent(slow_threshold) + " to the " + std::to_string(b.probes) +
+                        " half-open calls and " + closesWith(theirs_slow, b.probes, "slow"));
+    }
+  }
+  if (b.failures.empty())
+    notes.push_back(
+        "failure classes (none counted): resilience4j records every exception as a failure "
+        "unless recordExceptions names a type the client never throws");
+  else if (!countsEveryClass(b.failures))
+    notes.push_back("failure classes (counted: " + classList(b.failures, true) +
+                    "; not counted: " + classList(b.failures, false) +
+                    "): resilience4j records every exception as a failure unless "
+                    "recordExceptions lists the application's exception types for the counted "
+                    "classes (see the comment below)");
+  if (c.cache.enabled)
+    notes.push_back(cacheItem(c, "e.g. a fallbackMethod on @CircuitBreaker that serves"));
+
+  const std::string key = springMapKey(name);
+  YamlLines y;
+  y.comment(0, "Merge into application.yml. Property names: resilience4j 2.x Spring Boot");
+  y.comment(0, "(resilience4j.circuitbreaker.instances.<name>, resilience4j.timelimiter).");
+  y.line(0, "resilience4j:");
+  y.line(2, "circuitbreaker:");
+  y.line(4, "instances:");
+  y.line(6, key + ":");
+  constexpr int kIn = 8;
+  if (consecutive) {
+    const std::string n = std::to_string(b.consecutive_failures);
+    y.comment(kIn, "BreakerLab window: " + n + " consecutive failures. COUNT_BASED over the last " +
+                       n + " calls");
+    y.comment(kIn, "at 100% trips when the " + n + " most recent calls all failed (" + n +
+                       " in a row); the 100%");
+    y.comment(kIn, "threshold also judges the half-open calls.");
+  }
+  y.line(kIn, std::string("slidingWindowType: ") +
+                  (b.window_type == WindowType::time ? "TIME_BASED" : "COUNT_BASED"));
+  y.line(kIn, "slidingWindowSize: " + std::to_string(window_size),
+         b.window_type == WindowType::time ? "seconds, in 1-second buckets" : "calls");
+  y.line(kIn, "minimumNumberOfCalls: " + std::to_string(min_calls));
+  y.line(kIn, "failureRateThreshold: " + formatNumber(failure_threshold),
+         "percent; trips at or above");
+  if (slow) {
+    y.line(kIn, "slowCallRateThreshold: " + formatNumber(slow_threshold));
+    y.line(kIn, "slowCallDurationThreshold: " + formatDuration(b.slow_call_duration),
+           "a call strictly longer is slow");
+  } else {
+    y.line(kIn, "slowCallRateThreshold: 100", "slow-call rule off in BreakerLab");
+    // The default slowCallDurationThreshold (60s) is beyond any call the TimeLimiter lets run,
+    // unless the attempt timeout is longer than that.
+    if (c.timeout.attempt >= 60 * kSecond)
+      y.line(kIn, "slowCallDurationThreshold: " + formatDuration(2 * c.timeout.attempt),
+             "longer than any call: the TimeLimiter ends calls at timeoutDuration");
+  }
+  y.line(kIn, "waitDurationInOpenState: " + formatDuration(b.open_interval));
+  if (backoff) {
+    y.line(kIn, "enableExponentialBackoff: true");
+    y.line(kIn, "exponentialBackoffMultiplier: " + formatNumber(b.backoff_multiplier));
+    y.line(kIn, "exponentialMaxWaitDurationInOpenState: " + formatDuration(b.backoff_max));
+  } else if (b.backoff_multiplier > 1.0) {
+    y.comment(kIn, "No backoff: multiplier " + formatNumber(b.backoff_multiplier) +
+                       " with a cap (" + formatDuration(b.backoff_max) +
+                       ") not above the interval never grows it.");
+  }
+  y.line(kIn, "permittedNumberOfCallsInHalfOpenState: " + std::to_string(b.probes));
+  y.line(kIn, "automaticTransitionFromOpenToHalfOpenEnabled: true",
+         "BreakerLab's open -> half-open is timer driven");
+  if (countsEveryClass(b.failures)) {
+    y.comment(kIn, "recordExceptions: not needed; resilience4j records every exception, and");
+    y.comment(kIn, "BreakerLab counts every failure class.");
+  } else if (b.failures.empty()) {
+    y.comment(kIn, "BreakerLab counts no outcome class as a failure: set recordExceptions to an");
+    y.comment(kIn, "exception type the client never throws.");
+  } else {
+    y.comment(kIn, "Failures in BreakerLab: " + classList(b.failures, true) + ".");
+    y.comment(kIn, "List your client's exception types for them in recordExceptions; any other");
+    y.comment(kIn, "exception (" + classList(b.failures, false) +
+                       ") then counts as a success, as in BreakerLab.");
+    y.comment(kIn, "Not ignoreExceptions: ignored calls count neither way.");
+    y.comment(kIn, "recordExceptions:");
+    for (auto o : kFailureClasses)
+      if (b.failures.contains(o)) y.comment(kIn, "  - " + std::string(exampleException(o)));
+  }
+  if (b.early_probe) {
+    y.comment(kIn, "Early probe (no property): while OPEN, poll the health check every " +
+                       formatDuration(b.early_probe_poll) + " and on green call");
+    y.comment(kIn, "circuitBreakerRegistry.circuitBreaker(\"" + name +
+                       "\").transitionToHalfOpenState().");
+  }
+  y.comment(kIn, "Unlike BreakerLab, resilience4j records calls that complete after a state");
+  y.comment(kIn, "change in the new state (BreakerLab and gobreaker drop them).");
+  y.line(2, "timelimiter:");
+  y.line(4, "instances:");
+  y.line(6, key + ":");
+  y.comment(kIn,
+            "timeout.attempt. The TimeLimiter wraps CompletionStage and reactive calls; for a");
+  y.comment(kIn, "blocking client set its read timeout to " + formatDuration(c.timeout.attempt) +
+                     " instead.");
+  y.line(kIn, "timeoutDuration: " + formatDuration(c.timeout.attempt));
+
+  ExportedConfig out;
+  out.text = header("#", ExportTarget::resilience4j, "resilience4j", notes) + "\n" + y.text();
+  out.not_expressible = std::move(notes);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// gobreaker
+
+std::string goString(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out + "\"";
+}
+
+// "PricingSettings" for "pricing", "OrderPricingV2Settings" for "order-pricing.v2".
+std::string goFunctionName(const std::string& name) {
+  std::string id;
+  bool start = true;
+  for (unsigned char ch : name) {
+    const bool alnum =
+        (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+    if (!alnum) {
+      start = true;
+      continue;
+    }
+    id += static_cast<char>(start && ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch);
+    start = false;
+  }
+  if (id.empty() || (id[0] >= '0' && id[0] <= '9')) id = "Breaker" + id;
+  return id + "Settings";
+}
+
+std::string goDuration(Micros d) {
+  if (d == 0) return "0";
+  if (d % kSecond == 0) return std::to_string(d / kSecond) + " * time.Second";
+  if (d % kMillisecond == 0) return std::to_string(d / kMillisecond) + " * time.Millisecond";
+  return std::to_string(d) + " * time.Microsecond";
+}
+
+// Lines of Go at one indentation, aligned as gofmt aligns a run of single-line key: value
+// elements: values in one column, and trailing comments of consecutive lines in one column.
+class GoFields {
+ public:
+  struct Field {
+    std::string key, value, comment;
+  };
+  void add(std::string key, std::string value, std::string comment = {}) {
+    fields_.push_back({std::move(key), std::move(value), std::move(comment)});
+  }
+  std::string render(std::string_view indent) const {
+    std::size_t key_width = 0;
+    for (const auto& f : fields_) key_width = std::max(key_width, f.key.size() + 1);
+    std::vector<std::string> cells;
+    for (const auto& f : fields_)
+      cells.push_back(f.key + ":" + std::string(key_width - f.key.size(), ' ') + f.value + ",");
+    std::string out;
+    for (std::size_t i = 0; i < fields_.size();) {
+      // A run of consecutive lines with comments shares one comment column.
+      std::size_t end = i + 1;
+      std::size_t width = cells[i].size();
+      if (!fields_[i].comment.empty()) {
+        while (end < fields_.size() && !fields_[end].comment.empty()) {
+          width = std::max(width, cells[end].size());
+          ++end;
+        }
+      }
+      for (std::size_t j = i; j < end; ++j) {
+        out += indent;
+        out += cells[j];
+        if (!fields_[j].comment.empty())
+          out += std::string(width - cells[j].size() + 1, ' ') + "// " + fields_[j].comment;
+        out += '\n';
+      }
+      i = end;
+    }
+    return out;
+  }
+
+ private:
+  std::vector<Field> fields_;
+};
+
+// `n * 100 >= pct * total` in Go, without uint32 overflow.
+std::string goRateCheck(const std::string& bad, double pct) {
+  if (pct == std::floor(pct)) return "uint64(" + bad + ")*100 >= " + formatNumber(pct) + "*total";
+  return "float64(" + bad + ")*100 >= " + formatNumber(pct) + "*float64(total)";
+}
+
+ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
+  const BreakerConfig& b = c.breaker;
+  const bool consecutive = b.window_type == WindowType::consecutive;
+
+  std::vector<std::string> notes;
+  if (!b.enabled)
+    notes.push_back(
+        "breaker disabled (enabled: false): gobreaker has no disabled mode; call the dependency "
+        "without the breaker (the settings describe it anyway)");
+  if (b.window_type == WindowType::count)
+    notes.push_back("sliding count window (last " + callsText(b.window_size) +
+                    "): gobreaker's Counts hold every call since the last state change "
+                    "(Interval 0), so ReadyToTrip sees a cumulative rate");
+  // BreakerLab checks the rate after every recorded call. A success can trip a time window (its
+  // record evicts old buckets) or a count window (it completes min_calls); gobreaker asks
+  // ReadyToTrip only after a failure.
+  if (b.window_type == WindowType::time ||
+      (b.window_type == WindowType::count && std::min(b.min_calls, b.window_size) > 1))
+    notes.push_back(
+        "trip check after a success: gobreaker calls ReadyToTrip only when a call fails; "
+        "BreakerLab also trips when a success leaves the window at the threshold");
+  if (slowRuleOn(b))
+    notes.push_back("slow-call rule (" + slowRuleText(b) +
+                    "): gobreaker has no slow-call trigger; return an error for slow calls in "
+                    "application code");
+  if (backoffInEffect(b))
+    notes.push_back("open-interval backoff (" + backoffText(b) +
+                    "): gobreaker's Timeout is fixed (sony/gobreaker#118); exported as the base " +
+                    formatDuration(b.open_interval));
+  if (b.early_probe)
+    notes.push_back("early probe on health green (poll " + formatDuration(b.early_probe_poll) +
+                    "): gobreaker has no state-transition API; rebuild the breaker or wrap it");
+  if (spacingInEffect(b))
+    notes.push_back("half-open probe spacing " + formatDuration(b.probe_spacing) +
+                    ": gobreaker lets the " + std::to_string(b.probes) +
+                    " half-open requests through as they arrive");
+  if (const std::uint32_t tolerated = probeFailuresTolerated(b); tolerated > 0) {
+    notes.push_back("half-open close rule " + closeRuleText(b) + " (" +
+                    closesWith(tolerated, b.probes, "failed") +
+                    "): gobreaker closes only after MaxRequests consecutive successes and "
+                    "re-opens on any failure (all_succeed with reopen_on_first_failure)");
+  } else if (b.probes > 1 && !b.reopen_on_first_failure) {
+    notes.push_back("reopen_on_first_failure: false (the " + std::to_string(b.probes) +
+                    " probes judged together): gobreaker re-opens at the first failed probe");
+  }
+  notes.push_back("per-call timeout " + formatDuration(c.timeout.attempt) +
+                  " (timeout.attempt): not a gobreaker setting; run each call under "
+                  "context.WithTimeout(ctx, " +
+                  goDuration(c.timeout.attempt) + ")");
+  if (c.cache.enabled)
+    notes.push_back(
+        cacheItem(c, "on gobreaker.ErrOpenState, ErrTooManyRequests or a failed call serve"));
+
+  // IsSuccessful: every class BreakerLab does not count is a success.
+  std::vector<std::string> success_checks;
+  std::vector<std::string> imports = {"time"};
+  bool server_placeholder = false;
+  bool business_placeholder = false;
+  for (auto o : kFailureClasses) {
+    if (b.failures.empty() || b.failures.contains(o)) continue;
+    switch (o) {
+      case CallOutcome::timeout:
+        success_checks.push_back("errors.Is(err, context.DeadlineExceeded)");
+        imports.insert(imports.end(), {"context", "errors"});
+        break;
+      case CallOutcome::refused:
+        success_checks.push_back("errors.Is(err, syscall.ECONNREFUSED)");
+        imports.insert(imports.end(), {"errors", "syscall"});
+        break;
+      case CallOutcome::server_error:
+        success_checks.push_back("isServerError(err)");
+        server_placeholder = true;
+        break;
+      case CallOutcome::client_error:
+        success_checks.push_back("isBusinessError(err)");
+        business_placeholder = true;
+        break;
+      case CallOutcome::success:
+        break;
+    }
+  }
+  std::sort(imports.begin(), imports.end());
+  imports.erase(std::unique(imports.begin(), imports.end()), imports.end());
+
+  const std::string function = goFunctionName(name);
+  std::string go = "package breakers\n\nimport (\n";
+  for (const auto& i : imports) go += "\t\"" + i + "\"\n";
+  go += "\n\t\"github.com/sony/gobreaker/v2\"\n)\n\n";
+  go += "// " + function + " returns BreakerLab's breaker config as sony/gobreaker v2 Settings:\n";
+  go += "//\n//\tcb := gobreaker.NewCircuitBreaker[Price](" + function + "())\n";
+  if (b.window_type == WindowType::time) {
+    go +=
+        "//\n// The time window needs gobreaker v2.2 or later (BucketPeriod). gobreaker files a\n";
+    go += "// result under the bucket in which its request started (BreakerLab: where it\n";
+    go += "// completed) and drops results whose bucket has rolled out.\n";
+  }
+  go += "func " + function + "() gobreaker.Settings {\n\treturn gobreaker.Settings{\n";
+
+  GoFields fields;
+  fields.add("Name", goString(name));
+  fields.add("MaxRequests", std::to_string(b.probes),
+             "half-open probes; closes after as many consecutive successes");
+  switch (b.window_type) {
+    case WindowType::count:
+    case WindowType::consecutive:
+      fields.add("Interval", "0", "Counts are cleared only on state changes");
+      break;
+    case WindowType::time:
+      fields.add("Interval", goDuration(static_cast<Micros>(b.window_size) * kSecond),
+                 "time window of " + std::to_string(b.window_size) + "s, rolling");
+      fields.add("BucketPeriod", goDuration(kSecond), "in 1-second buckets");
+      break;
+  }
+  fields.add(
+      "Timeout", goDuration(b.open_interval),
+      backoffInEffect(b) ? "open interval, fixed (no backoff in gobreaker)" : "open interval");
+  go += fields.render("\t\t");
+
+  go += "\t\tReadyToTrip: func(counts gobreaker.Counts) bool {\n";
+  if (consecutive) {
+    go += "\t\t\t// BreakerLab: trips at " + std::to_string(b.consecutive_failures) +
+          " consecutive failures.\n";
+    go += "\t\t\treturn counts.ConsecutiveFailures >= " + std::to_string(b.consecutive_failures) +
+          "\n";
+  } else {
+    const std::uint32_t min_calls = std::max<std::uint32_t>(
+        b.window_type == WindowType::count ? std::min(b.min_calls, b.window_size) : b.min_calls, 1);
+    go += "\t\t\t// BreakerLab: " +
+          (b.window_type == WindowType::count ? "count window of " + callsText(b.window_size)
+                                              : std::to_string(b.window_size) + "s time window") +
+          ", min_calls " + std::to_string(min_calls) + ", trips at failure_rate " +
+          formatPercent(b.failure_rate_pct) + ".\n";
+    go += "\t\t\ttotal := uint64(counts.TotalSuccesses) + uint64(counts.TotalFailures)\n";
+    go += "\t\t\treturn total >= " + std::to_string(min_calls) + " && " +
+          goRateCheck("counts.TotalFailures", b.failure_rate_pct) + "\n";
+  }
+  go += "\t\t},\n";
+
+  if (b.failures.empty()) {
+    go += "\t\tIsSuccessful: func(err error) bool {\n";
+    go += "\t\t\t// BreakerLab counts no outcome class as a failure.\n";
+    go += "\t\t\treturn true\n\t\t},\n";
+  } else if (success_checks.empty()) {
+    go += "\t\t// IsSuccessful: the default (err == nil) counts every error as a failure, as\n";
+    go += "\t\t// BreakerLab counts every outcome class.\n";
+  } else {
+    const std::string not_counted = classList(b.failures, false);
+    go += "\t\tIsSuccessful: func(err error) bool {\n";
+    go += "\t\t\t// BreakerLab counts " + classList(b.failures, true) + " as failures; " +
+          not_counted +
+          (not_counted.find(',') == std::string::npos ? " counts as a success.\n"
+                                                      : " count as successes.\n");
+    go += "\t\t\treturn err == nil || " + join(success_checks, " || ") + "\n";
+    go += "\t\t},\n";
+  }
+  go += "\t}\n}\n";
+  if (server_placeholder) {
+    go += "\n// isServerError reports whether err is a 5xx answer of the dependency, which this\n";
+    go += "// config does not count as a failure. Replace it with your client's check.\n";
+    go += "func isServerError(err error) bool {\n\treturn false\n}\n";
+  }
+  if (business_placeholder) {
+    go += "\n// isBusinessError reports whether err is a business answer of the dependency (4xx,\n";
+    go += "// NotFound, InvalidArgument), which BreakerLab does not count as a failure. Replace\n";
+    go += "// it with your client's check.\n";
+    go += "func isBusinessError(err error) bool {\n\treturn false\n}\n";
+  }
+
+  ExportedConfig out;
+  out.text = header("//", ExportTarget::gobreaker, "gobreaker", notes) + "\n" + go;
+  out.not_expressible = std::move(notes);
+  return out;
+}
+
+}  // namespace
+
+ExportedConfig exportConfig(const Config& config, ExportTarget target,
+                            const std::string& instance_name) {
+  checkInstanceName(instance_name);
+  switch (target) {
+    case ExportTarget::breakerlab_yaml:
+      return {header("#", target, "BreakerLab YAML", {}) + configToYaml(config), {}};
+    case ExportTarget::resilience4j:
+      return exportResilience4j(config, instance_name);
+    case ExportTarget::gobreaker:
+      return exportGobreaker(config, instance_name);
+  }
+  throw std::invalid_argument("exportConfig: unknown target");
+}
+
+std::string_view fileSuffix(ExportTarget target) {
+  switch (target) {
+    case ExportTarget::breakerlab_yaml:
+      return ".yaml";
+    case ExportTarget::resilience4j:
+      return ".yml";
+    case ExportTarget::gobreaker:
+      return ".go";
+  }
+  return "";
+}
+
+std::string_view displayName(ExportTarget target) {
+  switch (target) {
+    case ExportTarget::breakerlab_yaml:
+      return "BreakerLab YAML";
+    case ExportTarget::resilience4j:
+      return "resilience4j (Spring Boot application.yml)";
+    case ExportTarget::gobreaker:
+      return "gobreaker (Go Settings)";
+  }
+  return "";
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,147 @@
+// The workbench as a user drives it: open, drag knobs, undo, export, break a file.
+#include <gtest/gtest.h>
+
+#include <qcustomplot.h>
+#include <QAction>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include "breakerlab/data/config_io.h"
+#include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/lane_colors.h"
+#include "breakerlab/views/lanes_view.h"
+#include "breakerlab/views/metrics_panel.h"
+#include "main_window.h"
+#include "replay_session.h"
+#include "test_incident.h"
+
+namespace breakerlab::app {
+namespace {
+
+double metricValue(const MainWindow& w, const char* name) {
+  return *findMetric(name)->get(w.session().result().metrics);
+}
+
+struct Workbench : ::testing::Test {
+  Workbench() {
+    window.setInteractive(false);
+    window.setErrorReporter([this](const QString&, const QString& text) { errors << text; });
+    window.resize(1500, 900);
+    window.show();
+  }
+  MainWindow window;
+  QStringList errors;
+};
+
+TEST_F(Workbench, OpeningTheIncidentShowsTheSixRecordedBreakerSegments) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  const auto replayed = window.lanes()->rowSpans("breaker", views::RowKind::replayed);
+  const auto recorded = window.lanes()->rowSpans("breaker", views::RowKind::recorded);
+  ASSERT_EQ(replayed.size(), 6u);
+  for (std::size_t i = 0; i < replayed.size(); ++i) {
+    EXPECT_NEAR(replayed[i].first, recorded[i].first, 0.5);
+    EXPECT_NEAR(replayed[i].second, recorded[i].second, 0.5);
+  }
+  EXPECT_TRUE(window.windowTitle().contains("INC-2026-0908"));
+  EXPECT_EQ(window.metrics()->failedExpectations(), 0);
+}
+
+TEST_F(Workbench, DraggingTheOpenIntervalUpdatesMetricsAndLanesAndUndoRestoresThem) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  const QString before = window.metrics()->valueText("cached_while_healthy_s");
+  const double before_s = metricValue(window, "cached_while_healthy_s");
+  QSlider* slider = window.knobs()->slider("breaker.open.interval");
+  const int start = slider->value();
+  // A drag: many small steps, each replayed at once.
+  for (int step = 1; step <= 12; ++step) {
+    slider->setValue(start - step);
+    EXPECT_NEAR(toSeconds(window.session().config().breaker.open_interval), 20 - 0.5 * step, 1e-9);
+  }
+  const double after_s = metricValue(window, "cached_while_healthy_s");
+  EXPECT_LT(after_s, before_s - 3) << "a 14 s open interval probes sooner after recovery";
+  EXPECT_NE(window.metrics()->valueText("cached_while_healthy_s"), before);
+  EXPECT_NEAR(window.lanes()->rowSpans("breaker", views::RowKind::replayed)[1].second -
+                  window.lanes()->rowSpans("breaker", views::RowKind::replayed)[1].first,
+              14.0, 1e-6);
+  EXPECT_EQ(window.lanes()->rowSpans("breaker", views::RowKind::baseline).size(), 6u)
+      << "the deployed config is drawn as a ghost";
+  EXPECT_EQ(window.undoStack()->count(), 1) << "one drag, one undo step";
+
+  window.undoStack()->undo();
+  EXPECT_EQ(window.metrics()->valueText("cached_while_healthy_s"), before);
+  EXPECT_EQ(window.session().config(), window.session().incident().deployed);
+  EXPECT_EQ(slider->value(), start);
+  window.undoStack()->redo();
+  EXPECT_NEAR(metricValue(window, "cached_while_healthy_s"), after_s, 1e-9);
+}
+
+TEST_F(Workbench, TheEarlyProbeBringsCachedWhileHealthyToAboutTwoSeconds) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  window.knobs()->checkBox("breaker.open.early_probe.enabled")->setChecked(true);
+  EXPECT_NEAR(metricValue(window, "cached_while_healthy_s"), 2.0, 1.0);
+  EXPECT_EQ(window.metrics()->deltaDirection("cached_while_healthy_s"), 1);
+  EXPECT_TRUE(window.windowTitle().startsWith("*")) << "tuned";
+  window.action("reset")->trigger();
+  EXPECT_NEAR(metricValue(window, "cached_while_healthy_s"), 14.0, 1.0);
+  EXPECT_FALSE(window.knobs()->checkBox("breaker.open.early_probe.enabled")->isChecked());
+  window.undoStack()->undo();  // undo the reset
+  EXPECT_TRUE(window.knobs()->checkBox("breaker.open.early_probe.enabled")->isChecked());
+}
+
+TEST_F(Workbench, ExportedBreakerLabYamlReimportsToTheSameConfig) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  window.knobs()->checkBox("breaker.open.early_probe.enabled")->setChecked(true);
+  window.knobs()->slider("fallback.cache.ttl")->setValue(45);
+  QTemporaryDir dir;
+  const QString yaml = dir.filePath("tuned.yaml");
+  ASSERT_TRUE(window.exportConfigTo(yaml, ExportTarget::breakerlab_yaml));
+  EXPECT_EQ(loadConfig(yaml.toStdString()), window.session().config());
+
+  const QString spring = dir.filePath("application.yml");
+  ASSERT_TRUE(window.exportConfigTo(spring, ExportTarget::resilience4j));
+  QFile file(spring);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(file.readAll());
+  for (const char* key : {"resilience4j:", "circuitbreaker:", "instances:", "slidingWindowSize: 20",
+                          "failureRateThreshold: 50", "waitDurationInOpenState: 20s",
+                          "permittedNumberOfCallsInHalfOpenState: 3", "timeoutDuration: 800ms"})
+    EXPECT_TRUE(text.contains(key)) << key << "\n" << text.toStdString();
+  EXPECT_TRUE(text.contains("early probe")) << "the export says what resilience4j cannot express";
+}
+
+TEST_F(Workbench, ABrokenIncidentShowsTheErrorAndKeepsThePreviousOne) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  const Result before = window.session().result();
+  EXPECT_FALSE(
+      window.openIncident(QStringLiteral(BREAKERLAB_TEST_FIXTURES) + "/broken-incident.yaml"));
+  ASSERT_EQ(errors.size(), 1);
+  EXPECT_TRUE(errors.front().contains(QRegularExpression("broken-incident\\.yaml:\\d+:\\d+: ")))
+      << errors.front().toStdString();
+  EXPECT_EQ(window.session().incident().id, "INC-2026-0908");
+  EXPECT_EQ(window.session().result().breaker, before.breaker);
+  EXPECT_FALSE(window.openIncident("/no/such/incident.yaml"));
+  EXPECT_EQ(errors.size(), 2);
+}
+
+TEST_F(Workbench, TheRenderedWindowShowsTheLanesInTheirColours) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  window.lanes()->replotNow();
+  const QImage image = window.grab().toImage();
+  const QRect row = window.lanes()->rowRect("breaker", views::RowKind::replayed);
+  const QPoint origin = window.lanes()->mapTo(&window, QPoint(0, 0));
+  auto* plot = window.lanes()->plot();
+  auto at = [&](double seconds) {
+    const int x = static_cast<int>(plot->xAxis->coordToPixel(seconds)) + plot->pos().x();
+    return image.pixelColor(origin + QPoint(x, row.center().y())).rgb();
+  };
+  EXPECT_EQ(at(5), views::palette::kGood.rgb());
+  EXPECT_EQ(at(20), views::palette::kBad.rgb());
+  EXPECT_EQ(at(54), views::palette::kWarn.rgb());
+}
+
+}  // namespace
+}  // namespace breakerlab::app

@@ -1,0 +1,17 @@
+// GoogleTest main for widget tests: a QApplication must exist before any widget, and test
+// discovery runs the binary too, so the offscreen platform is chosen here when none is set.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QFontDatabase>
+#include <QStandardPaths>
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QStandardPaths::setTestModeEnabled(true);  // settings go to a test location, not the user's
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("BreakerLabTests"));
+  QApplication::setApplicationName(QStringLiteral("BreakerLabTests"));
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

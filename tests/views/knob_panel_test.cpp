@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QSignalSpy>
+#include <QSlider>
+
+#include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/knob_specs.h"
+#include "test_incident.h"
+
+namespace breakerlab::views {
+namespace {
+
+TEST(KnobPanel, ShowsTheConfigWithoutReportingAnEdit) {
+  KnobPanel panel;
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  panel.setConfig(test::incident0908().deployed);
+  EXPECT_EQ(edits.count(), 0);
+  EXPECT_DOUBLE_EQ(panel.spinBox("breaker.open.interval")->value(), 20.0);
+  EXPECT_DOUBLE_EQ(panel.spinBox("timeout.attempt")->value(), 800.0);
+  EXPECT_DOUBLE_EQ(panel.spinBox("fallback.cache.ttl")->value(), 60.0);
+  EXPECT_FALSE(panel.checkBox("breaker.open.early_probe.enabled")->isChecked());
+  EXPECT_FALSE(panel.spinBox("breaker.open.early_probe.poll")->isEnabled())
+      << "the poll only matters with the early probe on";
+}
+
+TEST(KnobPanel, EverySliderStepIsAnEditWithBeforeAndAfter) {
+  KnobPanel panel;
+  panel.setConfig(test::incident0908().deployed);
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  QSlider* slider = panel.slider("breaker.open.interval");
+  const int start = slider->value();
+  for (int step = 1; step <= 5; ++step) slider->setValue(start - step);  // dragging down
+  ASSERT_EQ(edits.count(), 5);
+  const auto last = edits.last();
+  EXPECT_EQ(last.at(0).toString(), "breaker.open.interval");
+  EXPECT_EQ(last.at(1).value<Config>().breaker.open_interval, 18 * kSecond);
+  EXPECT_EQ(last.at(2).value<Config>().breaker.open_interval, 17'500'000);
+  EXPECT_EQ(panel.config().breaker.open_interval, 17'500'000);
+  EXPECT_DOUBLE_EQ(panel.spinBox("breaker.open.interval")->value(), 17.5) << "spin box follows";
+}
+
+TEST(KnobPanel, ValuesBeyondTheUsualRangeAreShownNotClamped) {
+  Config config = test::incident0908().deployed;
+  config.cache.ttl = 3600 * kSecond;
+  KnobPanel panel;
+  panel.setConfig(config);
+  EXPECT_DOUBLE_EQ(panel.spinBox("fallback.cache.ttl")->value(), 3600.0);
+  EXPECT_EQ(panel.config().cache.ttl, 3600 * kSecond);
+}
+
+TEST(KnobSpecs, EveryKnobRoundTripsItsValue) {
+  Config config;
+  for (const KnobSpec& k : knobSpecs()) {
+    const double v = k.kind == KnobSpec::Kind::number ? k.min + 3 * k.step : k.max;
+    k.set(config, v);
+    EXPECT_NEAR(k.get(config), v, 1e-9) << k.id;
+  }
+}
+
+}  // namespace
+}  // namespace breakerlab::views

@@ -1,0 +1,20 @@
+#pragma once
+// The colour of a lane state. One place, so the lanes, the legend, the chart and the tests agree.
+#include <QColor>
+#include <string_view>
+
+namespace breakerlab::views {
+
+// `lane` is "breaker", "dependency", "health" or "checkout"; unknown states get a stable colour
+// derived from their name.
+QColor stateColor(std::string_view lane, std::string_view state);
+
+namespace palette {
+inline const QColor kGood{0x2e, 0x9d, 0x4f};    // closed, healthy, fresh
+inline const QColor kBad{0xd6, 0x45, 0x41};     // open, refused, failed
+inline const QColor kWarn{0xf0, 0xa0, 0x20};    // half-open, timing out, slow
+inline const QColor kCached{0x3b, 0x7d, 0xd8};  // served from cache
+inline const QColor kIdle{0xb8, 0xbc, 0xc4};    // no traffic
+}  // namespace palette
+
+}  // namespace breakerlab::views

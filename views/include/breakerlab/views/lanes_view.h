@@ -1,0 +1,92 @@
+#pragma once
+// The timing view: breaker, dependency, health and checkout lanes over time, the recorded lane
+// above each replayed one and a faint ghost of the baseline config below it; event markers,
+// duration brackets computed from the replay, zoom and pan on time, and two cursors (keys 1
+// and 2, snapping to state changes) with a readout of every lane and the interval between them.
+#include <QWidget>
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/result.h"
+
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace breakerlab::views {
+
+class LanesPlottable;
+
+enum class RowKind { recorded, replayed, baseline };
+
+class LanesView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit LanesView(QWidget* parent = nullptr);
+  ~LanesView() override;
+
+  // A new incident: recorded lanes, window, events. Clears cursors and fits the time axis.
+  void setIncident(const Incident& incident);
+  // The replayed result, and the baseline (deployed config) drawn as a ghost when given.
+  // Both must outlive the next call. Repaints on the next event-loop turn.
+  void setResults(const Result& replayed, const Result* baseline);
+  // Repaints at once (for benchmarks and exports).
+  void replotNow();
+
+  void fitAll();
+  void setCursorAt(int which, double seconds);  // which: 0 = A, 1 = B
+  std::optional<double> cursorAt(int which) const { return cursors_[which]; }
+  // "breaker open · Pricing connection refused · ..." at time t.
+  QString readoutAt(double seconds) const;
+  QString readoutText() const;
+
+  // Saves the lanes as PNG, PDF or SVG (by suffix); false with a reason on failure.
+  bool exportImage(const QString& path, QString* error) const;
+
+  // For tests and exports: the plot, and where a row is drawn, in widget pixels.
+  QCustomPlot* plot() const { return plot_; }
+  QRect rowRect(const std::string& lane, RowKind kind) const;
+  // The bars drawn in a row, as [from, to] seconds.
+  std::vector<std::pair<double, double>> rowSpans(const std::string& lane, RowKind kind) const;
+  std::vector<std::string> bracketLabels() const;
+
+ signals:
+  void cursorsChanged();
+
+ protected:
+  void keyPressEvent(QKeyEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  struct RowPlace {
+    std::string lane;
+    RowKind kind;
+    double top, bottom;
+  };
+  void rebuild();
+  void layoutRows();
+  void addBrackets();
+  void addEvents();
+  void updateCursors();
+  void applyPalette();
+  double snapToChange(double seconds, double pixel_radius) const;
+  void onMouseMove(QMouseEvent* event);
+
+  QCustomPlot* plot_ = nullptr;
+  LanesPlottable* lanes_ = nullptr;
+  QLabel* readout_ = nullptr;
+  const Incident* incident_ = nullptr;
+  const Result* replayed_ = nullptr;
+  const Result* baseline_ = nullptr;
+  std::vector<RowPlace> rows_;
+  std::vector<std::string> bracket_labels_;
+  std::array<std::optional<double>, 2> cursors_;
+  std::optional<double> hover_;
+  double lanes_bottom_ = 0;
+};
+
+}  // namespace breakerlab::views

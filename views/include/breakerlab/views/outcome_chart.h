@@ -1,0 +1,38 @@
+#pragma once
+// Checkouts per second by outcome (fresh, cached, failed), stacked, under the lanes. Long
+// incidents are binned to at most kMaxBins columns so the chart stays cheap to redraw.
+#include <QWidget>
+
+#include "breakerlab/core/result.h"
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QAreaSeries;
+class QValueAxis;
+
+namespace breakerlab::views {
+
+class OutcomeChart : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kMaxBins = 600;
+  explicit OutcomeChart(QWidget* parent = nullptr);
+
+  // `start_s` is the window start (the series are indexed from it).
+  void setResult(const Result& result, double start_s);
+  void setTimeRange(double lower_s, double upper_s);
+  QChartView* view() const { return view_; }
+  // Checkouts per second in the bin containing `seconds`, by outcome (for tests).
+  double stackedTopAt(double seconds) const;
+
+ private:
+  QChart* chart_ = nullptr;
+  QChartView* view_ = nullptr;
+  QLineSeries* lines_[4] = {};  // stacked boundaries: 0, fresh, +cached, +failed
+  QAreaSeries* areas_[3] = {};
+  QValueAxis* x_ = nullptr;
+  QValueAxis* y_ = nullptr;
+};
+
+}  // namespace breakerlab::views

@@ -1,0 +1,40 @@
+#include "breakerlab/views/lane_colors.h"
+
+#include <array>
+#include <string>
+
+namespace breakerlab::views {
+
+namespace {
+bool contains(std::string_view text, std::string_view word) {
+  return text.find(word) != std::string_view::npos;
+}
+}  // namespace
+
+QColor stateColor(std::string_view lane, std::string_view state) {
+  if (lane == "breaker") {
+    if (state == "closed") return palette::kGood;
+    if (state == "open") return palette::kBad;
+    if (state == "half-open") return palette::kWarn;
+  }
+  if (lane == "checkout") {
+    if (state == "fresh") return palette::kGood;
+    if (state == "cached") return palette::kCached;
+    if (state == "slow") return palette::kWarn;
+    if (state == "failed") return palette::kBad;
+    if (state == "idle") return palette::kIdle;
+  }
+  if (lane == "health") return state == "green" ? palette::kGood : palette::kBad;
+  // Dependency states are free text from the incident: read them like an engineer would.
+  for (auto word : {"refused", "down", "error", "fail", "outage", "unavailable"})
+    if (contains(state, word)) return palette::kBad;
+  for (auto word : {"timing out", "timeout", "slow", "warm", "degraded", "partial", "latency"})
+    if (contains(state, word)) return palette::kWarn;
+  for (auto word : {"healthy", "ok", "up", "normal", "recovered"})
+    if (contains(state, word)) return palette::kGood;
+  static constexpr std::array<QRgb, 4> kOthers = {0x8e6bbf, 0x4aa3a3, 0xa3774a, 0x7a8a99};
+  const auto hash = std::hash<std::string_view>{}(state);
+  return QColor::fromRgb(kOthers[hash % kOthers.size()]);
+}
+
+}  // namespace breakerlab::views

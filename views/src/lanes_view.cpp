@@ -1,0 +1,463 @@
+#include "breakerlab/views/lanes_view.h"
+
+#include <qcustomplot.h>
+
+#include <QEvent>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "breakerlab/views/lane_colors.h"
+#include "lanes_plottable.h"
+
+namespace breakerlab::views {
+
+namespace {
+
+constexpr double kRecordedHeight = 0.55;
+constexpr double kReplayedHeight = 1.0;
+constexpr double kGhostHeight = 0.3;
+constexpr double kRowGap = 0.08;
+constexpr double kGroupGap = 0.45;
+constexpr double kBracketBand = 1.6;  // above the lanes
+constexpr double kEventBand = 1.1;    // below the lanes
+
+const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout"};
+
+QString seconds(double s) {
+  QString text = QString::number(s, 'f', s < 10 ? 1 : 0);
+  if (text.endsWith(".0")) text.chop(2);
+  return text;
+}
+
+std::vector<LaneBar> barsOf(const Lane& lane, const std::string& lane_name) {
+  std::vector<LaneBar> bars;
+  bars.reserve(lane.intervals.size());
+  for (const auto& i : lane.intervals)
+    bars.push_back({toSeconds(i.from), toSeconds(i.to), stateColor(lane_name, i.state).rgb()});
+  return bars;
+}
+
+QString laneTitle(const std::string& lane, RowKind kind, const Incident* incident) {
+  QString name;
+  if (lane == "breaker") name = "Breaker";
+  if (lane == "dependency")
+    name = incident && !incident->dependency.name.empty()
+               ? QString::fromStdString(incident->dependency.name)
+               : QStringLiteral("Dependency");
+  if (lane == "health") name = "Health check";
+  if (lane == "checkout") name = "Checkout";
+  switch (kind) {
+    case RowKind::recorded:
+      return name + " · recorded";
+    case RowKind::baseline:
+      return QStringLiteral("deployed");
+    case RowKind::replayed:
+      return name;
+  }
+  return name;
+}
+
+}  // namespace
+
+LanesView::LanesView(QWidget* parent) : QWidget(parent) {
+  plot_ = new QCustomPlot(this);
+  plot_->setFocusPolicy(Qt::StrongFocus);
+  plot_->setNoAntialiasingOnDrag(true);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+  plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+  plot_->axisRect()->setRangeZoomFactor(0.85, 1.0);
+  plot_->yAxis->setRangeReversed(true);
+  plot_->yAxis->grid()->setVisible(false);
+  plot_->yAxis->setTickLength(0, 0);
+  plot_->yAxis->setSubTickLength(0, 0);
+  plot_->xAxis->setLabel(tr("time (s)"));
+  plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
+  plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
+  lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
+  plot_->installEventFilter(this);
+  plot_->setMouseTracking(true);
+  connect(plot_, &QCustomPlot::mouseMove, this, &LanesView::onMouseMove);
+  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this](const QCPRange& range) {
+            if (incident_ == nullptr) return;
+            // Keep the view on the incident: never zoom out past it, never pan away.
+            const double lo = toSeconds(incident_->start), hi = toSeconds(incident_->end);
+            const double margin = (hi - lo) * 0.02;
+            QCPRange r = range;
+            if (r.size() > hi - lo + 2 * margin) r = QCPRange(lo - margin, hi + margin);
+            if (r.lower < lo - margin) r += (lo - margin) - r.lower;
+            if (r.upper > hi + margin) r -= r.upper - (hi + margin);
+            if (r != range) plot_->xAxis->setRange(r);
+          });
+
+  readout_ = new QLabel(this);
+  readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  readout_->setWordWrap(true);
+  readout_->setText(tr("Press 1 or 2 over the lanes to place cursors A and B."));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addWidget(plot_, 1);
+  layout->addWidget(readout_);
+  applyPalette();
+}
+
+LanesView::~LanesView() = default;
+
+void LanesView::setIncident(const Incident& incident) {
+  incident_ = &incident;
+  replayed_ = baseline_ = nullptr;
+  cursors_ = {};
+  hover_.reset();
+  rebuild();
+  fitAll();
+}
+
+void LanesView::setResults(const Result& replayed, const Result* baseline) {
+  replayed_ = &replayed;
+  baseline_ = baseline;
+  rebuild();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::replotNow() {
+  plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void LanesView::fitAll() {
+  if (incident_ == nullptr) return;
+  const double lo = toSeconds(incident_->start), hi = toSeconds(incident_->end);
+  plot_->xAxis->setRange(lo, hi);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::layoutRows() {
+  rows_.clear();
+  double y = 0;
+  for (const char* lane_name : kLaneOrder) {
+    const std::string lane = lane_name;
+    const bool has_recorded = incident_ && incident_->recorded.lane(lane) != nullptr;
+    const bool ghost = baseline_ != nullptr && lane != "health" && lane != "dependency";
+    if (has_recorded) {
+      rows_.push_back({lane, RowKind::recorded, y, y + kRecordedHeight});
+      y += kRecordedHeight + kRowGap;
+    }
+    const double height = lane == "health" ? kRecordedHeight : kReplayedHeight;
+    rows_.push_back({lane, RowKind::replayed, y, y + height});
+    y += height;
+    if (ghost) {
+      rows_.push_back({lane, RowKind::baseline, y + kRowGap, y + kRowGap + kGhostHeight});
+      y += kRowGap + kGhostHeight;
+    }
+    y += lane == "dependency" ? kRowGap : kGroupGap;
+  }
+  lanes_bottom_ = y - kGroupGap;
+}
+
+void LanesView::rebuild() {
+  plot_->clearItems();
+  bracket_labels_.clear();
+  layoutRows();
+  std::vector<LaneRow> rows;
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (const auto& place : rows_) {
+    LaneRow row{place.top, place.bottom, {}, place.kind == RowKind::baseline};
+    const Lane* lane = nullptr;
+    if (place.kind == RowKind::recorded && incident_) lane = incident_->recorded.lane(place.lane);
+    if (place.kind == RowKind::replayed && replayed_) lane = replayed_->lane(place.lane);
+    if (place.kind == RowKind::baseline && baseline_) lane = baseline_->lane(place.lane);
+    if (lane) row.bars = barsOf(*lane, place.lane);
+    rows.push_back(std::move(row));
+    ticker->addTick((place.top + place.bottom) / 2, laneTitle(place.lane, place.kind, incident_));
+  }
+  lanes_->setRows(std::move(rows));
+  plot_->yAxis->setTicker(ticker);
+  plot_->yAxis->setRange(-kBracketBand, lanes_bottom_ + kEventBand);
+  if (replayed_) {
+    addBrackets();
+    addEvents();
+  }
+  updateCursors();
+}
+
+void LanesView::addBrackets() {
+  const Result& r = *replayed_;
+  const QColor ink = palette().color(QPalette::WindowText);
+  auto bracket = [&](double from, double to, double y, const QString& label) {
+    if (to - from <= 0) return;
+    auto* b = new QCPItemBracket(plot_);
+    b->left->setCoords(to, y);
+    b->right->setCoords(from, y);
+    b->setLength(6);
+    b->setPen(QPen(ink, 1));
+    auto* text = new QCPItemText(plot_);
+    text->position->setCoords((from + to) / 2, y - 0.12);
+    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    text->setText(label);
+    text->setColor(ink);
+    text->setClipToAxisRect(true);
+    bracket_labels_.push_back(label.toStdString());
+  };
+  const auto& breaker = r.breaker.intervals;
+  double first_open = -1;
+  for (const auto& i : breaker) {
+    if (i.state == "open") {
+      if (first_open < 0) first_open = toSeconds(i.from);
+      bracket(toSeconds(i.from), toSeconds(i.to), -0.25,
+              tr("open %1 s").arg(seconds(toSeconds(i.to - i.from))));
+    }
+  }
+  if (r.metrics.time_to_trip_s && first_open >= 0) {
+    bracket(first_open - *r.metrics.time_to_trip_s, first_open, -0.25,
+            tr("%1 s to trip").arg(seconds(*r.metrics.time_to_trip_s)));
+  }
+  if (r.metrics.time_to_close_after_recovery_s &&
+      *r.metrics.time_to_close_after_recovery_s > 0.05 && !breaker.empty()) {
+    double close = -1;
+    for (const auto& i : breaker)
+      if (i.state == "closed" && i.from > breaker.front().from) close = toSeconds(i.from);
+    const double healthy = *r.metrics.time_to_close_after_recovery_s;
+    const QString dependency = incident_ && !incident_->dependency.name.empty()
+                                   ? QString::fromStdString(incident_->dependency.name)
+                                   : tr("the dependency");
+    if (close >= 0)
+      bracket(close - healthy, close, -0.95,
+              tr("%1 s cached while %2 healthy").arg(seconds(healthy), dependency));
+  }
+}
+
+void LanesView::addEvents() {
+  const QColor ink = palette().color(QPalette::WindowText);
+  int level = 0;
+  double last_x = -1e300;
+  for (const auto& e : replayed_->events) {
+    if (e.kind == EventKind::probe) continue;
+    const double t = toSeconds(e.at);
+    auto* line = new QCPItemLine(plot_);
+    line->start->setCoords(t, 0);
+    line->end->setCoords(t, lanes_bottom_ + 0.1);
+    QColor c = ink;
+    c.setAlpha(110);
+    line->setPen(QPen(c, 1, Qt::DashLine));
+    // Stagger labels that would overlap on screen.
+    const double x = plot_->xAxis->coordToPixel(t);
+    level = (x - last_x < 140) ? (level + 1) % 3 : 0;
+    last_x = x;
+    auto* text = new QCPItemText(plot_);
+    text->position->setCoords(t, lanes_bottom_ + 0.15 + 0.3 * level);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    text->setText(QString::fromStdString(e.label));
+    text->setColor(ink);
+    text->setClipToAxisRect(true);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.85);
+    text->setFont(f);
+  }
+}
+
+void LanesView::updateCursors() {
+  static const char* kNames[] = {"A", "B"};
+  static const QColor kColors[] = {QColor(0x9b, 0x30, 0xd0), QColor(0x20, 0x80, 0xa0)};
+  for (int i = 0; i < 2; ++i) {
+    if (!cursors_[i]) continue;
+    auto* line = new QCPItemStraightLine(plot_);
+    line->setLayer("cursors");
+    line->point1->setCoords(*cursors_[i], 0);
+    line->point2->setCoords(*cursors_[i], 1);
+    line->setPen(QPen(kColors[i], 1.5));
+    auto* label = new QCPItemText(plot_);
+    label->setLayer("cursors");
+    label->position->setCoords(*cursors_[i], -kBracketBand);
+    label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    label->setText(kNames[i]);
+    label->setColor(kColors[i]);
+  }
+  readout_->setText(readoutText());
+}
+
+QString LanesView::readoutAt(double s) const {
+  if (replayed_ == nullptr) return {};
+  QStringList parts;
+  const Micros t = fromSeconds(s);
+  for (const char* lane_name : kLaneOrder) {
+    const Lane* lane = replayed_->lane(lane_name);
+    if (lane == nullptr) continue;
+    const auto state = lane->stateAt(t);
+    if (state.empty()) continue;
+    parts << laneTitle(lane_name, RowKind::replayed, incident_) + " " +
+                 QString::fromUtf8(state.data(), static_cast<int>(state.size()));
+  }
+  return parts.join(QStringLiteral(" · "));
+}
+
+QString LanesView::readoutText() const {
+  QStringList lines;
+  if (hover_) lines << tr("%1 s: %2").arg(QString::number(*hover_, 'f', 2), readoutAt(*hover_));
+  for (int i = 0; i < 2; ++i)
+    if (cursors_[i])
+      lines << tr("%1 at %2 s: %3")
+                   .arg(i == 0 ? "A" : "B", QString::number(*cursors_[i], 'f', 3),
+                        readoutAt(*cursors_[i]));
+  if (cursors_[0] && cursors_[1])
+    lines << tr("Δt = %1 s").arg(QString::number(std::abs(*cursors_[1] - *cursors_[0]), 'f', 3));
+  if (lines.isEmpty()) return tr("Press 1 or 2 over the lanes to place cursors A and B.");
+  return lines.join('\n');
+}
+
+double LanesView::snapToChange(double s, double pixel_radius) const {
+  if (replayed_ == nullptr) return s;
+  double best = s, best_distance = pixel_radius;
+  const double x = plot_->xAxis->coordToPixel(s);
+  for (const char* lane_name : kLaneOrder) {
+    const Lane* lane = replayed_->lane(lane_name);
+    if (lane == nullptr) continue;
+    for (std::size_t i = 1; i < lane->intervals.size(); ++i) {
+      const double edge = toSeconds(lane->intervals[i].from);
+      const double d = std::abs(plot_->xAxis->coordToPixel(edge) - x);
+      if (d <= best_distance) {
+        best_distance = d;
+        best = edge;
+      }
+    }
+  }
+  return best;
+}
+
+void LanesView::setCursorAt(int which, double s) {
+  cursors_[static_cast<std::size_t>(which)] = s;
+  rebuild();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  emit cursorsChanged();
+}
+
+void LanesView::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_1 || event->key() == Qt::Key_2) {
+    const QPoint local = plot_->mapFromGlobal(QCursor::pos());
+    const double t = hover_ ? *hover_ : plot_->xAxis->pixelToCoord(local.x());
+    setCursorAt(event->key() == Qt::Key_1 ? 0 : 1, snapToChange(t, 8));
+    return;
+  }
+  if (event->key() == Qt::Key_Escape) {
+    cursors_ = {};
+    rebuild();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    emit cursorsChanged();
+    return;
+  }
+  QWidget::keyPressEvent(event);
+}
+
+bool LanesView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::KeyPress) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (key->key() == Qt::Key_1 || key->key() == Qt::Key_2 || key->key() == Qt::Key_Escape) {
+      keyPressEvent(key);
+      return true;
+    }
+  }
+  if (watched == plot_ && event->type() == QEvent::Leave) {
+    hover_.reset();
+    readout_->setText(readoutText());
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+void LanesView::onMouseMove(QMouseEvent* event) {
+  if (!plot_->axisRect()->rect().contains(event->pos())) return;
+  hover_ = plot_->xAxis->pixelToCoord(event->pos().x());
+  readout_->setText(readoutText());
+}
+
+void LanesView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) {
+    applyPalette();
+    rebuild();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+  QWidget::changeEvent(event);
+}
+
+void LanesView::applyPalette() {
+  const QPalette p = palette();
+  const QColor text = p.color(QPalette::WindowText);
+  QColor grid = text;
+  grid.setAlpha(40);
+  plot_->setBackground(p.color(QPalette::Base));
+  for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+    axis->setBasePen(QPen(text, 1));
+    axis->setTickPen(QPen(text, 1));
+    axis->setSubTickPen(QPen(text, 1));
+    axis->setTickLabelColor(text);
+    axis->setLabelColor(text);
+    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+  }
+}
+
+QRect LanesView::rowRect(const std::string& lane, RowKind kind) const {
+  for (const auto& place : rows_) {
+    if (place.lane != lane || place.kind != kind) continue;
+    const int left = plot_->axisRect()->left();
+    const int right = plot_->axisRect()->right();
+    const int top = static_cast<int>(plot_->yAxis->coordToPixel(place.top));
+    const int bottom = static_cast<int>(plot_->yAxis->coordToPixel(place.bottom));
+    return QRect(QPoint(left, top), QPoint(right, bottom)).translated(plot_->pos());
+  }
+  return {};
+}
+
+std::vector<std::string> LanesView::bracketLabels() const {
+  return bracket_labels_;
+}
+
+std::vector<std::pair<double, double>> LanesView::rowSpans(const std::string& lane,
+                                                           RowKind kind) const {
+  std::vector<std::pair<double, double>> spans;
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    if (rows_[i].lane != lane || rows_[i].kind != kind) continue;
+    for (const LaneBar& bar : lanes_->rows()[i].bars) spans.emplace_back(bar.from, bar.to);
+  }
+  return spans;
+}
+
+bool LanesView::exportImage(const QString& path, QString* error) const {
+  // Write next to the target, then rename over it: a failed export never leaves half a file.
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const QString temp = path + QStringLiteral(".part.") + suffix;
+  bool ok = false;
+  if (suffix == "png") {
+    ok = plot_->savePng(temp, 0, 0, 2.0);
+  } else if (suffix == "pdf") {
+    ok = plot_->savePdf(temp);
+  } else if (suffix == "svg") {
+    QSvgGenerator svg;
+    svg.setFileName(temp);
+    svg.setSize(plot_->size());
+    svg.setViewBox(QRect(QPoint(0, 0), plot_->size()));
+    svg.setTitle(QStringLiteral("BreakerLab lanes"));
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      plot_->toPainter(&painter, plot_->width(), plot_->height());
+      ok = painter.end();
+    }
+  } else {
+    if (error) *error = tr("Unknown image type '%1': use .png, .svg or .pdf").arg(suffix);
+    return false;
+  }
+  std::error_code ec;
+  if (ok) std::filesystem::rename(temp.toStdString(), path.toStdString(), ec);
+  if (!ok || ec) {
+    std::filesystem::remove(temp.toStdString(), ec);
+    if (error) *error = tr("Could not write %1").arg(path);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace breakerlab::views

@@ -1,0 +1,157 @@
+#include "breakerlab/views/metrics_panel.h"
+
+#include <QHeaderView>
+#include <QLocale>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "breakerlab/views/lane_colors.h"
+
+namespace breakerlab::views {
+
+namespace {
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
+}
+
+// The metrics an on-call engineer reads first, in this order; the rest follow.
+const char* kHeadline[] = {"failed_checkouts",
+                           "cached_window_s",
+                           "cached_while_healthy_s",
+                           "time_to_trip_s",
+                           "time_to_close_after_recovery_s",
+                           "oldest_cached_price_s",
+                           "latency_p99_ms",
+                           "dependency_calls"};
+
+bool isIntegral(const MetricInfo& info) {
+  for (auto name : {"checkouts", "fresh_checkouts", "cached_checkouts", "failed_checkouts",
+                    "cached_window_checkouts", "dependency_calls", "dependency_failures",
+                    "rejected_calls", "trips", "reopens"})
+    if (info.name == name) return true;
+  return false;
+}
+}  // namespace
+
+QString formatMetric(std::string_view unit, const std::optional<double>& value, bool integral) {
+  if (!value) return QStringLiteral("—");
+  const QLocale locale = QLocale::system();
+  QString number = integral ? locale.toString(static_cast<qlonglong>(std::llround(*value)))
+                            : locale.toString(*value, 'f', unit == "ms" ? 1 : 2);
+  if (!unit.empty()) number += (unit == "%" ? QString() : QStringLiteral(" ")) + qs(unit);
+  return number;
+}
+
+MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
+  metrics_ = new QTreeWidget;
+  metrics_->setColumnCount(4);
+  metrics_->setHeaderLabels({tr("Metric"), tr("Replay"), tr("Deployed"), tr("Δ")});
+  metrics_->setRootIsDecorated(false);
+  metrics_->setUniformRowHeights(true);
+  metrics_->setAlternatingRowColors(true);
+  metrics_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  for (int c = 1; c < 4; ++c)
+    metrics_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+
+  std::vector<const MetricInfo*> ordered;
+  for (const char* name : kHeadline) ordered.push_back(findMetric(name));
+  for (const MetricInfo& info : metricRegistry())
+    if (std::find(ordered.begin(), ordered.end(), &info) == ordered.end()) ordered.push_back(&info);
+  for (const MetricInfo* info : ordered) {
+    auto* item = new QTreeWidgetItem(metrics_);
+    QString label = qs(info->description);
+    label[0] = label[0].toUpper();
+    item->setText(0, label);
+    item->setToolTip(0, qs(info->name));
+    for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+    rows_.insert(qs(info->name), item);
+  }
+
+  expectations_ = new QTreeWidget;
+  expectations_->setColumnCount(2);
+  expectations_->setHeaderLabels({tr("Expectation"), tr("Result")});
+  expectations_->setRootIsDecorated(false);
+  expectations_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  expectations_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(metrics_);
+  split->addWidget(expectations_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(split);
+}
+
+void MetricsPanel::setResults(const Result& current, const Result& baseline,
+                              const std::vector<ExpectationResult>& expectations) {
+  for (const MetricInfo& info : metricRegistry()) {
+    QTreeWidgetItem* item = rows_.value(qs(info.name));
+    const auto now = info.get(current.metrics);
+    const auto before = info.get(baseline.metrics);
+    const bool integral = isIntegral(info);
+    item->setText(1, formatMetric(info.unit, now, integral));
+    item->setText(2, formatMetric(info.unit, before, integral));
+    int direction = 0;
+    QString delta;
+    if (now && before) {
+      const double d = *now - *before;
+      if (std::abs(d) > 1e-9 * std::max(1.0, std::abs(*before))) {
+        delta = (d > 0 ? QStringLiteral("+") : QString()) + formatMetric(info.unit, d, integral);
+        direction = (d < 0) == info.lower_is_better ? 1 : -1;
+      }
+    } else if (now.has_value() != before.has_value()) {
+      delta = now ? tr("now defined") : tr("now undefined");
+    }
+    item->setText(3, delta);
+    item->setForeground(3, direction > 0   ? QBrush(palette::kGood)
+                           : direction < 0 ? QBrush(palette::kBad)
+                                           : palette().brush(QPalette::Text));
+    directions_[qs(info.name)] = direction;
+  }
+
+  expectations_->clear();
+  failed_expectations_ = 0;
+  for (const auto& e : expectations) {
+    auto* item = new QTreeWidgetItem(expectations_);
+    item->setText(0, QString::fromStdString(e.expectation->text));
+    item->setText(1, (e.passed ? tr("PASS  ") : tr("FAIL  ")) + QString::fromStdString(e.actual));
+    item->setForeground(1, QBrush(e.passed ? palette::kGood : palette::kBad));
+    item->setToolTip(0, tr("line %1 of the incident").arg(e.expectation->line));
+    failed_expectations_ += e.passed ? 0 : 1;
+  }
+}
+
+QString MetricsPanel::valueText(const QString& metric) const {
+  const auto* item = rows_.value(metric);
+  return item ? item->text(1) : QString();
+}
+
+QString MetricsPanel::deltaText(const QString& metric) const {
+  const auto* item = rows_.value(metric);
+  return item ? item->text(3) : QString();
+}
+
+int MetricsPanel::deltaDirection(const QString& metric) const {
+  return directions_.value(metric, 0);
+}
+
+QString MetricsPanel::asText() const {
+  QStringList lines{QStringLiteral("metric\treplay\tdeployed\tdelta")};
+  for (int i = 0; i < metrics_->topLevelItemCount(); ++i) {
+    const auto* item = metrics_->topLevelItem(i);
+    lines << QStringList{item->toolTip(0), item->text(1), item->text(2), item->text(3)}.join('\t');
+  }
+  if (expectations_->topLevelItemCount() > 0)
+    lines << QString() << QStringLiteral("expectation\tresult");
+  for (int i = 0; i < expectations_->topLevelItemCount(); ++i) {
+    const auto* item = expectations_->topLevelItem(i);
+    lines << item->text(0) + '\t' + item->text(1);
+  }
+  return lines.join('\n') + '\n';
+}
+
+}  // namespace breakerlab::views

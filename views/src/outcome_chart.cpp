@@ -1,0 +1,88 @@
+#include "breakerlab/views/outcome_chart.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QChartView>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "breakerlab/views/lane_colors.h"
+
+namespace breakerlab::views {
+
+OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
+  chart_ = new QChart;
+  chart_->setMargins(QMargins(4, 4, 4, 4));
+  chart_->legend()->setAlignment(Qt::AlignRight);
+  chart_->setBackgroundRoundness(0);
+  x_ = new QValueAxis;
+  y_ = new QValueAxis;
+  x_->setTitleText(tr("time (s)"));
+  y_->setTitleText(tr("checkouts/s"));
+  x_->setLabelFormat(QStringLiteral("%g"));
+  y_->setLabelFormat(QStringLiteral("%g"));
+  chart_->addAxis(x_, Qt::AlignBottom);
+  chart_->addAxis(y_, Qt::AlignLeft);
+  for (auto*& line : lines_) line = new QLineSeries(this);
+  const char* names[] = {"fresh", "cached", "failed"};
+  const QColor colors[] = {palette::kGood, palette::kCached, palette::kBad};
+  for (int i = 0; i < 3; ++i) {
+    areas_[i] = new QAreaSeries(lines_[i + 1], lines_[i]);
+    areas_[i]->setName(tr(names[i]));
+    areas_[i]->setColor(colors[i]);
+    areas_[i]->setBorderColor(colors[i]);
+    chart_->addSeries(areas_[i]);
+    areas_[i]->attachAxis(x_);
+    areas_[i]->attachAxis(y_);
+  }
+  view_ = new QChartView(chart_);
+  view_->setRenderHint(QPainter::Antialiasing, false);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(view_);
+}
+
+void OutcomeChart::setResult(const Result& result, double start_s) {
+  const SecondSeries& s = result.per_second;
+  const std::size_t seconds = s.checkouts.size();
+  const std::size_t per_bin = std::max<std::size_t>(1, (seconds + kMaxBins - 1) / kMaxBins);
+  QList<QPointF> points[4];
+  double peak = 1;
+  for (std::size_t b = 0; b * per_bin < seconds; ++b) {
+    double fresh = 0, cached = 0, failed = 0;
+    const std::size_t end = std::min(seconds, (b + 1) * per_bin);
+    for (std::size_t i = b * per_bin; i < end; ++i) {
+      fresh += s.fresh[i];
+      cached += s.cached[i];
+      failed += s.failed[i];
+    }
+    const double width = static_cast<double>(end - b * per_bin);
+    const double x0 = start_s + static_cast<double>(b * per_bin), x1 = x0 + width;
+    const double levels[4] = {0, fresh / width, (fresh + cached) / width,
+                              (fresh + cached + failed) / width};
+    peak = std::max(peak, levels[3]);
+    for (int k = 0; k < 4; ++k) {  // a step: flat across the bin
+      points[k].append(QPointF(x0, levels[k]));
+      points[k].append(QPointF(x1, levels[k]));
+    }
+  }
+  for (int k = 0; k < 4; ++k) lines_[k]->replace(points[k]);  // whole series: fast
+  y_->setRange(0, peak * 1.08);
+  if (seconds > 0 && x_->min() == 0 && x_->max() == 1)
+    x_->setRange(start_s, start_s + static_cast<double>(seconds));
+}
+
+void OutcomeChart::setTimeRange(double lower_s, double upper_s) {
+  x_->setRange(lower_s, upper_s);
+}
+
+double OutcomeChart::stackedTopAt(double seconds) const {
+  const auto points = lines_[3]->points();
+  for (int i = 0; i + 1 < points.size(); i += 2)
+    if (points[i].x() <= seconds && seconds < points[i + 1].x()) return points[i].y();
+  return 0;
+}
+
+}  // namespace breakerlab::views
