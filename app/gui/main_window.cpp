@@ -21,6 +21,7 @@
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/views/knob_panel.h"
@@ -77,7 +78,10 @@ void MainWindow::buildWidgets() {
   main_split_->setStretchFactor(0, 0);
   main_split_->setStretchFactor(1, 1);
   main_split_->setStretchFactor(2, 0);
-  main_split_->setSizes({300, 900, 380});
+  main_split_->setSizes({300, 780, 470});
+  // The chart follows the lanes' zoom and pan.
+  connect(lanes_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), chart_,
+          [this](const QCPRange& r) { chart_->setTimeRange(r.lower, r.upper); });
 
   start_ = new StartPage;
   connect(start_, &StartPage::openRequested, this, &MainWindow::openIncident);

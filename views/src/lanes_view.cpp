@@ -24,7 +24,7 @@ constexpr double kGhostHeight = 0.3;
 constexpr double kRowGap = 0.08;
 constexpr double kGroupGap = 0.45;
 constexpr double kBracketBand = 1.6;  // above the lanes
-constexpr double kEventBand = 1.1;    // below the lanes
+constexpr double kEventBand = 1.45;   // below the lanes: up to four lines of event labels
 
 const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout"};
 
@@ -234,8 +234,13 @@ void LanesView::addBrackets() {
 
 void LanesView::addEvents() {
   const QColor ink = palette().color(QPalette::WindowText);
-  int level = 0;
-  double last_x = -1e300;
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  const QFontMetrics metrics(small);
+  const QCPAxisRect* rect = plot_->axisRect();
+  constexpr int kLevels = 4;
+  double occupied_until[kLevels];  // per text line, the rightmost pixel taken so far
+  std::fill(std::begin(occupied_until), std::end(occupied_until), -1e300);
   for (const auto& e : replayed_->events) {
     if (e.kind == EventKind::probe) continue;
     const double t = toSeconds(e.at);
@@ -245,19 +250,32 @@ void LanesView::addEvents() {
     QColor c = ink;
     c.setAlpha(110);
     line->setPen(QPen(c, 1, Qt::DashLine));
-    // Stagger labels that would overlap on screen.
+
+    QString label = QString::fromStdString(e.label);
+    if (e.kind == EventKind::half_open)
+      label = e.label.find("health") != std::string::npos ? tr("half-open: health green")
+                                                          : tr("half-open");
+    // Labels hang right of their marker, or left of it near the right edge; each goes on the
+    // first text line where it does not overlap the previous one.
     const double x = plot_->xAxis->coordToPixel(t);
-    level = (x - last_x < 140) ? (level + 1) % 3 : 0;
-    last_x = x;
+    const double width = metrics.horizontalAdvance(label) + 8;
+    const bool hang_left = x + width > rect->right();
+    const double from = hang_left ? x - width : x;
+    int level = 0;
+    while (level < kLevels && occupied_until[level] > from) ++level;
+    if (level == kLevels)
+      level = static_cast<int>(std::min_element(std::begin(occupied_until),
+                                                std::end(occupied_until)) -
+                               std::begin(occupied_until));
+    occupied_until[level] = from + width;
+
     auto* text = new QCPItemText(plot_);
     text->position->setCoords(t, lanes_bottom_ + 0.15 + 0.3 * level);
-    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    text->setText(QString::fromStdString(e.label));
+    text->setPositionAlignment((hang_left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    text->setText(label);
     text->setColor(ink);
     text->setClipToAxisRect(true);
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * 0.85);
-    text->setFont(f);
+    text->setFont(small);
   }
 }
 

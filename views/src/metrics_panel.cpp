@@ -61,10 +61,11 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     if (std::find(ordered.begin(), ordered.end(), &info) == ordered.end()) ordered.push_back(&info);
   for (const MetricInfo* info : ordered) {
     auto* item = new QTreeWidgetItem(metrics_);
-    QString label = qs(info->description);
-    label[0] = label[0].toUpper();
-    item->setText(0, label);
-    item->setToolTip(0, qs(info->name));
+    QString description = qs(info->description);
+    description[0] = description[0].toUpper();
+    item->setText(0, qs(info->label));
+    item->setData(0, Qt::UserRole, qs(info->name));
+    item->setToolTip(0, description + QStringLiteral(" (") + qs(info->name) + QStringLiteral(")"));
     for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     rows_.insert(qs(info->name), item);
   }
@@ -76,6 +77,7 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   expectations_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   expectations_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
 
+  metrics_->setMinimumWidth(460);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(metrics_);
   split->addWidget(expectations_);
@@ -143,7 +145,9 @@ QString MetricsPanel::asText() const {
   QStringList lines{QStringLiteral("metric\treplay\tdeployed\tdelta")};
   for (int i = 0; i < metrics_->topLevelItemCount(); ++i) {
     const auto* item = metrics_->topLevelItem(i);
-    lines << QStringList{item->toolTip(0), item->text(1), item->text(2), item->text(3)}.join('\t');
+    lines << QStringList{item->data(0, Qt::UserRole).toString(), item->text(1), item->text(2),
+                         item->text(3)}
+                 .join('\t');
   }
   if (expectations_->topLevelItemCount() > 0)
     lines << QString() << QStringLiteral("expectation\tresult");
