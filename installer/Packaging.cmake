@@ -1,4 +1,5 @@
-# CPack: a .deb of the CLI (the GUI joins it with the workbench issue).
+# CPack: one .deb with the workbench (breakerlab), the CLI (breakerlab-cli), the bundled
+# incidents and the desktop integration.
 include(GNUInstallDirs)
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/resources/incidents"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/breakerlab")
@@ -28,5 +29,14 @@ set(CPACK_GENERATOR "DEB")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Loaded with dlopen(), so shlibdeps cannot see them: the platform plugins (xcb, offscreen) and a
+# font so that text is not drawn as boxes.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins, fonts-dejavu-core")
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/breakerlab/breakerlab")
+set(CPACK_PACKAGE_DESCRIPTION "BreakerLab replays production incidents through a model of a service
+calling a flaky dependency (traffic, the dependency's health over time, and the client's circuit
+breaker, timeout and fallback cache), shows breaker, dependency and checkout lanes beside the
+recorded ones, recomputes the metrics live while knobs move, and exports the tuned config for
+resilience4j or gobreaker.")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

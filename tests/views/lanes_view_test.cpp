@@ -110,3 +110,32 @@ TEST_F(LanesViewTest, ExportsPngSvgAndPdf) {
 
 }  // namespace
 }  // namespace breakerlab::views
+
+namespace breakerlab::views {
+namespace {
+
+TEST(LanesViewPalette, FollowsADarkPalette) {
+  const Result deployed = simulate(test::incident0908(), test::incident0908().deployed);
+  LanesView view;
+  view.resize(1000, 500);
+  QPalette dark;
+  dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x26));
+  dark.setColor(QPalette::Base, QColor(0x18, 0x1a, 0x1e));
+  dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+  dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+  view.setPalette(dark);
+  view.setIncident(test::incident0908());
+  view.setResults(deployed, nullptr);
+  view.show();
+  view.replotNow();
+  const QImage image = view.grab().toImage();
+  // Between two lane groups the plot background shows: it is the dark base colour.
+  const QRect breaker = view.rowRect("breaker", RowKind::replayed);
+  const QPoint gap(breaker.center().x(), breaker.bottom() + 6);
+  EXPECT_LT(image.pixelColor(gap).lightness(), 60);
+  // The lanes keep their state colours.
+  EXPECT_EQ(image.pixelColor(breaker.center()).rgb(), palette::kBad.rgb());  // t=30: open
+}
+
+}  // namespace
+}  // namespace breakerlab::views

@@ -1,6 +1,7 @@
 #include "breakerlab/views/outcome_chart.h"
 
 #include <QAreaSeries>
+#include <QEvent>
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
@@ -37,6 +38,7 @@ OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
     areas_[i]->attachAxis(x_);
     areas_[i]->attachAxis(y_);
   }
+  applyTheme();
   view_ = new QChartView(chart_);
   view_->setRenderHint(QPainter::Antialiasing, false);
   auto* layout = new QVBoxLayout(this);
@@ -73,6 +75,29 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
   y_->applyNiceNumbers();
   if (seconds > 0 && x_->min() == 0 && x_->max() == 1)
     x_->setRange(start_s, start_s + static_cast<double>(seconds));
+}
+
+void OutcomeChart::applyTheme() {
+  // Follow the application palette: a dark desktop gets the dark chart theme. Setting a theme
+  // resets series colours, so they are set again after it.
+  const bool dark = palette().color(QPalette::Window).lightness() < 128;
+  chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+  chart_->setBackgroundBrush(palette().brush(QPalette::Base));
+  const QColor colors[] = {palette::kGood, palette::kCached, palette::kBad};
+  for (int i = 0; i < 3; ++i) {
+    areas_[i]->setColor(colors[i]);
+    areas_[i]->setBorderColor(colors[i]);
+  }
+  chart_->legend()->setLabelColor(palette().color(QPalette::WindowText));
+  for (QValueAxis* axis : {x_, y_}) {
+    axis->setLabelsColor(palette().color(QPalette::WindowText));
+    axis->setTitleBrush(palette().brush(QPalette::WindowText));
+  }
+}
+
+void OutcomeChart::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) applyTheme();
+  QWidget::changeEvent(event);
 }
 
 void OutcomeChart::setTimeRange(double lower_s, double upper_s) {

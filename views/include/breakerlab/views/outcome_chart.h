@@ -26,7 +26,11 @@ class OutcomeChart : public QWidget {
   // Checkouts per second in the bin containing `seconds`, by outcome (for tests).
   double stackedTopAt(double seconds) const;
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
+  void applyTheme();
   QChart* chart_ = nullptr;
   QChartView* view_ = nullptr;
   QLineSeries* lines_[4] = {};  // stacked boundaries: 0, fresh, +cached, +failed
