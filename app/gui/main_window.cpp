@@ -52,12 +52,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setAcceptDrops(true);
   connect(session_, &ReplaySession::incidentChanged, this, &MainWindow::showIncident);
   connect(session_, &ReplaySession::resultChanged, this, &MainWindow::showResult);
-  connect(undo_, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
   restoreSettings();
   updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // Children die after this destructor has run; signals they send on their way out must not
+  // reach the half-destroyed window.
+  session_->disconnect(this);
+  undo_->disconnect(this);
+  knobs_->disconnect(this);
+}
 
 void MainWindow::buildWidgets() {
   knobs_ = new views::KnobPanel;

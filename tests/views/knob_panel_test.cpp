@@ -4,9 +4,11 @@
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QSlider>
+#include <sstream>
 
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/knob_specs.h"
+#include "breakerlab/data/config_io.h"
 #include "test_incident.h"
 
 namespace breakerlab::views {
@@ -56,6 +58,31 @@ TEST(KnobSpecs, EveryKnobRoundTripsItsValue) {
     const double v = k.kind == KnobSpec::Kind::number ? k.min + 3 * k.step : k.max;
     k.set(config, v);
     EXPECT_NEAR(k.get(config), v, 1e-9) << k.id;
+  }
+}
+
+TEST(KnobSpecs, EveryKnobIdIsTheConfigKeyItEdits) {
+  // A knob and `--set <id>=<value>` must change the same thing: the undo entry, the knob's
+  // tooltip and the exported file all use the id.
+  const Config base = test::incident0908().deployed;
+  for (const KnobSpec& k : knobSpecs()) {
+    const double v = k.kind == KnobSpec::Kind::number ? k.min + 7 * k.step : k.max;
+    std::string text;
+    if (k.kind == KnobSpec::Kind::toggle) {
+      text = v != 0 ? "true" : "false";
+    } else if (k.kind == KnobSpec::Kind::choice) {
+      text = std::string(k.choices[static_cast<std::size_t>(v)]);
+    } else {
+      std::ostringstream number;
+      number.precision(17);  // the exact double, so both paths set the same value
+      number << v;
+      text = number.str();
+      if (k.unit == "s" || k.unit == "ms" || k.unit == "%") text += std::string(k.unit);
+    }
+    Config by_knob = base;
+    k.set(by_knob, v);
+    const Config by_set = applyOverrides(base, {std::string(k.id) + "=" + text});
+    EXPECT_EQ(by_set, by_knob) << k.id << "=" << text;
   }
 }
 
