@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <qcustomplot.h>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -21,7 +22,6 @@
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/views/knob_panel.h"

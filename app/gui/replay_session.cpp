@@ -10,9 +10,9 @@
 namespace breakerlab::app {
 
 ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
-  connect(&watcher_, &QFutureWatcher<Replay>::finished, this, [this] {
+  connect(&watcher_, &QFutureWatcher<std::shared_ptr<Replay>>::finished, this, [this] {
     running_ = false;
-    Replay replay = watcher_.result();
+    Replay& replay = *watcher_.result();
     if (queued_) {  // a newer config arrived meanwhile: its replay supersedes this one
       const Config next = *queued_;
       queued_.reset();
@@ -50,9 +50,10 @@ void ReplaySession::adopt(Incident incident, const QString& path) {
   incident_ = std::make_shared<const Incident>(std::move(incident));
   path_ = path;
   config_ = incident_->deployed;
+  cache_->clear();
   QElapsedTimer clock;
   clock.start();
-  baseline_ = simulate(*incident_, config_);
+  baseline_ = simulate(*incident_, config_, *cache_);
   result_ = baseline_;
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit incidentChanged();
@@ -76,7 +77,7 @@ void ReplaySession::setConfig(const Config& config) {
   }
   QElapsedTimer clock;
   clock.start();
-  result_ = config == incident_->deployed ? baseline_ : simulate(*incident_, config);
+  result_ = config == incident_->deployed ? baseline_ : simulate(*incident_, config, *cache_);
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit resultChanged();
 }
@@ -84,11 +85,13 @@ void ReplaySession::setConfig(const Config& config) {
 void ReplaySession::startWorker(const Config& config) {
   running_ = true;
   std::shared_ptr<const Incident> incident = incident_;
-  watcher_.setFuture(QtConcurrent::run([incident, config] {
+  std::shared_ptr<ReplayCache> cache = cache_;
+  watcher_.setFuture(QtConcurrent::run([incident, cache, config] {
     QElapsedTimer clock;
     clock.start();
-    Result r = simulate(*incident, config);
-    return Replay{config, std::move(r), static_cast<double>(clock.nsecsElapsed()) / 1e6};
+    Result r = simulate(*incident, config, *cache);
+    return std::make_shared<Replay>(
+        Replay{config, std::move(r), static_cast<double>(clock.nsecsElapsed()) / 1e6});
   }));
 }
 

@@ -11,6 +11,7 @@
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
+#include "breakerlab/core/simulate.h"
 
 namespace breakerlab::app {
 
@@ -56,6 +57,9 @@ class ReplaySession : public QObject {
   double expectedRequests() const;
 
   std::shared_ptr<const Incident> incident_;
+  // Lets knob changes that the lead-in never exercises skip replaying it. Used by one replay at
+  // a time: on this thread for small incidents, by the (single, sequential) worker for large.
+  std::shared_ptr<ReplayCache> cache_ = std::make_shared<ReplayCache>();
   QString path_;
   Config config_;
   Result result_;
@@ -68,7 +72,9 @@ class ReplaySession : public QObject {
     Result result;
     double milliseconds = 0;
   };
-  QFutureWatcher<Replay> watcher_;
+  // The replay travels behind a shared_ptr: QFuture hands results out by copy, and a copy of
+  // a million-checkout Result costs milliseconds.
+  QFutureWatcher<std::shared_ptr<Replay>> watcher_;
 };
 
 }  // namespace breakerlab::app

@@ -15,8 +15,47 @@
 namespace breakerlab {
 
 namespace {
-
 constexpr std::uint32_t kLeadIn = 0xffffffffu;  // record index of a lead-in request
+
+// The closed-state rules: all that a lead-in in which the breaker never left closed depends on.
+bool sameClosedRules(const BreakerConfig& a, const BreakerConfig& b) {
+  return a.enabled == b.enabled && a.window_type == b.window_type &&
+         a.window_size == b.window_size && a.min_calls == b.min_calls &&
+         a.failure_rate_pct == b.failure_rate_pct &&
+         a.consecutive_failures == b.consecutive_failures &&
+         a.slow_call_duration == b.slow_call_duration &&
+         a.slow_call_rate_pct == b.slow_call_rate_pct && a.failures == b.failures;
+}
+}  // namespace
+
+// The simulation's state right after the lead-in. The cache's fallback settings are not part of
+// it: the lead-in's requests are not counted, so nothing in it reads the cache.
+struct ReplayCache::Snapshot {
+  const Incident* incident;
+  std::uint64_t seed;
+  Micros lead_in;
+  Config config;
+  bool breaker_moved;  // the breaker left the closed state during the lead-in
+  CircuitBreaker breaker;
+  DependencyModel dependency;
+  std::vector<Micros> price_fetched_at;
+  InFlight in_flight;
+  std::uint64_t lead_in_requests;
+
+  bool serves(const Incident& i, const Config& c) const {
+    if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
+    if (!(config.timeout == c.timeout)) return false;
+    return breaker_moved ? config.breaker == c.breaker : sameClosedRules(config.breaker, c.breaker);
+  }
+};
+
+ReplayCache::ReplayCache() = default;
+ReplayCache::~ReplayCache() = default;
+ReplayCache::ReplayCache(ReplayCache&&) noexcept = default;
+ReplayCache& ReplayCache::operator=(ReplayCache&&) noexcept = default;
+void ReplayCache::clear() {
+  snapshot_.reset();
+}
 
 class Simulation {
  public:
@@ -31,7 +70,7 @@ class Simulation {
         price_fetched_at_(keys_.count(), kNever),
         in_flight_(incident.start - incident.traffic.lead_in, config.timeout.attempt) {}
 
-  Result run() {
+  Result run(ReplayCache* cache) {
     const Traffic& traffic = incident_.traffic;
     const Micros start = incident_.start;
     const Micros end = incident_.end;
@@ -39,12 +78,30 @@ class Simulation {
     result_.per_second.dependency_calls.assign(seconds, 0);
     result_.per_second.dependency_failures.assign(seconds, 0);
 
-    const ArrivalProcess lead_process =
-        traffic.arrivals == ArrivalProcess::recorded ? ArrivalProcess::uniform : traffic.arrivals;
-    ArrivalStream lead_in(lead_process, leadInRate(traffic, start, end), start - traffic.lead_in,
-                          start, rng_, Stream::lead_in);
-    for (Micros t = lead_in.next(); t != kNever; t = lead_in.next()) {
-      arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadIn);
+    std::uint64_t lead_in_requests = 0;
+    const ReplayCache::Snapshot* snapshot = cache ? cache->snapshot_.get() : nullptr;
+    if (snapshot != nullptr && snapshot->serves(incident_, config_)) {
+      breaker_ = snapshot->breaker;
+      breaker_.rebind(config_.breaker, &health_);
+      dependency_ = snapshot->dependency;
+      price_fetched_at_ = snapshot->price_fetched_at;
+      in_flight_ = snapshot->in_flight;
+      lead_in_requests = snapshot->lead_in_requests;
+      ++cache->hits_;
+    } else {
+      const ArrivalProcess lead_process =
+          traffic.arrivals == ArrivalProcess::recorded ? ArrivalProcess::uniform : traffic.arrivals;
+      ArrivalStream lead_in(lead_process, leadInRate(traffic, start, end), start - traffic.lead_in,
+                            start, rng_, Stream::lead_in);
+      for (Micros t = lead_in.next(); t != kNever; t = lead_in.next()) {
+        arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadIn);
+      }
+      lead_in_requests = lead_in.produced();
+      if (cache != nullptr) {
+        cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
+            &incident_, incident_.seed, traffic.lead_in, config_, !breaker_.transitions().empty(),
+            breaker_, dependency_, price_fetched_at_, in_flight_, lead_in_requests});
+      }
     }
 
     ArrivalStream window =
@@ -60,7 +117,7 @@ class Simulation {
     }
     drain(end);
     while (!in_flight_.empty()) complete(in_flight_.pop());  // calls still out at the end
-    result_.simulated_requests = lead_in.produced() + window.produced();
+    result_.simulated_requests = lead_in_requests + window.produced();
 
     facts_.transitions = breaker_.transitions();
     facts_.probes = breaker_.probeResults();
@@ -186,10 +243,12 @@ class Simulation {
   Result result_;
 };
 
-}  // namespace
-
 Result simulate(const Incident& incident, const Config& config) {
-  return Simulation(incident, config).run();
+  return Simulation(incident, config).run(nullptr);
+}
+
+Result simulate(const Incident& incident, const Config& config, ReplayCache& cache) {
+  return Simulation(incident, config).run(&cache);
 }
 
 const Lane* Result::lane(std::string_view name) const {

@@ -60,6 +60,29 @@ void BM_Replay0908Scaled(benchmark::State& state) {
 }
 BENCHMARK(BM_Replay0908Scaled)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
+// A knob the lead-in never exercises (the open interval): the replay cache resumes at t=0.
+void BM_Replay0908ScaledLeadInCached(benchmark::State& state) {
+  const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));
+  ReplayCache cache;
+  simulate(inc, inc.deployed, cache);
+  Config config = inc.deployed;
+  Result r;
+  int step = 0;
+  for (auto _ : state) {
+    config.breaker.open_interval = (10 + step++ % 10) * kSecond;
+    r = simulate(inc, config, cache);
+    benchmark::DoNotOptimize(r.metrics.cached_checkouts);
+  }
+  report(state, r);
+  // Only the window was simulated: rate it by the window's requests.
+  state.counters["ns_per_request"] = benchmark::Counter(
+      static_cast<double>(r.checkouts.size()),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(r.checkouts.size()));
+  state.counters["cache_hits"] = static_cast<double>(cache.hits());
+}
+BENCHMARK(BM_Replay0908ScaledLeadInCached)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
 // No breaker at all: every request reaches the dependency (the all-calls worst case).
 void BM_Replay0908ScaledNoBreaker(benchmark::State& state) {
   const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));

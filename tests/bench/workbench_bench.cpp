@@ -33,8 +33,8 @@ void knobToRepaint(benchmark::State& state, Incident incident) {
   int step = 0;
   for (auto _ : state) {
     QEventLoop wait;
-    const auto done = QObject::connect(&window.session(), &app::ReplaySession::resultChanged,
-                                       &wait, &QEventLoop::quit);
+    const auto done = QObject::connect(&window.session(), &app::ReplaySession::resultChanged, &wait,
+                                       &QEventLoop::quit);
     slider->setValue(start - 1 - (step++ % 10));  // a drag: a new value every time
     if (window.session().busy()) wait.exec();     // the worker's replay
     QObject::disconnect(done);
@@ -44,7 +44,9 @@ void knobToRepaint(benchmark::State& state, Incident incident) {
       static_cast<double>(window.session().result().simulated_requests);
 }
 
-void BM_KnobToRepaint0908(benchmark::State& state) { knobToRepaint(state, incident0908()); }
+void BM_KnobToRepaint0908(benchmark::State& state) {
+  knobToRepaint(state, incident0908());
+}
 BENCHMARK(BM_KnobToRepaint0908)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_KnobToRepaint1M(benchmark::State& state) {

@@ -166,5 +166,63 @@ TEST(Simulate, CachedWhileHealthyCountsOnlyGreenTime) {
   EXPECT_NEAR(*r.metrics.time_to_close_after_recovery_s, toSeconds(closed - 20 * s), 1e-9);
 }
 
+void expectIdentical(const Result& a, const Result& b, const std::string& what) {
+  ASSERT_EQ(a.checkouts.size(), b.checkouts.size()) << what;
+  EXPECT_EQ(std::memcmp(a.checkouts.data(), b.checkouts.data(),
+                        a.checkouts.size() * sizeof(CheckoutRecord)),
+            0)
+      << what;
+  EXPECT_EQ(a.breaker, b.breaker) << what;
+  EXPECT_EQ(a.checkout, b.checkout) << what;
+  EXPECT_EQ(a.events.size(), b.events.size()) << what;
+  EXPECT_EQ(a.per_second.dependency_calls, b.per_second.dependency_calls) << what;
+  EXPECT_EQ(a.simulated_requests, b.simulated_requests) << what;
+  for (const auto& m : metricRegistry())
+    EXPECT_EQ(m.get(a.metrics), m.get(b.metrics)) << what << m.name;
+}
+
+TEST(ReplayCache, ResumingAfterTheLeadInGivesBitIdenticalResults) {
+  const Incident inc = outage(CallOutcome::timeout);
+  ASSERT_GT(inc.traffic.lead_in, 0);
+  ReplayCache cache;
+  struct Step {
+    const char* what;
+    void (*edit)(Config&);
+    bool reuses;
+  };
+  const Step steps[] = {
+      {"deployed", [](Config&) {}, false},  // fills the cache
+      {"open interval", [](Config& c) { c.breaker.open_interval = 9 * s; }, true},
+      {"cache ttl", [](Config& c) { c.cache.ttl = 3 * s; }, true},
+      {"early probe", [](Config& c) { c.breaker.early_probe = true; }, true},
+      {"probes", [](Config& c) { c.breaker.probes = 1; }, true},
+      {"threshold", [](Config& c) { c.breaker.failure_rate_pct = 30; }, false},
+      {"timeout", [](Config& c) { c.timeout.attempt = 300 * ms; }, false},
+      {"deployed again", [](Config&) {}, false},  // the cache now holds the timeout run
+      {"backoff", [](Config& c) { c.breaker.backoff_multiplier = 2; }, true},
+  };
+  for (const Step& step : steps) {
+    Config config = inc.deployed;
+    step.edit(config);
+    const std::uint64_t hits = cache.hits();
+    const Result cached = simulate(inc, config, cache);
+    EXPECT_EQ(cache.hits() - hits, step.reuses ? 1u : 0u) << step.what;
+    expectIdentical(simulate(inc, config), cached, step.what);
+  }
+}
+
+TEST(ReplayCache, IsNotReusedForAnotherSeedOrIncident) {
+  Incident inc = outage(CallOutcome::refused);
+  ReplayCache cache;
+  simulate(inc, inc.deployed, cache);
+  inc.seed += 1;
+  const Result other_seed = simulate(inc, inc.deployed, cache);
+  EXPECT_EQ(cache.hits(), 0u);
+  expectIdentical(simulate(inc, inc.deployed), other_seed, "seed");
+  const Incident copy = inc;
+  simulate(copy, copy.deployed, cache);
+  EXPECT_EQ(cache.hits(), 0u) << "another Incident object";
+}
+
 }  // namespace
 }  // namespace breakerlab

@@ -6,9 +6,9 @@
 #include <QSlider>
 #include <sstream>
 
+#include "breakerlab/data/config_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/knob_specs.h"
-#include "breakerlab/data/config_io.h"
 #include "test_incident.h"
 
 namespace breakerlab::views {

@@ -264,9 +264,9 @@ void LanesView::addEvents() {
     int level = 0;
     while (level < kLevels && occupied_until[level] > from) ++level;
     if (level == kLevels)
-      level = static_cast<int>(std::min_element(std::begin(occupied_until),
-                                                std::end(occupied_until)) -
-                               std::begin(occupied_until));
+      level =
+          static_cast<int>(std::min_element(std::begin(occupied_until), std::end(occupied_until)) -
+                           std::begin(occupied_until));
     occupied_until[level] = from + width;
 
     auto* text = new QCPItemText(plot_);

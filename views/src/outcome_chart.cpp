@@ -1,9 +1,9 @@
 #include "breakerlab/views/outcome_chart.h"
 
 #include <QAreaSeries>
-#include <QEvent>
 #include <QChart>
 #include <QChartView>
+#include <QEvent>
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>

@@ -60,6 +60,13 @@ class CircuitBreaker {
   explicit CircuitBreaker(const BreakerConfig& config, const HealthSignal* health = nullptr);
 
   BreakerState state() const { return state_; }
+  // Continues with another config and health signal. Only for a breaker that never left the
+  // closed state, and a config whose closed-state rules are the same (window, thresholds,
+  // failure classes): the replay cache resumes a simulation at the window start with it.
+  void rebind(const BreakerConfig& config, const HealthSignal* health) {
+    config_ = config;
+    health_ = health;
+  }
   // The next time the breaker changes state by itself (open interval end, health poll).
   Micros nextTimer() const { return next_timer_; }
   // Fires the timer due at nextTimer(); call before anything else happens at or after it.

@@ -38,7 +38,7 @@ struct Metrics {
 struct MetricInfo {
   std::string_view name;
   std::string_view label;  // short, for tables: "Time to trip"
-  std::string_view unit;  // "", "s", "ms", "%"
+  std::string_view unit;   // "", "s", "ms", "%"
   std::string_view description;
   std::optional<double> (*get)(const Metrics&);
   bool lower_is_better;

@@ -3,12 +3,38 @@
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
 
+#include <cstdint>
+#include <memory>
+
 namespace breakerlab {
+
+// Remembers where the lead-in left the simulation (the cache, the breaker's window, the calls
+// in flight at t=0), so that replaying the same incident with a config that differs only in
+// knobs the lead-in never exercised (open interval, backoff, early probe, half-open rules, cache
+// TTL) starts at the window instead of replaying the lead-in again. Results are bit-identical
+// with or without it. One cache serves one Incident object: clear() it when that changes.
+class ReplayCache {
+ public:
+  ReplayCache();
+  ~ReplayCache();
+  ReplayCache(ReplayCache&&) noexcept;
+  ReplayCache& operator=(ReplayCache&&) noexcept;
+  void clear();
+  std::uint64_t hits() const { return hits_; }
+
+  struct Snapshot;  // defined in the model's sources
+
+ private:
+  friend class Simulation;
+  std::unique_ptr<Snapshot> snapshot_;
+  std::uint64_t hits_ = 0;
+};
 
 // Replays `incident` with `config`. Pure and deterministic: the same incident, config and
 // incident seed give bit-identical results. Randomness is drawn per (seed, request, purpose),
 // so a knob changes only what it touches. Requires validate(incident) and validate(config)
 // to be empty.
 Result simulate(const Incident& incident, const Config& config);
+Result simulate(const Incident& incident, const Config& config, ReplayCache& cache);
 
 }  // namespace breakerlab
