@@ -1,6 +1,8 @@
 // breakerlab: the workbench GUI.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPalette>
+#include <QStyleFactory>
 #include <QTimer>
 
 #include "breakerlab/views/lanes_view.h"
@@ -27,9 +29,32 @@ int main(int argc, char** argv) {
   QCommandLineOption what_if(QStringLiteral("whatif"),
                              QStringLiteral("Start with the incident's named what-if applied."),
                              QStringLiteral("name"));
+  QCommandLineOption dark(
+      QStringLiteral("dark"),
+      QStringLiteral("Use a dark palette (Fusion style) whatever the desktop."));
   parser.addOption(grab);
   parser.addOption(what_if);
+  parser.addOption(dark);
   parser.process(app);
+  if (parser.isSet(dark)) {
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::WindowText, QColor(0xe4, 0xe6, 0xea));
+    p.setColor(QPalette::Base, QColor(0x1f, 0x21, 0x24));
+    p.setColor(QPalette::AlternateBase, QColor(0x2b, 0x2d, 0x31));
+    p.setColor(QPalette::Text, QColor(0xe4, 0xe6, 0xea));
+    p.setColor(QPalette::Button, QColor(0x35, 0x38, 0x3d));
+    p.setColor(QPalette::ButtonText, QColor(0xe4, 0xe6, 0xea));
+    p.setColor(QPalette::Highlight, QColor(0x3b, 0x7d, 0xd8));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x38, 0x3d));
+    p.setColor(QPalette::ToolTipText, QColor(0xe4, 0xe6, 0xea));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x84, 0x8a));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x84, 0x8a));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x84, 0x8a));
+    QApplication::setPalette(p);
+  }
 
   breakerlab::app::MainWindow window;
   const bool grabbing = parser.isSet(grab);

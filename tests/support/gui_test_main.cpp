@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QFontDatabase>
+#include <QSettings>
 #include <QStandardPaths>
 
 int main(int argc, char** argv) {
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("BreakerLabTests"));
   QApplication::setApplicationName(QStringLiteral("BreakerLabTests"));
+  QSettings().clear();  // every run starts without remembered files or layout
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

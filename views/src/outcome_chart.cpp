@@ -28,12 +28,9 @@ OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
   chart_->addAxis(y_, Qt::AlignLeft);
   for (auto*& line : lines_) line = new QLineSeries(this);
   const char* names[] = {"fresh", "cached", "failed"};
-  const QColor colors[] = {palette::kGood, palette::kCached, palette::kBad};
   for (int i = 0; i < 3; ++i) {
     areas_[i] = new QAreaSeries(lines_[i + 1], lines_[i]);
     areas_[i]->setName(tr(names[i]));
-    areas_[i]->setColor(colors[i]);
-    areas_[i]->setBorderColor(colors[i]);
     chart_->addSeries(areas_[i]);
     areas_[i]->attachAxis(x_);
     areas_[i]->attachAxis(y_);
@@ -86,7 +83,7 @@ void OutcomeChart::applyTheme() {
   const QColor colors[] = {palette::kGood, palette::kCached, palette::kBad};
   for (int i = 0; i < 3; ++i) {
     areas_[i]->setColor(colors[i]);
-    areas_[i]->setBorderColor(colors[i]);
+    areas_[i]->setPen(Qt::NoPen);  // a zero-height area would still draw its border
   }
   chart_->legend()->setLabelColor(palette().color(QPalette::WindowText));
   for (QValueAxis* axis : {x_, y_}) {

@@ -6,6 +6,8 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -141,6 +143,22 @@ TEST_F(Workbench, TheRenderedWindowShowsTheLanesInTheirColours) {
   EXPECT_EQ(at(5), views::palette::kGood.rgb());
   EXPECT_EQ(at(20), views::palette::kBad.rgb());
   EXPECT_EQ(at(54), views::palette::kWarn.rgb());
+}
+
+TEST_F(Workbench, RemembersRecentFilesAndRestoresTheLayout) {
+  const QString path = QFileInfo(QString::fromStdString(test::incidentPath())).absoluteFilePath();
+  ASSERT_TRUE(window.openIncident(path));
+  EXPECT_EQ(QSettings().value("files/recent").toStringList().value(0), path);
+  EXPECT_EQ(QSettings().value("files/lastFolder").toString(), QFileInfo(path).absolutePath());
+  window.resize(1234, 777);
+  window.close();  // saves geometry and splitters
+  MainWindow again;
+  again.setInteractive(false);
+  EXPECT_EQ(again.size(), QSize(1234, 777));
+  const auto recent = again.findChildren<QAction*>();
+  EXPECT_TRUE(std::any_of(recent.begin(), recent.end(), [&](QAction* a) {
+    return a->text().endsWith(path);
+  })) << "File > Open Recent lists it";
 }
 
 }  // namespace
