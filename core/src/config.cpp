@@ -22,6 +22,15 @@ std::string validate(const Config& config) {
   if (b.probes == 0) return "breaker.half_open.probes must be at least 1";
   if (b.probe_spacing < 0) return "breaker.half_open.spacing must not be negative";
   if (config.timeout.attempt <= 0) return "timeout.attempt must be positive";
+  // Attempt durations are kept in 32-bit microseconds.
+  if (config.timeout.attempt > 30 * 60 * kSecond) return "timeout.attempt must be at most 30m";
+  if (config.timeout.total < 0) return "timeout.total must not be negative";
+  const RetryConfig& r = config.retry;
+  if (r.max_attempts < 1 || r.max_attempts > 100) return "retry.max_attempts must be 1 to 100";
+  if (r.base < 0) return "retry.backoff.base must not be negative";
+  if (!(r.multiplier >= 1.0 && r.multiplier <= 100.0))
+    return "retry.backoff.multiplier must be between 1 and 100";
+  if (r.max < 0) return "retry.backoff.max must not be negative";
   if (config.cache.ttl < 0) return "fallback.cache.ttl must not be negative";
   return {};
 }

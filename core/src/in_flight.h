@@ -12,14 +12,22 @@
 
 namespace breakerlab {
 
+// One attempt of a request, in flight (or, on the retry queue, waiting to start).
 struct PendingCall {
-  Micros at;  // completion time
-  Micros start;
+  Micros at;             // completion time (on the retry queue: when the attempt starts)
+  Micros request_start;  // arrival: for the deadline and the checkout's latency
   std::uint32_t key;
-  std::uint32_t record;
+  std::uint32_t record;   // the checkout, or kLeadInRecord
+  std::uint32_t request;  // the random-number key of the request
+  std::int32_t duration;  // of this attempt (at most the attempt timeout)
   CircuitBreaker::Permit permit;
   CallOutcome outcome;
+  std::uint8_t attempt;  // 0 = the first call of the request
+
+  Micros start() const { return at - duration; }
 };
+static_assert(sizeof(PendingCall) == 48);
+inline constexpr std::uint32_t kLeadInRecord = 0xffffffffu;
 
 // Calls that complete within `span` of their start, ordered by a 64-bit key that packs the
 // completion time above the admission number: a timing wheel. Buckets are 2^shift microseconds
@@ -202,7 +210,7 @@ class InFlight {
       free_.pop_back();
     }
     slots_[slot] = {c, next_seq_};
-    wheel_.push(c.start, {wheel_.keyOf(c.at, next_seq_), slot});
+    wheel_.push(c.start(), {wheel_.keyOf(c.at, next_seq_), slot});
     ++next_seq_;
   }
   bool empty() const { return timeouts_.empty() && wheel_.empty(); }

@@ -54,6 +54,8 @@ constexpr std::array kRegistry = {
     MetricInfo{"rejected_calls", "Rejected by the breaker", "",
                "calls the breaker rejected without reaching the dependency",
                field<&Metrics::rejected_calls>, false},
+    MetricInfo{"retries", "Retries", "", "attempts after the first of a request",
+               field<&Metrics::retries>, true},
     MetricInfo{"amplification", "Calls per checkout", "", "dependency calls per checkout",
                field<&Metrics::amplification>, true},
     MetricInfo{"trips", "Trips", "", "closed-to-open transitions", field<&Metrics::trips>, true},

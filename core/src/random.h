@@ -11,6 +11,7 @@ enum class Purpose : std::uint32_t {
   key = 2,
   outcome = 3,
   latency = 4,
+  backoff = 5,
 };
 
 // Stream ids keep the lead-in's requests apart from the window's.

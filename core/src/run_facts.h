@@ -25,6 +25,7 @@ struct RunFacts {
   std::uint64_t dependency_calls = 0;
   std::uint64_t dependency_failures = 0;
   std::uint64_t rejected_calls = 0;
+  std::uint64_t retries = 0;
   Micros oldest_cached_age = 0;
 };
 

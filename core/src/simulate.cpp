@@ -15,7 +15,38 @@
 namespace breakerlab {
 
 namespace {
-constexpr std::uint32_t kLeadIn = 0xffffffffu;  // record index of a lead-in request
+constexpr std::uint32_t kLeadIn = kLeadInRecord;
+
+// Attempts waiting for their backoff to end, earliest first (ties in the order they were
+// scheduled).
+class RetryQueue {
+ public:
+  bool empty() const { return heap_.empty(); }
+  Micros nextAt() const { return heap_.empty() ? kNever : heap_.front().call.at; }
+  void push(const PendingCall& c) {
+    heap_.push_back({c, seq_++});
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+  }
+  PendingCall pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    PendingCall c = heap_.back().call;
+    heap_.pop_back();
+    return c;
+  }
+
+ private:
+  struct Entry {
+    PendingCall call;
+    std::uint64_t seq;
+  };
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.call.at != b.call.at ? a.call.at > b.call.at : a.seq > b.seq;
+    }
+  };
+  std::vector<Entry> heap_;
+  std::uint64_t seq_ = 0;
+};
 
 // The closed-state rules: all that a lead-in in which the breaker never left closed depends on.
 bool sameClosedRules(const BreakerConfig& a, const BreakerConfig& b) {
@@ -40,11 +71,13 @@ struct ReplayCache::Snapshot {
   DependencyModel dependency;
   std::vector<Micros> price_fetched_at;
   InFlight in_flight;
+  RetryQueue retries;
   std::uint64_t lead_in_requests;
 
   bool serves(const Incident& i, const Config& c) const {
     if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
-    if (!(config.timeout == c.timeout)) return false;
+    if (!(config.timeout == c.timeout) || !(config.retry == c.retry)) return false;
+    if (config.breaker.placement != c.breaker.placement) return false;
     return breaker_moved ? config.breaker == c.breaker : sameClosedRules(config.breaker, c.breaker);
   }
 };
@@ -86,6 +119,7 @@ class Simulation {
       dependency_ = snapshot->dependency;
       price_fetched_at_ = snapshot->price_fetched_at;
       in_flight_ = snapshot->in_flight;
+      retries_ = snapshot->retries;
       lead_in_requests = snapshot->lead_in_requests;
       ++cache->hits_;
     } else {
@@ -100,7 +134,7 @@ class Simulation {
       if (cache != nullptr) {
         cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
             &incident_, incident_.seed, traffic.lead_in, config_, !breaker_.transitions().empty(),
-            breaker_, dependency_, price_fetched_at_, in_flight_, lead_in_requests});
+            breaker_, dependency_, price_fetched_at_, in_flight_, retries_, lead_in_requests});
       }
     }
 
@@ -116,7 +150,15 @@ class Simulation {
       arrive(t, Stream::window, index, index);
     }
     drain(end);
-    while (!in_flight_.empty()) complete(in_flight_.pop());  // calls still out at the end
+    // Requests still in their retry loop at the end run to completion; breaker timers after the
+    // window no longer matter.
+    while (!in_flight_.empty() || !retries_.empty()) {
+      if (in_flight_.nextAt() <= retries_.nextAt()) {
+        complete(in_flight_.pop());
+      } else {
+        startRetry(retries_.pop());
+      }
+    }
     result_.simulated_requests = lead_in_requests + window.produced();
 
     facts_.transitions = breaker_.transitions();
@@ -138,75 +180,144 @@ class Simulation {
     return static_cast<std::size_t>(total * 1.05 + 16);
   }
 
-  // Runs every completion and breaker timer due at or before t. Completions go first at
-  // equal times, then timers, then the arrival that called this.
+  // Runs everything due at or before t, in this order at equal times: call completions, breaker
+  // timers, attempts whose backoff ended; then the arrival that called this.
   void drain(Micros t) {
     for (;;) {
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
-      if (completion <= timer) {
+      const Micros retry = retries_.nextAt();
+      if (completion <= timer && completion <= retry) {
         if (completion > t) return;
         complete(in_flight_.pop());
-      } else {
+      } else if (timer <= retry) {
         if (timer > t) return;
         breaker_.fireTimer();
+      } else {
+        if (retry > t) return;
+        startRetry(retries_.pop());
       }
     }
   }
 
+  bool breakerOutside() const {
+    return config_.breaker.enabled && config_.breaker.placement == BreakerPlacement::outside_retry;
+  }
+  bool breakerInside() const {
+    return config_.breaker.enabled && config_.breaker.placement == BreakerPlacement::inside_retry;
+  }
+  Stream streamOf(const PendingCall& c) const {
+    return c.record == kLeadIn ? Stream::lead_in : Stream::window;
+  }
+
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
-    if (t >= in_flight_.nextAt() || t >= breaker_.nextTimer()) drain(t);
+    if (t >= in_flight_.nextAt() || t >= breaker_.nextTimer() || t >= retries_.nextAt()) drain(t);
     const std::uint32_t key = keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
     const bool counted = record != kLeadIn;
+    if (counted && config_.breaker.enabled)
+      result_.checkouts[record].breaker_closed = breaker_.state() == BreakerState::closed;
     CircuitBreaker::Permit permit{true, false, 0, 0};
-    if (config_.breaker.enabled) {
-      if (counted)
-        result_.checkouts[record].breaker_closed = breaker_.state() == BreakerState::closed;
+    if (breakerOutside()) {
       permit = breaker_.acquire(t);
-    }
-    if (!permit.permitted) {
-      if (counted) {
-        ++facts_.rejected_calls;
-        fallBack(record, key, t, 0);
+      if (!permit.permitted) {
+        if (counted) {
+          ++facts_.rejected_calls;
+          fallBack(record, key, t, 0);
+        }
+        return;
       }
-      return;
     }
-    const DependencyAnswer answer = dependency_.answer(t, rng_, stream, request, 0);
-    const Micros timeout = config_.timeout.attempt;
-    PendingCall call{0, t, key, record, permit, answer.outcome};
+    startAttempt(t, t, key, record, static_cast<std::uint32_t>(request), permit, 0);
+  }
+
+  // Sends attempt `attempt` of a request at time t. (Scalars rather than a PendingCall: the
+  // call record is written once, where it is queued.)
+  [[gnu::always_inline]] void startAttempt(Micros t, Micros request_start, std::uint32_t key,
+                                           std::uint32_t record, std::uint32_t request,
+                                           CircuitBreaker::Permit permit, std::uint8_t attempt) {
+    const bool counted = record != kLeadIn;
+    if (breakerInside()) {
+      permit = breaker_.acquire(t);
+      if (!permit.permitted) {
+        // Rejected: the first attempt falls back at once; a retry ends the loop with the
+        // failure it was retrying.
+        if (counted) {
+          ++facts_.rejected_calls;
+          fallBack(record, key, t, t - request_start);
+        }
+        return;
+      }
+    }
+    Micros timeout = config_.timeout.attempt;
+    if (config_.timeout.total > 0)
+      timeout = std::min(timeout, request_start + config_.timeout.total - t);
+    const Stream stream = counted ? Stream::window : Stream::lead_in;
+    const DependencyAnswer answer = dependency_.answer(t, rng_, stream, request, attempt);
     if (counted) {
       ++facts_.dependency_calls;
+      facts_.retries += attempt > 0 ? 1 : 0;
       ++result_.per_second.dependency_calls[secondOf(t)];
     }
-    if (answer.latency >= timeout) {
-      call.at = t + timeout;
-      call.outcome = CallOutcome::timeout;
+    const bool hung = answer.latency >= timeout;
+    const Micros duration = hung ? timeout : answer.latency;
+    const CallOutcome outcome = hung ? CallOutcome::timeout : answer.outcome;
+    const PendingCall call{t + duration, request_start, key,
+                           record,       request,       static_cast<std::int32_t>(duration),
+                           permit,       outcome,       attempt};
+    // Only full-length timeouts complete in start order; a deadline-shortened one does not.
+    if (hung && timeout == config_.timeout.attempt) {
       in_flight_.pushTimeout(call);
     } else {
-      call.at = t + answer.latency;
       in_flight_.push(call);
     }
-    if (counted && config_.breaker.failures.contains(call.outcome)) {
+    if (counted && config_.breaker.failures.contains(outcome)) {
       ++facts_.dependency_failures;
       ++result_.per_second.dependency_failures[secondOf(t)];
     }
   }
 
+  void startRetry(const PendingCall& c) {
+    startAttempt(c.at, c.request_start, c.key, c.record, c.request, c.permit, c.attempt);
+  }
+
   void complete(const PendingCall& call) {
-    const Micros duration = call.at - call.start;
-    if (config_.breaker.enabled) breaker_.record(call.at, call.permit, call.outcome, duration);
+    if (breakerInside()) breaker_.record(call.at, call.permit, call.outcome, call.duration);
     if (call.outcome == CallOutcome::success) price_fetched_at_[call.key] = call.at;
+    const bool failed =
+        call.outcome != CallOutcome::success && call.outcome != CallOutcome::client_error;
+    if (failed && config_.retry.max_attempts > 1 && retryAfter(call)) return;
+    // The request is over: the outside breaker sees it once, for the whole loop.
+    const Micros total = call.at - call.request_start;
+    if (breakerOutside()) breaker_.record(call.at, call.permit, call.outcome, total);
     if (call.record == kLeadIn) return;
     switch (call.outcome) {
       case CallOutcome::success:
-        finish(call.record, CheckoutOutcome::fresh, FailReason::none, duration);
+        finish(call.record, CheckoutOutcome::fresh, FailReason::none, total);
         break;
       case CallOutcome::client_error:
-        finish(call.record, CheckoutOutcome::failed, FailReason::client_error, duration);
+        finish(call.record, CheckoutOutcome::failed, FailReason::client_error, total);
         break;
       default:
-        fallBack(call.record, call.key, call.at, duration);
+        fallBack(call.record, call.key, call.at, total);
     }
+  }
+
+  // Schedules the next attempt of a failed call when the retry policy allows it.
+  [[gnu::noinline]] bool retryAfter(const PendingCall& call) {
+    const RetryConfig& r = config_.retry;
+    const std::uint32_t next = call.attempt + 1u;
+    if (next >= r.max_attempts || !r.retry_on.contains(call.outcome)) return false;
+    const Stream stream = streamOf(call);
+    const Micros delay = retryDelay(r, next, [&](std::uint32_t n) {
+      return rng_.uniform(stream, call.request, n, Purpose::backoff);
+    });
+    const Micros at = call.at + delay;
+    if (config_.timeout.total > 0 && at >= call.request_start + config_.timeout.total) return false;
+    PendingCall retry = call;
+    retry.at = at;
+    retry.attempt = static_cast<std::uint8_t>(next);
+    retries_.push(retry);
+    return true;
   }
 
   void fallBack(std::uint32_t record, std::uint32_t key, Micros now, Micros waited) {
@@ -239,6 +350,7 @@ class Simulation {
   KeySampler keys_;
   std::vector<Micros> price_fetched_at_;
   InFlight in_flight_;
+  RetryQueue retries_;
   RunFacts facts_;
   Result result_;
 };

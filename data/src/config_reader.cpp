@@ -23,8 +23,7 @@ void readWindow(const Source& src, const YAML::Node& node, const std::string& pa
   if (auto* v = m.find("size")) b.window_size = readUint32(src, *v, m.path("size"));
 }
 
-void readFailures(const Source& src, const YAML::Node& node, const std::string& path,
-                  BreakerConfig& b) {
+OutcomeSet readOutcomeSet(const Source& src, const YAML::Node& node, const std::string& path) {
   requireList(src, node, path);
   OutcomeSet set;
   for (std::size_t i = 0; i < node.size(); ++i) {
@@ -38,7 +37,34 @@ void readFailures(const Source& src, const YAML::Node& node, const std::string& 
     if (set.contains(o)) fail(src, item, item_path + ": " + item.Scalar() + " is listed twice");
     set.insert(o);
   }
-  b.failures = set;
+  return set;
+}
+
+RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::string& path) {
+  RetryConfig r;
+  const MapReader m(src, node, path, {"max_attempts", "backoff", "jitter", "retry_on"});
+  if (auto* v = m.find("max_attempts"))
+    r.max_attempts = readUint32(src, *v, m.path("max_attempts"), 1);
+  if (auto* v = m.find("backoff")) {
+    const MapReader bo(src, *v, m.path("backoff"), {"kind", "base", "multiplier", "max"});
+    if (auto* x = bo.find("kind"))
+      r.backoff = readEnum<BackoffKind>(src, *x, bo.path("kind"),
+                                        {{"none", BackoffKind::none},
+                                         {"fixed", BackoffKind::fixed},
+                                         {"exponential", BackoffKind::exponential}});
+    if (auto* x = bo.find("base")) r.base = readDuration(src, *x, bo.path("base"));
+    if (auto* x = bo.find("multiplier"))
+      r.multiplier = readNumber(src, *x, bo.path("multiplier"), 1.0, 100.0);
+    if (auto* x = bo.find("max")) r.max = readDuration(src, *x, bo.path("max"));
+  }
+  if (auto* v = m.find("jitter"))
+    r.jitter = readEnum<Jitter>(src, *v, m.path("jitter"),
+                                {{"none", Jitter::none},
+                                 {"full", Jitter::full},
+                                 {"equal", Jitter::equal},
+                                 {"decorrelated", Jitter::decorrelated}});
+  if (auto* v = m.find("retry_on")) r.retry_on = readOutcomeSet(src, *v, m.path("retry_on"));
+  return r;
 }
 
 void readOpen(const Source& src, const YAML::Node& node, const std::string& path,
@@ -75,9 +101,13 @@ void readHalfOpen(const Source& src, const YAML::Node& node, const std::string& 
 BreakerConfig readBreaker(const Source& src, const YAML::Node& node, const std::string& path) {
   BreakerConfig b;
   const MapReader m(src, node, path,
-                    {"enabled", "window", "min_calls", "failure_rate", "consecutive_failures",
-                     "slow_call", "failures", "open", "half_open"});
+                    {"enabled", "placement", "window", "min_calls", "failure_rate",
+                     "consecutive_failures", "slow_call", "failures", "open", "half_open"});
   if (auto* v = m.find("enabled")) b.enabled = readBool(src, *v, m.path("enabled"));
+  if (auto* v = m.find("placement"))
+    b.placement = readEnum<BreakerPlacement>(src, *v, m.path("placement"),
+                                             {{"outside_retry", BreakerPlacement::outside_retry},
+                                              {"inside_retry", BreakerPlacement::inside_retry}});
   if (auto* v = m.find("window")) readWindow(src, *v, m.path("window"), b);
   if (auto* v = m.find("min_calls")) b.min_calls = readUint32(src, *v, m.path("min_calls"));
   if (auto* v = m.find("failure_rate"))
@@ -90,7 +120,7 @@ BreakerConfig readBreaker(const Source& src, const YAML::Node& node, const std::
       b.slow_call_duration = readDuration(src, *x, sc.path("duration"));
     if (auto* x = sc.find("rate")) b.slow_call_rate_pct = readPercent(src, *x, sc.path("rate"));
   }
-  if (auto* v = m.find("failures")) readFailures(src, *v, m.path("failures"), b);
+  if (auto* v = m.find("failures")) b.failures = readOutcomeSet(src, *v, m.path("failures"));
   if (auto* v = m.find("open")) readOpen(src, *v, m.path("open"), b);
   if (auto* v = m.find("half_open")) readHalfOpen(src, *v, m.path("half_open"), b);
   return b;
@@ -106,13 +136,15 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
     if (entry.key == "format" && (!entry.value.IsScalar() || entry.value.Scalar() != kConfigFormat))
       failExpected(src, entry.value, joinPath(path, "format"), quoted(kConfigFormat));
   }
-  const MapReader m(src, node, path, {"format", "breaker", "timeout", "fallback"});
+  const MapReader m(src, node, path, {"format", "breaker", "timeout", "retry", "fallback"});
   if (require_format) m.require("format");
   if (auto* v = m.find("breaker")) c.breaker = readBreaker(src, *v, m.path("breaker"));
   if (auto* v = m.find("timeout")) {
-    const MapReader t(src, *v, m.path("timeout"), {"attempt"});
+    const MapReader t(src, *v, m.path("timeout"), {"attempt", "total"});
     if (auto* x = t.find("attempt")) c.timeout.attempt = readDuration(src, *x, t.path("attempt"));
+    if (auto* x = t.find("total")) c.timeout.total = readDuration(src, *x, t.path("total"));
   }
+  if (auto* v = m.find("retry")) c.retry = readRetry(src, *v, m.path("retry"));
   if (auto* v = m.find("fallback")) {
     const MapReader fb(src, *v, m.path("fallback"), {"cache"});
     if (auto* x = fb.find("cache")) {

@@ -31,6 +31,16 @@ std::string_view windowTypeName(WindowType t) {
   return "count";
 }
 
+YAML::Node outcomeList(const OutcomeSet& set) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  list.SetStyle(YAML::EmitterStyle::Flow);
+  for (auto o : {CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
+                 CallOutcome::client_error}) {
+    if (set.contains(o)) list.push_back(std::string(toString(o)));
+  }
+  return list;
+}
+
 std::string_view closeRuleName(CloseRule r) {
   return r == CloseRule::rate ? "rate" : "all_succeed";
 }
@@ -43,6 +53,8 @@ YAML::Node toYamlNode(const Config& c) {
 
   YAML::Node breaker(YAML::NodeType::Map);
   breaker["enabled"] = boolText(b.enabled);
+  breaker["placement"] =
+      std::string(b.placement == BreakerPlacement::inside_retry ? "inside_retry" : "outside_retry");
   YAML::Node window = flowMap();
   window["type"] = std::string(windowTypeName(b.window_type));
   window["size"] = std::to_string(b.window_size);
@@ -54,13 +66,7 @@ YAML::Node toYamlNode(const Config& c) {
   slow["duration"] = formatDuration(b.slow_call_duration);
   slow["rate"] = formatPercent(b.slow_call_rate_pct);
   breaker["slow_call"] = slow;
-  YAML::Node failures(YAML::NodeType::Sequence);
-  failures.SetStyle(YAML::EmitterStyle::Flow);
-  for (auto o : {CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
-                 CallOutcome::client_error}) {
-    if (b.failures.contains(o)) failures.push_back(std::string(toString(o)));
-  }
-  breaker["failures"] = failures;
+  breaker["failures"] = outcomeList(b.failures);
 
   YAML::Node open(YAML::NodeType::Map);
   open["interval"] = formatDuration(b.open_interval);
@@ -84,7 +90,24 @@ YAML::Node toYamlNode(const Config& c) {
 
   YAML::Node timeout = flowMap();
   timeout["attempt"] = formatDuration(c.timeout.attempt);
+  timeout["total"] = formatDuration(c.timeout.total);
   root["timeout"] = timeout;
+
+  const RetryConfig& r = c.retry;
+  YAML::Node retry(YAML::NodeType::Map);
+  retry["max_attempts"] = std::to_string(r.max_attempts);
+  YAML::Node retry_backoff = flowMap();
+  retry_backoff["kind"] = std::string(r.backoff == BackoffKind::none    ? "none"
+                                      : r.backoff == BackoffKind::fixed ? "fixed"
+                                                                        : "exponential");
+  retry_backoff["base"] = formatDuration(r.base);
+  retry_backoff["multiplier"] = formatNumber(r.multiplier);
+  retry_backoff["max"] = formatDuration(r.max);
+  retry["backoff"] = retry_backoff;
+  static constexpr const char* kJitter[] = {"none", "full", "equal", "decorrelated"};
+  retry["jitter"] = std::string(kJitter[static_cast<int>(r.jitter)]);
+  retry["retry_on"] = outcomeList(r.retry_on);
+  root["retry"] = retry;
 
   YAML::Node cache = flowMap();
   cache["enabled"] = boolText(c.cache.enabled);

@@ -30,8 +30,15 @@ std::vector<std::uint32_t> simulateOrder(Micros timeout, Micros mean_gap, int ca
              : static_cast<Micros>(rng.uniform(Stream::window, r, 0, Purpose::latency) *
                                    static_cast<double>(timeout / 8)) *
                    8 % timeout;
-    PendingCall call{now + latency,       now, 0, static_cast<std::uint32_t>(i), {},
-                     CallOutcome::success};
+    PendingCall call{now + latency,
+                     now,
+                     0,
+                     static_cast<std::uint32_t>(i),
+                     0,
+                     static_cast<std::int32_t>(latency),
+                     {},
+                     CallOutcome::success,
+                     0};
     if (hang) {
       in_flight.pushTimeout(call);
     } else {
@@ -61,7 +68,8 @@ TEST(InFlight, PopsByCompletionTimeThenAdmissionAtAnyRate) {
 TEST(InFlight, MergesTimeoutsAndSampledCallsByTimeThenAdmission) {
   InFlight calls(0, kSecond);
   auto call = [](Micros at, std::uint32_t record) {
-    return PendingCall{at, 100, 0, record, {}, CallOutcome::success};
+    return PendingCall{
+        at, 100, 0, record, 0, static_cast<std::int32_t>(at - 100), {}, CallOutcome::success, 0};
   };
   calls.pushTimeout(call(800, 1));  // admitted first
   calls.push(call(800, 2));         // same completion time, admitted second

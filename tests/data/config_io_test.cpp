@@ -86,10 +86,10 @@ TEST(ConfigFile, UnknownKeyListsTheAllowedOnes) {
 }
 
 TEST(ConfigFile, UnknownTopLevelKey) {
-  const std::string text = std::string(kHeader) + "retry: {max_attempts: 3}\n";
-  EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "retry"),
-                       "unknown key 'retry' at the top level, expected one of format, breaker, "
-                       "timeout, fallback");
+  const std::string text = std::string(kHeader) + "pool: {size: 20}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "pool"),
+                       "unknown key 'pool' at the top level, expected one of format, breaker, "
+                       "timeout, retry, fallback");
 }
 
 TEST(ConfigFile, BadEnumNamesTheChoices) {
@@ -197,7 +197,9 @@ TEST(ConfigToYaml, IsCanonical) {
         "early_probe: {enabled: false, poll: 2s}",
         "half_open: {probes: 3, spacing: 1s, close_when: all_succeed, "
         "reopen_on_first_failure: false}",
-        "timeout: {attempt: 800ms}", "cache: {enabled: true, ttl: 60s}"})
+        "timeout: {attempt: 800ms, total: 0s}", "cache: {enabled: true, ttl: 60s}",
+        "backoff: {kind: exponential, base: 200ms, multiplier: 2, max: 5s}",
+        "retry_on: [timeout, refused, server_error]"})
     EXPECT_NE(text.find(fragment), std::string::npos) << fragment << "\n" << text;
 }
 

@@ -56,9 +56,9 @@ TEST(Overrides, UnknownKeyNamesTheAssignmentAndTheAllowedKeys) {
   EXPECT_EQ(errorOf({"breaker.window.sise=3"}),
             "--set breaker.window.sise=3: unknown key 'sise' under breaker.window, expected one "
             "of type, size");
-  EXPECT_EQ(errorOf({"retry.max_attempts=3"}),
-            "--set retry.max_attempts=3: unknown key 'retry' at the top level, expected one of "
-            "format, breaker, timeout, fallback");
+  EXPECT_EQ(errorOf({"pool.size=3"}),
+            "--set pool.size=3: unknown key 'pool' at the top level, expected one of "
+            "format, breaker, timeout, retry, fallback");
   EXPECT_EQ(errorOf({"breaker.window={kind: time}"}),
             "--set breaker.window={kind: time}: unknown key 'kind' under breaker.window, expected "
             "one of type, size");

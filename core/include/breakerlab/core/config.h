@@ -1,6 +1,7 @@
 #pragma once
 // The knobs a user tunes: the client's breaker, timeout and fallback cache.
 // Field names follow the config file keys (docs/formats.md), which `--set` takes.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -11,9 +12,15 @@ namespace breakerlab {
 
 enum class WindowType : std::uint8_t { count, time, consecutive };
 enum class CloseRule : std::uint8_t { all_succeed, rate };
+// Outside: the breaker sees each request once, its retry loop inside (gobreaker wrapping a retry
+// interceptor). Inside: every attempt passes the breaker (resilience4j's default aspect order).
+enum class BreakerPlacement : std::uint8_t { outside_retry, inside_retry };
+enum class BackoffKind : std::uint8_t { none, fixed, exponential };
+enum class Jitter : std::uint8_t { none, full, equal, decorrelated };
 
 struct BreakerConfig {
   bool enabled = true;
+  BreakerPlacement placement = BreakerPlacement::outside_retry;
 
   // Closed state: how failures are collected and when the breaker trips.
   WindowType window_type = WindowType::count;
@@ -43,7 +50,22 @@ struct BreakerConfig {
 
 struct TimeoutConfig {
   Micros attempt = 800 * kMillisecond;  // per dependency call; must be positive
+  Micros total = 0;                     // the whole retry loop; 0 = no deadline
   bool operator==(const TimeoutConfig&) const = default;
+};
+
+// Retries in the request (the worker waits through the backoff). The n-th retry waits
+// none: 0; fixed: base; exponential: min(max, base * multiplier^(n-1)); then jitter (Brooker):
+// full: U(0, d); equal: d/2 + U(0, d/2); decorrelated: min(max, U(base, 3 * previous)).
+struct RetryConfig {
+  std::uint32_t max_attempts = 1;  // including the first: 1 = no retries
+  BackoffKind backoff = BackoffKind::exponential;
+  Micros base = 200 * kMillisecond;
+  double multiplier = 2.0;
+  Micros max = 5 * kSecond;
+  Jitter jitter = Jitter::full;
+  OutcomeSet retry_on{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error};
+  bool operator==(const RetryConfig&) const = default;
 };
 
 struct CacheConfig {
@@ -55,11 +77,53 @@ struct CacheConfig {
 struct Config {
   BreakerConfig breaker;
   TimeoutConfig timeout;
+  RetryConfig retry;
   CacheConfig cache;
   bool operator==(const Config&) const = default;
 };
 
 // The first problem that makes the config unusable, or an empty string.
 std::string validate(const Config& config);
+
+// The wait before retry number `retry` (1 = the first retry) of one request, jitter included.
+// `uniform(n)` gives the request's n-th uniform draw in [0, 1).
+template <typename Uniform>
+Micros retryDelay(const RetryConfig& r, std::uint32_t retry, Uniform&& uniform) {
+  const auto cap = static_cast<double>(r.max > 0 ? r.max : kNever / 4);
+  if (r.jitter == Jitter::decorrelated) {
+    double sleep = static_cast<double>(r.base);
+    for (std::uint32_t n = 1; n <= retry; ++n) {
+      const double hi = 3 * sleep, lo = static_cast<double>(r.base);
+      sleep = std::min(cap, lo + uniform(n) * (hi - lo));
+    }
+    return static_cast<Micros>(sleep + 0.5);
+  }
+  double d = 0;
+  switch (r.backoff) {
+    case BackoffKind::none:
+      d = 0;
+      break;
+    case BackoffKind::fixed:
+      d = static_cast<double>(r.base);
+      break;
+    case BackoffKind::exponential: {
+      d = static_cast<double>(r.base);
+      for (std::uint32_t n = 1; n < retry && d < cap; ++n) d *= r.multiplier;
+      d = std::min(d, cap);
+      break;
+    }
+  }
+  switch (r.jitter) {
+    case Jitter::full:
+      d *= uniform(retry);
+      break;
+    case Jitter::equal:
+      d = d / 2 + uniform(retry) * d / 2;
+      break;
+    default:
+      break;
+  }
+  return static_cast<Micros>(d + 0.5);
+}
 
 }  // namespace breakerlab
