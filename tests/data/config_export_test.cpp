@@ -446,3 +446,32 @@ TEST(ConfigExport, InstanceNames) {
 
 }  // namespace
 }  // namespace breakerlab
+
+namespace breakerlab {
+namespace {
+
+TEST(ConfigExportRetries, RetriesAndTheDeadlineAreListedAsNotExported) {
+  Config c;
+  EXPECT_TRUE(std::none_of(kExportTargets.begin(), kExportTargets.end(), [&](ExportTarget t) {
+    const auto notes = exportConfig(c, t).not_expressible;
+    return std::any_of(notes.begin(), notes.end(),
+                       [](const std::string& n) { return n.find("retries") != std::string::npos; });
+  })) << "no retries configured, nothing said";
+  c.retry.max_attempts = 3;
+  c.timeout.total = 2 * kSecond;
+  for (ExportTarget t : {ExportTarget::resilience4j, ExportTarget::gobreaker}) {
+    const ExportedConfig e = exportConfig(c, t);
+    auto mentions = [&](const std::string& text) {
+      return std::any_of(e.not_expressible.begin(), e.not_expressible.end(),
+                         [&](const std::string& n) { return n.find(text) != std::string::npos; });
+    };
+    EXPECT_TRUE(mentions("retries (3 attempts, exponential backoff from 200ms, full jitter)"))
+        << e.text;
+    EXPECT_TRUE(mentions("request deadline 2s"));
+    EXPECT_NE(e.text.find("retries (3 attempts"), std::string::npos) << "listed in the file too";
+  }
+  EXPECT_TRUE(exportConfig(c, ExportTarget::breakerlab_yaml).not_expressible.empty());
+}
+
+}  // namespace
+}  // namespace breakerlab

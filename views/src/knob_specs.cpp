@@ -23,6 +23,9 @@ bool rateWindow(const Config& c) {
 bool breakerOn(const Config& c) {
   return c.breaker.enabled;
 }
+bool retrying(const Config& c) {
+  return c.retry.max_attempts > 1;
+}
 
 const std::vector<KnobSpec>& specs() {
   static const std::vector<KnobSpec> all = {
@@ -284,6 +287,37 @@ const std::vector<KnobSpec>& specs() {
        [](Config& c, double v) { c.timeout.attempt = micros(v / 1000); },
        nullptr,
        "A call that has not answered by then fails as a timeout"},
+      {"timeout.total", "Timeout", "Request deadline", Kind::number, "s", 0, 60, 0.1, 1, {},
+       [](const Config& c) { return secondsOf(c.timeout.total); },
+       [](Config& c, double v) { c.timeout.total = micros(v); }, nullptr,
+       "The whole retry loop, backoff included; 0: none"},
+      // Retries
+      {"retry.max_attempts", "Retries", "Attempts", Kind::number, "", 1, 10, 1, 0, {},
+       [](const Config& c) { return static_cast<double>(c.retry.max_attempts); },
+       [](Config& c, double v) { c.retry.max_attempts = count(v); }, nullptr,
+       "Calls per request, the first included: 1 = no retries"},
+      {"retry.backoff.kind", "Retries", "Backoff", Kind::choice, "", 0, 2, 1, 0,
+       {"none", "fixed", "exponential"},
+       [](const Config& c) { return static_cast<double>(c.retry.backoff); },
+       [](Config& c, double v) { c.retry.backoff = static_cast<BackoffKind>(count(v)); },
+       retrying, "Wait before a retry: none, the base, or base × multiplier^(n-1)"},
+      {"retry.backoff.base", "Retries", "Backoff base", Kind::number, "ms", 0, 5000, 10, 0, {},
+       [](const Config& c) { return secondsOf(c.retry.base) * 1000; },
+       [](Config& c, double v) { c.retry.base = micros(v / 1000); }, retrying,
+       "The first retry's wait (before jitter)"},
+      {"retry.backoff.multiplier", "Retries", "Backoff multiplier", Kind::number, "×", 1, 10, 0.1,
+       1, {}, [](const Config& c) { return c.retry.multiplier; },
+       [](Config& c, double v) { c.retry.multiplier = v; }, retrying,
+       "Each further retry waits this many times longer"},
+      {"retry.backoff.max", "Retries", "Backoff cap", Kind::number, "s", 0, 60, 0.5, 1, {},
+       [](const Config& c) { return secondsOf(c.retry.max); },
+       [](Config& c, double v) { c.retry.max = micros(v); }, retrying,
+       "The longest wait; 0: no cap"},
+      {"retry.jitter", "Retries", "Jitter", Kind::choice, "", 0, 3, 1, 0,
+       {"none", "full", "equal", "decorrelated"},
+       [](const Config& c) { return static_cast<double>(c.retry.jitter); },
+       [](Config& c, double v) { c.retry.jitter = static_cast<Jitter>(count(v)); }, retrying,
+       "Randomises the wait so that clients do not retry in step"},
       // Fallback
       {"fallback.cache.enabled",
        "Fallback cache",
