@@ -208,8 +208,8 @@ std::vector<std::string> retryItems(const Config& c, const std::string& where) {
     static constexpr const char* kJitter[] = {"no jitter", "full jitter", "equal jitter",
                                               "decorrelated jitter"};
     items.push_back("retries (" + std::to_string(r.max_attempts) + " attempts, " +
-                    kKind[static_cast<int>(r.backoff)] + " from " + formatDuration(r.base) +
-                    ", " + kJitter[static_cast<int>(r.jitter)] +
+                    kKind[static_cast<int>(r.backoff)] + " from " + formatDuration(r.base) + ", " +
+                    kJitter[static_cast<int>(r.jitter)] +
                     "): not part of this export; configure them in " + where);
   }
   if (c.timeout.total > 0)
@@ -307,14 +307,16 @@ ExportedConfig exportResilience4j(const Config& c, const std::string& name) {
                     "classes (see the comment below)");
   if (c.cache.enabled)
     notes.push_back(cacheItem(c, "e.g. a fallbackMethod on @CircuitBreaker that serves"));
-  for (auto& item : retryItems(c, "resilience4j.retry.instances.<name> (maxAttempts, waitDuration, "
-                                    "enableExponentialBackoff, enableRandomizedWait)"))
+  for (auto& item : retryItems(c,
+                               "resilience4j.retry.instances.<name> (maxAttempts, waitDuration, "
+                               "enableExponentialBackoff, enableRandomizedWait)"))
     notes.push_back(std::move(item));
   if (c.retry.max_attempts > 1 && c.breaker.placement == BreakerPlacement::outside_retry)
-    notes.push_back("breaker outside the retry loop: Spring's default aspect order puts Retry "
-                    "outside CircuitBreaker (every attempt is recorded); give "
-                    "resilience4j.circuitbreaker.circuitBreakerAspectOrder higher precedence "
-                    "(a lower value) than resilience4j.retry.retryAspectOrder");
+    notes.push_back(
+        "breaker outside the retry loop: Spring's default aspect order puts Retry "
+        "outside CircuitBreaker (every attempt is recorded); give "
+        "resilience4j.circuitbreaker.circuitBreakerAspectOrder higher precedence "
+        "(a lower value) than resilience4j.retry.retryAspectOrder");
 
   const std::string key = springMapKey(name);
   YamlLines y;
@@ -542,8 +544,9 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
   if (c.cache.enabled)
     notes.push_back(
         cacheItem(c, "on gobreaker.ErrOpenState, ErrTooManyRequests or a failed call serve"));
-  for (auto& item : retryItems(c, "a retry loop around cb.Execute (breaker outside) or inside "
-                                    "the function it runs (breaker inside)"))
+  for (auto& item : retryItems(c,
+                               "a retry loop around cb.Execute (breaker outside) or inside "
+                               "the function it runs (breaker inside)"))
     notes.push_back(std::move(item));
 
   // IsSuccessful: every class BreakerLab does not count is a success.

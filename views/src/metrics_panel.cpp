@@ -26,13 +26,6 @@ const char* kHeadline[] = {"failed_checkouts",
                            "latency_p99_ms",
                            "dependency_calls"};
 
-bool isIntegral(const MetricInfo& info) {
-  for (auto name : {"checkouts", "fresh_checkouts", "cached_checkouts", "failed_checkouts",
-                    "cached_window_checkouts", "dependency_calls", "dependency_failures",
-                    "rejected_calls", "trips", "reopens"})
-    if (info.name == name) return true;
-  return false;
-}
 }  // namespace
 
 QString formatMetric(std::string_view unit, const std::optional<double>& value, bool integral) {
@@ -94,7 +87,7 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline,
     QTreeWidgetItem* item = rows_.value(qs(info.name));
     const auto now = info.get(current.metrics);
     const auto before = info.get(baseline.metrics);
-    const bool integral = isIntegral(info);
+    const bool integral = info.integral;
     item->setText(1, formatMetric(info.unit, now, integral));
     item->setText(2, formatMetric(info.unit, before, integral));
     int direction = 0;

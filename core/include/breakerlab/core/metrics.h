@@ -43,6 +43,7 @@ struct MetricInfo {
   std::string_view description;
   std::optional<double> (*get)(const Metrics&);
   bool lower_is_better;
+  bool integral;  // a count: shown without decimals
 };
 
 std::span<const MetricInfo> metricRegistry();
