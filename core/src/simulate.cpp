@@ -256,7 +256,7 @@ class Simulation {
     if (counted) {
       ++facts_.dependency_calls;
       facts_.retries += attempt > 0 ? 1 : 0;
-      ++result_.per_second.dependency_calls[secondOf(t)];
+      countPerSecond(result_.per_second.dependency_calls, t);
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
@@ -272,7 +272,7 @@ class Simulation {
     }
     if (counted && config_.breaker.failures.contains(outcome)) {
       ++facts_.dependency_failures;
-      ++result_.per_second.dependency_failures[secondOf(t)];
+      countPerSecond(result_.per_second.dependency_failures, t);
     }
   }
 
@@ -335,6 +335,13 @@ class Simulation {
     r.outcome = outcome;
     r.reason = reason;
     r.latency_us = static_cast<std::int32_t>(std::min<Micros>(latency, INT32_MAX));
+  }
+
+  // Retries of the window's last requests can start after the window ends: those are counted
+  // in the totals but have no second of their own.
+  void countPerSecond(std::vector<std::uint32_t>& series, Micros t) const {
+    const std::size_t second = secondOf(t);
+    if (second < series.size()) ++series[second];
   }
 
   std::size_t secondOf(Micros t) const {
