@@ -31,6 +31,13 @@ std::string validate(const Config& config) {
   if (!(r.multiplier >= 1.0 && r.multiplier <= 100.0))
     return "retry.backoff.multiplier must be between 1 and 100";
   if (r.max < 0) return "retry.backoff.max must not be negative";
+  if (!(r.budget.ratio >= 0 && r.budget.ratio <= 10))
+    return "retry.budget.ratio must be 0% to 1000%";
+  if (!(r.budget.min_per_second >= 0)) return "retry.budget.min_per_second must not be negative";
+  if (r.budget.window < kSecond || r.budget.window > 3600 * kSecond)
+    return "retry.budget.window must be 1s to 1h";
+  if (!(r.token_bucket.capacity >= 0 && r.token_bucket.cost > 0 && r.token_bucket.refund >= 0))
+    return "retry.token_bucket: capacity and refund must not be negative, cost must be positive";
   if (config.cache.ttl < 0) return "fallback.cache.ttl must not be negative";
   return {};
 }

@@ -275,6 +275,7 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
   m.dependency_failures = facts.dependency_failures;
   m.rejected_calls = facts.rejected_calls;
   m.retries = facts.retries;
+  m.retries_refused = facts.retries_refused;
   m.amplification = m.checkouts
                         ? static_cast<double>(m.dependency_calls) / static_cast<double>(m.checkouts)
                         : 0.0;

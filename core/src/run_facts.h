@@ -26,6 +26,7 @@ struct RunFacts {
   std::uint64_t dependency_failures = 0;
   std::uint64_t rejected_calls = 0;
   std::uint64_t retries = 0;
+  std::uint64_t retries_refused = 0;  // by the retry budget or token bucket
   Micros oldest_cached_age = 0;
 };
 

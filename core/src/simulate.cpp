@@ -9,6 +9,7 @@
 #include "health_timeline.h"
 #include "in_flight.h"
 #include "random.h"
+#include "retry_governor.h"
 #include "run_facts.h"
 #include "traffic_model.h"
 
@@ -72,6 +73,7 @@ struct ReplayCache::Snapshot {
   std::vector<Micros> price_fetched_at;
   InFlight in_flight;
   RetryQueue retries;
+  RetryGovernor governor;
   std::uint64_t lead_in_requests;
 
   bool serves(const Incident& i, const Config& c) const {
@@ -101,7 +103,8 @@ class Simulation {
         dependency_(incident.dependency),
         keys_(incident.traffic.keys),
         price_fetched_at_(keys_.count(), kNever),
-        in_flight_(incident.start - incident.traffic.lead_in, config.timeout.attempt) {}
+        in_flight_(incident.start - incident.traffic.lead_in, config.timeout.attempt),
+        governor_(config.retry) {}
 
   Result run(ReplayCache* cache) {
     const Traffic& traffic = incident_.traffic;
@@ -120,6 +123,7 @@ class Simulation {
       price_fetched_at_ = snapshot->price_fetched_at;
       in_flight_ = snapshot->in_flight;
       retries_ = snapshot->retries;
+      governor_ = snapshot->governor;
       lead_in_requests = snapshot->lead_in_requests;
       ++cache->hits_;
     } else {
@@ -134,7 +138,8 @@ class Simulation {
       if (cache != nullptr) {
         cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
             &incident_, incident_.seed, traffic.lead_in, config_, !breaker_.transitions().empty(),
-            breaker_, dependency_, price_fetched_at_, in_flight_, retries_, lead_in_requests});
+            breaker_, dependency_, price_fetched_at_, in_flight_, retries_, governor_,
+            lead_in_requests});
       }
     }
 
@@ -248,6 +253,7 @@ class Simulation {
         return;
       }
     }
+    if (attempt == 0) governor_.onRequest(t);
     Micros timeout = config_.timeout.attempt;
     if (config_.timeout.total > 0)
       timeout = std::min(timeout, request_start + config_.timeout.total - t);
@@ -282,7 +288,10 @@ class Simulation {
 
   void complete(const PendingCall& call) {
     if (breakerInside()) breaker_.record(call.at, call.permit, call.outcome, call.duration);
-    if (call.outcome == CallOutcome::success) price_fetched_at_[call.key] = call.at;
+    if (call.outcome == CallOutcome::success) {
+      price_fetched_at_[call.key] = call.at;
+      if (call.attempt == 0) governor_.onFirstAttemptSuccess();
+    }
     const bool failed =
         call.outcome != CallOutcome::success && call.outcome != CallOutcome::client_error;
     if (failed && config_.retry.max_attempts > 1 && retryAfter(call)) return;
@@ -313,6 +322,10 @@ class Simulation {
     });
     const Micros at = call.at + delay;
     if (config_.timeout.total > 0 && at >= call.request_start + config_.timeout.total) return false;
+    if (!governor_.allowRetry(call.at)) {
+      facts_.retries_refused += call.record != kLeadIn ? 1 : 0;
+      return false;
+    }
     PendingCall retry = call;
     retry.at = at;
     retry.attempt = static_cast<std::uint8_t>(next);
@@ -358,6 +371,7 @@ class Simulation {
   std::vector<Micros> price_fetched_at_;
   InFlight in_flight_;
   RetryQueue retries_;
+  RetryGovernor governor_;
   RunFacts facts_;
   Result result_;
 };

@@ -42,7 +42,8 @@ OutcomeSet readOutcomeSet(const Source& src, const YAML::Node& node, const std::
 
 RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::string& path) {
   RetryConfig r;
-  const MapReader m(src, node, path, {"max_attempts", "backoff", "jitter", "retry_on"});
+  const MapReader m(src, node, path,
+                    {"max_attempts", "backoff", "jitter", "retry_on", "budget", "token_bucket"});
   if (auto* v = m.find("max_attempts"))
     r.max_attempts = readUint32(src, *v, m.path("max_attempts"), 1);
   if (auto* v = m.find("backoff")) {
@@ -64,6 +65,22 @@ RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::stri
                                  {"equal", Jitter::equal},
                                  {"decorrelated", Jitter::decorrelated}});
   if (auto* v = m.find("retry_on")) r.retry_on = readOutcomeSet(src, *v, m.path("retry_on"));
+  if (auto* v = m.find("budget")) {
+    const MapReader b(src, *v, m.path("budget"), {"ratio", "min_per_second", "window"});
+    if (auto* x = b.find("ratio")) r.budget.ratio = readPercent(src, *x, b.path("ratio")) / 100;
+    if (auto* x = b.find("min_per_second"))
+      r.budget.min_per_second = readNumber(src, *x, b.path("min_per_second"), 0.0, 1e9);
+    if (auto* x = b.find("window")) r.budget.window = readDuration(src, *x, b.path("window"));
+  }
+  if (auto* v = m.find("token_bucket")) {
+    const MapReader t(src, *v, m.path("token_bucket"), {"capacity", "cost", "refund"});
+    if (auto* x = t.find("capacity"))
+      r.token_bucket.capacity = readNumber(src, *x, t.path("capacity"), 0.0, 1e12);
+    if (auto* x = t.find("cost"))
+      r.token_bucket.cost = readNumber(src, *x, t.path("cost"), 0.0, 1e12);
+    if (auto* x = t.find("refund"))
+      r.token_bucket.refund = readNumber(src, *x, t.path("refund"), 0.0, 1e12);
+  }
   return r;
 }
 

@@ -107,6 +107,16 @@ YAML::Node toYamlNode(const Config& c) {
   static constexpr const char* kJitter[] = {"none", "full", "equal", "decorrelated"};
   retry["jitter"] = std::string(kJitter[static_cast<int>(r.jitter)]);
   retry["retry_on"] = outcomeList(r.retry_on);
+  YAML::Node budget = flowMap();
+  budget["ratio"] = formatPercent(r.budget.ratio * 100);
+  budget["min_per_second"] = formatNumber(r.budget.min_per_second);
+  budget["window"] = formatDuration(r.budget.window);
+  retry["budget"] = budget;
+  YAML::Node bucket = flowMap();
+  bucket["capacity"] = formatNumber(r.token_bucket.capacity);
+  bucket["cost"] = formatNumber(r.token_bucket.cost);
+  bucket["refund"] = formatNumber(r.token_bucket.refund);
+  retry["token_bucket"] = bucket;
   root["retry"] = retry;
 
   YAML::Node cache = flowMap();

@@ -144,5 +144,40 @@ TEST(Retries, InsideTheRetryLoopTheBreakerCountsEveryAttempt) {
   EXPECT_LT(in.metrics.dependency_calls, out.metrics.dependency_calls);
 }
 
+TEST(RetryBudget, TenPercentHoldsAnOutageAtOnePointOneTimesTheLoad) {
+  // SRE book, "Handling Overload": with 3 attempts per request a failing backend sees just
+  // under 3x the load; a per-client budget of 10% retries reduces that to 1.1x.
+  Incident inc = iidFailures(1.0, 1000, 60 * s);
+  inc.deployed.retry.max_attempts = 3;
+  const Metrics unbounded = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(unbounded.amplification, 3.0, 1e-9);
+  Config budgeted = inc.deployed;
+  budgeted.retry.budget.ratio = 0.10;
+  const Metrics m = simulate(inc, budgeted).metrics;
+  EXPECT_NEAR(m.amplification, 1.1, 0.01);
+  EXPECT_GT(m.retries_refused, 0u);
+}
+
+TEST(RetryBudget, TheFloorAllowsRetriesAtLowTraffic) {
+  Incident inc = iidFailures(1.0, 2, 60 * s);  // 2 requests/s: 10% would allow almost nothing
+  inc.deployed.retry.max_attempts = 2;
+  inc.deployed.retry.budget.ratio = 0.10;
+  inc.deployed.retry.budget.min_per_second = 1;  // 10 retries per 10 s window
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(static_cast<double>(m.retries) / 60.0, 1.0, 0.1) << "about one retry a second";
+}
+
+TEST(RetryTokenBucket, AFullBucketAllowsAHundredRetriesInATotalOutage) {
+  // AWS SDK standard mode: 500 tokens, 5 per retry: about 100 retries when everything fails.
+  Incident inc = iidFailures(1.0, 100, 30 * s);
+  inc.deployed.retry.max_attempts = 3;
+  inc.deployed.retry.token_bucket = {500, 5, 1};
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(m.retries, 100u);
+  // The first 50 requests spend the tokens on two retries each; every later request is refused
+  // its first retry.
+  EXPECT_EQ(m.retries_refused, m.checkouts - 50);
+}
+
 }  // namespace
 }  // namespace breakerlab

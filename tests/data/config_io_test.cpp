@@ -260,3 +260,33 @@ TEST(ConfigToYaml, RoundTripsThroughTheParser) {
 
 }  // namespace
 }  // namespace breakerlab
+
+namespace breakerlab {
+namespace {
+
+TEST(ConfigRetry, RetryKeysRoundTripAndParse) {
+  const std::string text = R"(format: breakerlab-config/1
+breaker: {placement: inside_retry}
+timeout: {attempt: 2s, total: 5s}
+retry:
+  max_attempts: 4
+  backoff: {kind: exponential, base: 200ms, multiplier: 2, max: 5s}
+  jitter: decorrelated
+  retry_on: [timeout, server_error]
+  budget: {ratio: 7%, min_per_second: 10, window: 10s}
+  token_bucket: {capacity: 500, cost: 5, refund: 1}
+)";
+  const Config c = parseConfig(text, "retry.yaml");
+  EXPECT_EQ(c.breaker.placement, BreakerPlacement::inside_retry);
+  EXPECT_EQ(c.timeout.total, 5 * kSecond);
+  EXPECT_EQ(c.retry.max_attempts, 4u);
+  EXPECT_EQ(c.retry.jitter, Jitter::decorrelated);
+  EXPECT_FALSE(c.retry.retry_on.contains(CallOutcome::refused));
+  EXPECT_DOUBLE_EQ(c.retry.budget.ratio, 0.07);
+  EXPECT_DOUBLE_EQ(c.retry.token_bucket.capacity, 500);
+  EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
+  EXPECT_EQ(applyOverrides(Config{}, {"retry.jitter=equal"}).retry.jitter, Jitter::equal);
+}
+
+}  // namespace
+}  // namespace breakerlab

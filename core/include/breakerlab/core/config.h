@@ -57,6 +57,24 @@ struct TimeoutConfig {
 // Retries in the request (the worker waits through the backoff). The n-th retry waits
 // none: 0; fixed: base; exponential: min(max, base * multiplier^(n-1)); then jitter (Brooker):
 // full: U(0, d); equal: d/2 + U(0, d/2); decorrelated: min(max, U(base, 3 * previous)).
+// Retry budget (Linkerd, Envoy, the SRE book's per-client budget): a retry is allowed while the
+// retries of the last `window` stay below max(ratio × requests, min_per_second × window).
+struct RetryBudget {
+  double ratio = 0;  // 0..1; 0 = no budget
+  double min_per_second = 0;
+  Micros window = 10 * kSecond;
+  bool operator==(const RetryBudget&) const = default;
+};
+
+// Retry token bucket (AWS SDK standard mode): a retry takes `cost` tokens and is refused when
+// fewer are left; a request that succeeds at its first attempt returns `refund`.
+struct RetryTokenBucket {
+  double capacity = 0;  // 0 = no bucket
+  double cost = 5;
+  double refund = 1;
+  bool operator==(const RetryTokenBucket&) const = default;
+};
+
 struct RetryConfig {
   std::uint32_t max_attempts = 1;  // including the first: 1 = no retries
   BackoffKind backoff = BackoffKind::exponential;
@@ -65,6 +83,8 @@ struct RetryConfig {
   Micros max = 5 * kSecond;
   Jitter jitter = Jitter::full;
   OutcomeSet retry_on{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error};
+  RetryBudget budget;
+  RetryTokenBucket token_bucket;
   bool operator==(const RetryConfig&) const = default;
 };
 

@@ -26,6 +26,7 @@ struct Metrics {
   std::uint64_t dependency_failures = 0;  // calls that ended in a breaker-counted failure
   std::uint64_t rejected_calls = 0;       // calls the breaker refused
   std::uint64_t retries = 0;              // attempts after the first of a request
+  std::uint64_t retries_refused = 0;      // retries the budget or token bucket did not allow
   double amplification = 0;               // dependency calls per checkout
   std::uint32_t trips = 0;                // closed -> open transitions
   std::uint32_t reopens = 0;              // half-open -> open transitions
