@@ -259,7 +259,8 @@ void MainWindow::browseForIncident() {
   if (!path.isEmpty()) openIncident(path);
 }
 
-bool MainWindow::exportConfigTo(const QString& path, ExportTarget target) {
+bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
+                                std::vector<std::string>* not_expressible) {
   if (!session_->hasIncident()) return false;
   const ExportedConfig exported = exportConfig(session_->config(), target,
                                                session_->incident().dependency.name.empty()
@@ -272,6 +273,7 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target) {
     return false;
   }
   exported_since_tuning_ = true;
+  if (not_expressible) *not_expressible = exported.not_expressible;
   QString note = tr("Exported %1").arg(QFileInfo(path).fileName());
   if (!exported.not_expressible.empty())
     note += tr(" · %n setting(s) the target cannot express are listed at the top of the file", "",
@@ -289,13 +291,12 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
                        QString::fromUtf8(suffix.data(), static_cast<int>(suffix.size()));
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export Config"), QDir(folder).filePath(name));
-  if (path.isEmpty() || !exportConfigTo(path, target)) return;
+  std::vector<std::string> not_expressible;
+  if (path.isEmpty() || !exportConfigTo(path, target, &not_expressible)) return;
   QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
-  const ExportedConfig exported = exportConfig(session_->config(), target);
-  if (interactive_ && !exported.not_expressible.empty()) {
+  if (interactive_ && !not_expressible.empty()) {
     QStringList lines;
-    for (const auto& l : exported.not_expressible)
-      lines << QStringLiteral("• ") + QString::fromStdString(l);
+    for (const auto& l : not_expressible) lines << QStringLiteral("• ") + QString::fromStdString(l);
     QMessageBox::information(this, tr("Exported with limitations"),
                              tr("The target cannot express:\n\n%1\n\nThe file lists these in a "
                                 "comment at the top.")

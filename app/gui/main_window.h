@@ -34,7 +34,9 @@ class MainWindow : public QMainWindow {
   // Opens an incident. A broken file reports file, line, column and what was expected, and
   // leaves the open incident as it was.
   bool openIncident(const QString& path);
-  bool exportConfigTo(const QString& path, ExportTarget target);
+  // Writes the tuned config for `target`; `not_expressible` receives what the target cannot say.
+  bool exportConfigTo(const QString& path, ExportTarget target,
+                      std::vector<std::string>* not_expressible = nullptr);
   bool exportLanesTo(const QString& path);
 
   // Where errors and notices go: a dialog by default; tests capture them instead.
