@@ -20,6 +20,8 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       return;
     }
     if (replay.config == config_) {
+      // The shown result's records become the next replay's buffer (the worker is idle now).
+      cache_->recycle(std::move(result_.checkouts));
       result_ = std::move(replay.result);
       last_replay_ms_ = replay.milliseconds;
       emit resultChanged();

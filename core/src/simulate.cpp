@@ -147,6 +147,10 @@ class Simulation {
         traffic.arrivals == ArrivalProcess::recorded
             ? ArrivalStream(traffic.recorded, start, end)
             : ArrivalStream(traffic.arrivals, traffic.rate, start, end, rng_, Stream::window);
+    if (cache != nullptr && cache->spare_records_.capacity() >= expectedArrivals()) {
+      result_.checkouts = std::move(cache->spare_records_);
+      result_.checkouts.clear();
+    }
     result_.checkouts.reserve(expectedArrivals());
     for (Micros t = window.next(); t != kNever; t = window.next()) {
       const auto index = static_cast<std::uint32_t>(result_.checkouts.size());
