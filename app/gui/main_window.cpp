@@ -231,6 +231,7 @@ void MainWindow::showResult() {
 }
 
 void MainWindow::applyConfig(const Config& config) {
+  exported_since_tuning_ = false;  // undo, reset and what-ifs change the config too
   knobs_->setConfig(config);
   session_->setConfig(config);
 }

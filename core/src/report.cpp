@@ -3,11 +3,20 @@
 #include <map>
 #include <sstream>
 
+#include "latency_histogram.h"
 #include "run_facts.h"
 
 namespace breakerlab {
 
 namespace {
+
+// Outcomes of the checkouts that arrived in one bucket of the checkout lane.
+struct LaneBucket {
+  std::uint32_t total = 0;
+  std::uint32_t cached = 0;
+  std::uint32_t failed = 0;
+  std::uint32_t slow = 0;
+};
 
 std::string_view plainOutcome(CallOutcome o) {
   switch (o) {
@@ -88,8 +97,8 @@ Lane checkoutLane(const std::vector<LaneBucket>& buckets, const CheckoutLaneRule
   return lane;
 }
 
-// Seconds that the `inner` state intervals of lane `a` overlap intervals of lane `b` in state
-// `b_state` (b == nullptr: no restriction).
+// Seconds that the intervals of lane `a` not in state `a_not_state` overlap intervals of lane `b`
+// in state `b_state` (b == nullptr: no restriction).
 double overlapSeconds(const Lane& a, std::string_view a_not_state, const Lane* b,
                       std::string_view b_state) {
   Micros total = 0;

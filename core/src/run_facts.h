@@ -7,17 +7,8 @@
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
 #include "health_timeline.h"
-#include "latency_histogram.h"
 
 namespace breakerlab {
-
-// Outcomes of the checkouts that arrived in one bucket of the checkout lane.
-struct LaneBucket {
-  std::uint32_t total = 0;
-  std::uint32_t cached = 0;
-  std::uint32_t failed = 0;
-  std::uint32_t slow = 0;
-};
 
 struct RunFacts {
   std::vector<BreakerTransition> transitions;

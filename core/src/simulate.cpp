@@ -16,7 +16,6 @@
 namespace breakerlab {
 
 namespace {
-constexpr std::uint32_t kLeadIn = kLeadInRecord;
 
 // Attempts waiting for their backoff to end, earliest first (ties in the order they were
 // scheduled).
@@ -132,7 +131,7 @@ class Simulation {
       ArrivalStream lead_in(lead_process, leadInRate(traffic, start, end), start - traffic.lead_in,
                             start, rng_, Stream::lead_in);
       for (Micros t = lead_in.next(); t != kNever; t = lead_in.next()) {
-        arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadIn);
+        arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadInRecord);
       }
       lead_in_requests = lead_in.produced();
       if (cache != nullptr) {
@@ -216,13 +215,13 @@ class Simulation {
     return config_.breaker.enabled && config_.breaker.placement == BreakerPlacement::inside_retry;
   }
   Stream streamOf(const PendingCall& c) const {
-    return c.record == kLeadIn ? Stream::lead_in : Stream::window;
+    return c.record == kLeadInRecord ? Stream::lead_in : Stream::window;
   }
 
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
     if (t >= in_flight_.nextAt() || t >= breaker_.nextTimer() || t >= retries_.nextAt()) drain(t);
     const std::uint32_t key = keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
-    const bool counted = record != kLeadIn;
+    const bool counted = record != kLeadInRecord;
     if (counted && config_.breaker.enabled)
       result_.checkouts[record].breaker_closed = breaker_.state() == BreakerState::closed;
     CircuitBreaker::Permit permit{true, false, 0, 0};
@@ -244,7 +243,7 @@ class Simulation {
   [[gnu::always_inline]] void startAttempt(Micros t, Micros request_start, std::uint32_t key,
                                            std::uint32_t record, std::uint32_t request,
                                            CircuitBreaker::Permit permit, std::uint8_t attempt) {
-    const bool counted = record != kLeadIn;
+    const bool counted = record != kLeadInRecord;
     if (breakerInside()) {
       permit = breaker_.acquire(t);
       if (!permit.permitted) {
@@ -302,7 +301,7 @@ class Simulation {
     // The request is over: the outside breaker sees it once, for the whole loop.
     const Micros total = call.at - call.request_start;
     if (breakerOutside()) breaker_.record(call.at, call.permit, call.outcome, total);
-    if (call.record == kLeadIn) return;
+    if (call.record == kLeadInRecord) return;
     switch (call.outcome) {
       case CallOutcome::success:
         finish(call.record, CheckoutOutcome::fresh, FailReason::none, total);
@@ -327,7 +326,7 @@ class Simulation {
     const Micros at = call.at + delay;
     if (config_.timeout.total > 0 && at >= call.request_start + config_.timeout.total) return false;
     if (!governor_.allowRetry(call.at)) {
-      facts_.retries_refused += call.record != kLeadIn ? 1 : 0;
+      facts_.retries_refused += call.record != kLeadInRecord ? 1 : 0;
       return false;
     }
     PendingCall retry = call;
