@@ -39,6 +39,19 @@ std::string validate(const Config& config) {
   if (!(r.token_bucket.capacity >= 0 && r.token_bucket.cost > 0 && r.token_bucket.refund >= 0))
     return "retry.token_bucket: capacity and refund must not be negative, cost must be positive";
   if (config.cache.ttl < 0) return "fallback.cache.ttl must not be negative";
+  if (config.pool.max_wait < 0) return "pool.max_wait must not be negative";
+  if (config.pool.size > 1'000'000) return "pool.size must be at most 1000000";
+  if (config.workers.per_pod > 1'000'000 || config.workers.queue > 1'000'000)
+    return "workers.per_pod and workers.queue must be at most 1000000";
+  const LoadBalancerConfig& lb = config.load_balancer;
+  if (lb.pods < 1 || lb.pods > 10'000) return "load_balancer.pods must be 1 to 10000";
+  if (lb.health_check.enabled) {
+    if (lb.health_check.interval < 10 * kMillisecond)
+      return "load_balancer.health_check.interval must be at least 10ms";
+    if (lb.health_check.unhealthy_after < 1 || lb.health_check.healthy_after < 1)
+      return "load_balancer.health_check.unhealthy_after and healthy_after must be at least 1";
+  }
+  if (config.pricing.refresh_after < 0) return "pricing.refresh_after must not be negative";
   return {};
 }
 

@@ -108,6 +108,7 @@ DependencyModel::DependencyModel(const Dependency& dependency) {
     cumulative(s.mix_start, seg.cum_start);
     cumulative(s.mix_end, seg.cum_end);
     seg.lognormal = s.latency_start.kind == LatencyModel::Kind::lognormal;
+    seg.exponential = s.latency_start.kind == LatencyModel::Kind::exponential;
     lognormalParameters(s.latency_start, seg.mu_start, seg.sigma_start);
     lognormalParameters(s.latency_end, seg.mu_end, seg.sigma_end);
     seg.fixed_start = s.latency_start.p50;
@@ -145,6 +146,11 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
   Micros latency;
   if (s.lognormal) {
     latency = sampleLognormal(s, f, rng.uniform(stream, request, attempt, Purpose::latency));
+  } else if (s.exponential) {
+    const double mean =
+        static_cast<double>(s.fixed_start) + f * static_cast<double>(s.fixed_end - s.fixed_start);
+    const double u2 = rng.uniform(stream, request, attempt, Purpose::latency);
+    latency = static_cast<Micros>(-mean * std::log1p(-u2) + 0.5);
   } else {
     latency = s.fixed_start +
               static_cast<Micros>(f * static_cast<double>(s.fixed_end - s.fixed_start) + 0.5);

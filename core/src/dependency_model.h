@@ -32,6 +32,7 @@ class DependencyModel {
     double cum_start[4];
     double cum_end[4];
     bool lognormal;
+    bool exponential;                                 // mean in fixed_start / fixed_end
     double mu_start, sigma_start, mu_end, sigma_end;  // ln-microseconds; mu = fixed value's ln
     Micros fixed_start, fixed_end;
     Micros refused_latency;

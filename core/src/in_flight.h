@@ -17,17 +17,23 @@ struct PendingCall {
   Micros at;             // completion time (on the retry queue: when the attempt starts)
   Micros request_start;  // arrival: for the deadline and the checkout's latency
   std::uint32_t key;
-  std::uint32_t record;   // the checkout, or kLeadInRecord
+  std::uint32_t record;   // the checkout, kLeadInRecord or kRefreshRecord
   std::uint32_t request;  // the random-number key of the request
   std::int32_t duration;  // of this attempt (at most the attempt timeout)
   CircuitBreaker::Permit permit;
   CallOutcome outcome;
-  std::uint8_t attempt;  // 0 = the first call of the request
+  std::uint8_t attempt;   // 0 = the first call of the request
+  std::uint16_t pod = 0;  // the client pod whose worker and pool the request uses
 
   Micros start() const { return at - duration; }
 };
 static_assert(sizeof(PendingCall) == 48);
 inline constexpr std::uint32_t kLeadInRecord = 0xffffffffu;
+// A background refresh of cache-first pricing: no checkout waits for it.
+inline constexpr std::uint32_t kRefreshRecord = 0xfffffffeu;
+inline constexpr bool isCheckout(std::uint32_t record) {
+  return record < kRefreshRecord;
+}
 
 // Calls that complete within `span` of their start, ordered by a 64-bit key that packs the
 // completion time above the admission number: a timing wheel. Buckets are 2^shift microseconds

@@ -17,10 +17,20 @@ std::optional<double> field(const Metrics& m) {
   }
 }
 
+template <typename T>
+struct Unwrapped {
+  using type = T;
+};
+template <typename T>
+struct Unwrapped<std::optional<T>> {
+  using type = T;
+};
+
 template <auto Member>
 constexpr MetricInfo metric(std::string_view name, std::string_view label, std::string_view unit,
                             std::string_view description, bool lower_is_better) {
-  using Field = std::remove_cvref_t<decltype(std::declval<Metrics>().*Member)>;
+  using Field =
+      typename Unwrapped<std::remove_cvref_t<decltype(std::declval<Metrics>().*Member)>>::type;
   return {
       name, label, unit, description, field<Member>, lower_is_better, std::is_integral_v<Field>};
 }
@@ -77,6 +87,51 @@ constexpr std::array kRegistry = {
                                      "99th percentile checkout latency", true),
     metric<&Metrics::latency_max_ms>("latency_max_ms", "Latency max", "ms", "slowest checkout",
                                      true),
+    metric<&Metrics::calls_per_failed_checkout>(
+        "calls_per_failed_checkout", "Calls per failed checkout", "",
+        "attempts made by the checkouts that failed, per failed checkout", true),
+    metric<&Metrics::mean_call_ms>("mean_call_ms", "Mean call", "ms",
+                                   "mean duration of the dependency calls sent (the pool's hold)",
+                                   true),
+    metric<&Metrics::peak_pool_utilization_pct>(
+        "peak_pool_utilization_pct", "Peak pool use", "%",
+        "most connections in use at once, as a share of all pods' pools", true),
+    metric<&Metrics::mean_pool_busy>("mean_pool_busy", "Mean connections in use", "",
+                                     "time-average connections in use over all pods", true),
+    metric<&Metrics::pool_wait_share_pct>("pool_wait_share_pct", "Waited for a connection", "%",
+                                          "share of connection acquisitions that had to wait",
+                                          true),
+    metric<&Metrics::mean_pool_wait_ms>("mean_pool_wait_ms", "Mean pool wait", "ms",
+                                        "mean wait for a connection over all acquisitions", true),
+    metric<&Metrics::pool_exhausted>("pool_exhausted", "No connection", "",
+                                     "attempts that gave up waiting for a connection", true),
+    metric<&Metrics::peak_worker_utilization_pct>(
+        "peak_worker_utilization_pct", "Peak worker use", "%",
+        "most workers busy at once, as a share of all pods' workers", true),
+    metric<&Metrics::mean_workers_busy>("mean_workers_busy", "Mean workers busy", "",
+                                        "time-average busy workers over all pods", true),
+    metric<&Metrics::worker_utilization_at_trip_pct>(
+        "worker_utilization_at_trip_pct", "Worker use at trip", "%",
+        "busy workers when the breaker first opened in the window", true),
+    metric<&Metrics::worker_rejections>("worker_rejections", "No worker", "",
+                                        "checkouts failed: every worker busy, queue full", true),
+    metric<&Metrics::min_pods_in_rotation>("min_pods_in_rotation", "Fewest pods in rotation", "",
+                                           "fewest pods the load balancer kept in rotation", false),
+    metric<&Metrics::pod_ejections>("pod_ejections", "Pod ejections", "",
+                                    "pods taken out of rotation by failed health checks", true),
+    metric<&Metrics::no_pod_rejections>("no_pod_rejections", "No pod", "",
+                                        "checkouts failed: no pod in rotation", true),
+    metric<&Metrics::peak_calls_in_flight>("peak_calls_in_flight", "Peak calls in flight", "",
+                                           "most dependency calls sent and not yet answered", true),
+    metric<&Metrics::dependency_load_while_unhealthy>(
+        "dependency_load_while_unhealthy", "Load while unhealthy", "/s",
+        "dependency calls per second while its health check was red", true),
+    metric<&Metrics::peak_pending_retries>("peak_pending_retries", "Peak pending retries", "",
+                                           "most retries waiting out their backoff at once", true),
+    metric<&Metrics::time_to_recover_s>(
+        "time_to_recover_s", "Time to recover", "s",
+        "from the last red health span's end until no second fails checkouts (lane threshold)",
+        true),
 };
 }  // namespace
 

@@ -8,7 +8,7 @@ namespace breakerlab {
 
 namespace {
 constexpr std::array<std::string_view, kCallOutcomeCount> kCallOutcomeNames = {
-    "success", "timeout", "refused", "server_error", "client_error"};
+    "success", "timeout", "refused", "server_error", "client_error", "pool_exhausted"};
 }
 
 std::string_view toString(CallOutcome outcome) {
@@ -42,6 +42,10 @@ std::string_view toString(FailReason reason) {
       return "cache_miss";
     case FailReason::client_error:
       return "client_error";
+    case FailReason::no_worker:
+      return "no_worker";
+    case FailReason::no_pod:
+      return "no_pod";
   }
   return "?";
 }
@@ -62,6 +66,10 @@ std::string_view toString(EventKind kind) {
       return "health_green";
     case EventKind::health_red:
       return "health_red";
+    case EventKind::pod_ejected:
+      return "pod_ejected";
+    case EventKind::pod_returned:
+      return "pod_returned";
   }
   return "?";
 }

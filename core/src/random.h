@@ -14,8 +14,9 @@ enum class Purpose : std::uint32_t {
   backoff = 5,
 };
 
-// Stream ids keep the lead-in's requests apart from the window's.
-enum class Stream : std::uint32_t { window = 0, lead_in = 1 };
+// Stream ids keep the lead-in's requests apart from the window's, and both from the
+// background refreshes of cache-first pricing.
+enum class Stream : std::uint32_t { window = 0, lead_in = 1, refresh = 2 };
 
 namespace detail {
 // The SplitMix64 / Stafford "mix13" finaliser: a bijection with full avalanche.

@@ -30,6 +30,8 @@ std::string_view plainOutcome(CallOutcome o) {
       return "server error";
     case CallOutcome::client_error:
       return "client error";
+    case CallOutcome::pool_exhausted:
+      return "no connection";
   }
   return "?";
 }
@@ -68,6 +70,26 @@ Lane healthLane(const HealthTimeline& health, Micros start, Micros end) {
     cursor = std::max(cursor, to);
   }
   lane.append("green", cursor, end);
+  return lane;
+}
+
+// Pods in rotation over time ("8 of 8 pods"), from the load balancer's ejections and returns.
+Lane podsLane(const RunFacts& facts, Micros start, Micros end) {
+  Lane lane{"pods", {}};
+  if (!facts.health_checks) return lane;
+  auto label = [&](std::uint32_t n) {
+    return std::to_string(n) + " of " + std::to_string(facts.pods) + " pods";
+  };
+  std::uint32_t in = facts.pods_in_rotation_at_start;
+  Micros since = start;
+  for (const auto& e : facts.pod_events) {
+    if (e.at > since) {
+      lane.append(label(in), since, e.at);
+      since = e.at;
+    }
+    in = e.in_rotation;
+  }
+  lane.append(label(in), since, end);
   return lane;
 }
 
@@ -193,6 +215,13 @@ void addEvents(const RunFacts& facts, const Config& config, const Result& result
         break;
     }
   }
+  for (const auto& e : facts.pod_events) {
+    events.push_back({e.at, e.ejected ? EventKind::pod_ejected : EventKind::pod_returned, "pods",
+                      "pod " + std::to_string(e.pod + 1) +
+                          (e.ejected ? " ejected by the load balancer" : " back in rotation") +
+                          " (" + std::to_string(e.in_rotation) + " of " +
+                          std::to_string(facts.pods) + ")"});
+  }
   std::stable_sort(events.begin(), events.end(),
                    [](const Event& a, const Event& b) { return a.at < b.at; });
 }
@@ -250,6 +279,75 @@ void tallyCheckouts(const Incident& incident, Result& result, Tally& tally) {
   m.checkouts = result.checkouts.size();
 }
 
+// After the last red health span ends: the first second from which no second of the window
+// has failed checkouts at or above the checkout lane's failed share.
+std::optional<double> timeToRecover(const Incident& incident, const Result& result) {
+  Micros trigger_end = kNever;
+  for (const auto& h : result.health.intervals)
+    if (h.state == "red") trigger_end = h.to;
+  if (trigger_end == kNever || trigger_end >= incident.end) return std::nullopt;
+  const SecondSeries& s = result.per_second;
+  const double share = incident.checkout_lane.failed_share;
+  std::size_t settled = s.checkouts.size();
+  while (settled > 0) {
+    const std::size_t i = settled - 1;
+    const bool failing = s.checkouts[i] > 0 && s.failed[i] >= share * s.checkouts[i];
+    if (failing) break;
+    settled = i;
+  }
+  if (settled == s.checkouts.size()) return std::nullopt;  // still failing at the end
+  const Micros recovered = incident.start + static_cast<Micros>(settled) * kSecond;
+  return toSeconds(std::max<Micros>(0, recovered - trigger_end));
+}
+
+void computeResourceMetrics(const Incident& incident, const RunFacts& facts, Result& result) {
+  Metrics& m = result.metrics;
+  if (facts.pool_capacity > 0) {
+    m.peak_pool_utilization_pct = 100.0 * facts.peak_pool / facts.pool_capacity;
+    m.mean_pool_busy = facts.mean_pool;
+    m.pool_wait_share_pct = facts.pool_acquisitions
+                                ? 100.0 * static_cast<double>(facts.pool_waits) /
+                                      static_cast<double>(facts.pool_acquisitions)
+                                : 0.0;
+    m.mean_pool_wait_ms = facts.pool_acquisitions
+                              ? static_cast<double>(facts.pool_wait_sum) /
+                                    static_cast<double>(facts.pool_acquisitions) / 1000.0
+                              : 0.0;
+  }
+  m.pool_exhausted = facts.pool_exhausted;
+  if (facts.worker_capacity > 0) {
+    m.peak_worker_utilization_pct = 100.0 * facts.peak_workers / facts.worker_capacity;
+    m.mean_workers_busy = facts.mean_workers;
+    m.worker_utilization_at_trip_pct = facts.worker_utilization_at_trip;
+  }
+  m.worker_rejections = facts.worker_rejections;
+  m.no_pod_rejections = facts.no_pod_rejections;
+  if (facts.health_checks) {
+    std::uint32_t least = facts.pods_in_rotation_at_start;
+    for (const auto& e : facts.pod_events) {
+      least = std::min(least, e.in_rotation);
+      m.pod_ejections += e.ejected ? 1 : 0;
+    }
+    m.min_pods_in_rotation = least;
+  }
+  if (facts.dependency_limited || facts.pool_capacity > 0 || facts.worker_capacity > 0)
+    m.peak_calls_in_flight = facts.peak_load;
+  m.peak_pending_retries = facts.peak_pending_retries;
+  // Calls per second while the health check was red.
+  double red_s = 0, red_calls = 0;
+  const auto& calls = result.per_second.dependency_calls;
+  for (const auto& h : result.health.intervals) {
+    if (h.state != "red") continue;
+    red_s += toSeconds(h.to - h.from);
+    for (Micros t = h.from; t < h.to; t += kSecond) {
+      const auto i = static_cast<std::size_t>((t - incident.start) / kSecond);
+      if (i < calls.size()) red_calls += calls[i];
+    }
+  }
+  if (red_s > 0) m.dependency_load_while_unhealthy = red_calls / red_s;
+  m.time_to_recover_s = timeToRecover(incident, result);
+}
+
 void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally& tally,
                     Result& result) {
   Metrics& m = result.metrics;
@@ -292,6 +390,14 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
   m.latency_p95_ms = tally.latency.quantileMicros(0.95) / 1000.0;
   m.latency_p99_ms = tally.latency.quantileMicros(0.99) / 1000.0;
   m.latency_max_ms = static_cast<double>(tally.latency.max()) / 1000.0;
+  if (m.failed_checkouts > 0) {
+    m.calls_per_failed_checkout = static_cast<double>(facts.failed_checkout_attempts) /
+                                  static_cast<double>(m.failed_checkouts);
+  }
+  m.mean_call_ms = facts.dependency_calls ? static_cast<double>(facts.call_duration_sum) /
+                                                static_cast<double>(facts.dependency_calls) / 1000.0
+                                          : 0.0;
+  computeResourceMetrics(incident, facts, result);
 }
 
 }  // namespace
@@ -306,6 +412,7 @@ void buildReport(const Incident& incident, const Config& config, const HealthTim
   Tally tally;
   tallyCheckouts(incident, result, tally);
   result.checkout = checkoutLane(tally.buckets, incident.checkout_lane, start, end);
+  result.pods = podsLane(facts, start, end);
   addEvents(facts, config, result, start, end, result.events);
   computeMetrics(incident, facts, tally, result);
 }

@@ -1,6 +1,7 @@
 #pragma once
 // What the event loop hands to the report builder besides the per-checkout records.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "breakerlab/core/breaker.h"
@@ -19,6 +20,32 @@ struct RunFacts {
   std::uint64_t retries = 0;
   std::uint64_t retries_refused = 0;  // by the retry budget or token bucket
   Micros oldest_cached_age = 0;
+
+  // Resources, over the window.
+  std::uint64_t failed_checkout_attempts = 0;  // attempts made by checkouts that failed
+  std::uint64_t call_duration_sum = 0;         // of the calls sent, microseconds
+  std::uint64_t pool_acquisitions = 0;
+  std::uint64_t pool_waits = 0;  // acquisitions that had to wait
+  std::uint64_t pool_wait_sum = 0;
+  std::uint64_t pool_exhausted = 0;
+  std::uint64_t worker_rejections = 0;
+  std::uint64_t no_pod_rejections = 0;
+  std::optional<double> worker_utilization_at_trip;
+  struct PodEvent {
+    Micros at;
+    std::uint32_t pod;
+    bool ejected;
+    std::uint32_t in_rotation;  // after it
+  };
+  std::vector<PodEvent> pod_events;
+  std::uint32_t pods = 1;
+  std::uint32_t pods_in_rotation_at_start = 1;
+  bool health_checks = false;
+  std::uint32_t worker_capacity = 0;  // all pods; 0 = unlimited
+  std::uint32_t pool_capacity = 0;
+  bool dependency_limited = false;
+  std::uint32_t peak_workers = 0, peak_pool = 0, peak_pending_retries = 0, peak_load = 0;
+  double mean_workers = 0, mean_pool = 0;
 };
 
 // Fills lanes, events and metrics of `result` (whose records and series are complete).

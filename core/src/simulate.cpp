@@ -5,9 +5,11 @@
 #include <vector>
 
 #include "breakerlab/core/breaker.h"
+#include "client_state.h"
 #include "dependency_model.h"
 #include "health_timeline.h"
 #include "in_flight.h"
+#include "level_tracker.h"
 #include "random.h"
 #include "retry_governor.h"
 #include "run_facts.h"
@@ -46,6 +48,9 @@ class RetryQueue {
   };
   std::vector<Entry> heap_;
   std::uint64_t seq_ = 0;
+
+ public:
+  std::size_t size() const { return heap_.size(); }
 };
 
 // The closed-state rules: all that a lead-in in which the breaker never left closed depends on.
@@ -60,7 +65,8 @@ bool sameClosedRules(const BreakerConfig& a, const BreakerConfig& b) {
 }  // namespace
 
 // The simulation's state right after the lead-in. The cache's fallback settings are not part of
-// it: the lead-in's requests are not counted, so nothing in it reads the cache.
+// it unless pricing is cache-first: otherwise the lead-in's requests are not counted, so nothing
+// in it reads the cache.
 struct ReplayCache::Snapshot {
   const Incident* incident;
   std::uint64_t seed;
@@ -73,11 +79,16 @@ struct ReplayCache::Snapshot {
   InFlight in_flight;
   RetryQueue retries;
   RetryGovernor governor;
+  ClientState client;
   std::uint64_t lead_in_requests;
 
   bool serves(const Incident& i, const Config& c) const {
     if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
     if (!(config.timeout == c.timeout) || !(config.retry == c.retry)) return false;
+    if (!(config.pool == c.pool) || !(config.workers == c.workers) ||
+        !(config.load_balancer == c.load_balancer) || !(config.pricing == c.pricing))
+      return false;
+    if (c.pricing.mode == PricingMode::cache_first && !(config.cache == c.cache)) return false;
     if (config.breaker.placement != c.breaker.placement) return false;
     return breaker_moved ? config.breaker == c.breaker : sameClosedRules(config.breaker, c.breaker);
   }
@@ -103,7 +114,20 @@ class Simulation {
         keys_(incident.traffic.keys),
         price_fetched_at_(keys_.count(), kNever),
         in_flight_(incident.start - incident.traffic.lead_in, config.timeout.attempt),
-        governor_(config.retry) {}
+        governor_(config.retry),
+        client_(config.load_balancer.pods, keys_.count(), incident.dependency.capacity),
+        workers_limit_(config.workers.per_pod),
+        pool_limit_(config.pool.size),
+        health_checks_(config.load_balancer.health_check.enabled),
+        background_(config.retry.mode == RetryMode::background),
+        cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled) {
+    resources_ = config.load_balancer.pods > 1 || workers_limit_ > 0 || pool_limit_ > 0 ||
+                 health_checks_ || client_.servers.limited();
+    if (health_checks_) {
+      client_.checks_origin = incident.start - incident.traffic.lead_in;
+      client_.next_check_at = client_.checks_origin;
+    }
+  }
 
   Result run(ReplayCache* cache) {
     const Traffic& traffic = incident_.traffic;
@@ -123,6 +147,7 @@ class Simulation {
       in_flight_ = snapshot->in_flight;
       retries_ = snapshot->retries;
       governor_ = snapshot->governor;
+      client_ = snapshot->client;
       lead_in_requests = snapshot->lead_in_requests;
       ++cache->hits_;
     } else {
@@ -133,14 +158,17 @@ class Simulation {
       for (Micros t = lead_in.next(); t != kNever; t = lead_in.next()) {
         arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadInRecord);
       }
+      // Events due exactly at the window start belong to the window.
+      if (start > start - traffic.lead_in) drain(start - 1);
       lead_in_requests = lead_in.produced();
       if (cache != nullptr) {
         cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
             &incident_, incident_.seed, traffic.lead_in, config_, !breaker_.transitions().empty(),
-            breaker_, dependency_, price_fetched_at_, in_flight_, retries_, governor_,
+            breaker_, dependency_, price_fetched_at_, in_flight_, retries_, governor_, client_,
             lead_in_requests});
       }
     }
+    beginTracking();
 
     ArrivalStream window =
         traffic.arrivals == ArrivalProcess::recorded
@@ -158,11 +186,18 @@ class Simulation {
       arrive(t, Stream::window, index, index);
     }
     drain(end);
-    // Requests still in their retry loop at the end run to completion; breaker timers after the
-    // window no longer matter.
-    while (!in_flight_.empty() || !retries_.empty()) {
-      if (in_flight_.nextAt() <= retries_.nextAt()) {
+    finishTracking();
+    // Requests still in their retry loop, or waiting for a connection, at the end run to
+    // completion; breaker timers and health checks after the window no longer matter.
+    for (;;) {
+      const Micros completion = in_flight_.nextAt();
+      const Micros give_up = client_.nextGiveUp();
+      const Micros retry = retries_.nextAt();
+      if (completion == kNever && give_up == kNever && retry == kNever) break;
+      if (completion <= give_up && completion <= retry) {
         complete(in_flight_.pop());
+      } else if (give_up <= retry) {
+        giveUp();
       } else {
         startRetry(retries_.pop());
       }
@@ -188,22 +223,81 @@ class Simulation {
     return static_cast<std::size_t>(total * 1.05 + 16);
   }
 
+  // --- Resource levels over the window ---------------------------------------------------
+
+  void beginTracking() {
+    const Micros start = incident_.start, end = incident_.end;
+    if (resources_) {
+      if (workers_limit_ > 0) workers_.begin(start, end, client_.workers_busy);
+      if (pool_limit_ > 0) pool_.begin(start, end, client_.pool_busy);
+      if (health_checks_)
+        ejected_.begin(start, end, config_.load_balancer.pods - client_.in_rotation);
+      load_.begin(start, end, client_.calls_in_flight);
+    }
+    if (config_.retry.max_attempts > 1)
+      pending_.begin(start, end, static_cast<std::uint32_t>(retries_.size()));
+    facts_.pods = config_.load_balancer.pods;
+    facts_.pods_in_rotation_at_start = client_.in_rotation;
+    facts_.health_checks = health_checks_;
+    facts_.worker_capacity = workers_limit_ * config_.load_balancer.pods;
+    facts_.pool_capacity = pool_limit_ * config_.load_balancer.pods;
+    facts_.dependency_limited = client_.servers.limited();
+  }
+
+  void finishTracking() {
+    SecondSeries& series = result_.per_second;
+    auto take = [](LevelTracker& tracker, std::vector<std::uint32_t>& out) {
+      if (!tracker.active()) return;
+      tracker.finish();
+      out = std::move(tracker.peaks());
+    };
+    take(workers_, series.workers_busy);
+    take(pool_, series.pool_busy);
+    take(pending_, series.pending_retries);
+    take(load_, series.dependency_load);
+    if (ejected_.active()) {
+      take(ejected_, series.pods_in_rotation);
+      for (auto& v : series.pods_in_rotation) v = config_.load_balancer.pods - v;
+    }
+    facts_.peak_workers = workers_.peak();
+    facts_.peak_pool = pool_.peak();
+    facts_.peak_pending_retries = pending_.peak();
+    facts_.peak_load = load_.peak();
+    facts_.mean_workers = workers_.mean();
+    facts_.mean_pool = pool_.mean();
+  }
+
+  // --- The event loop ------------------------------------------------------------------
+
+  Micros nextEventAt() {
+    Micros t = std::min(in_flight_.nextAt(), breaker_.nextTimer());
+    t = std::min(t, retries_.nextAt());
+    if (resources_) t = std::min({t, client_.nextGiveUp(), client_.next_check_at});
+    return t;
+  }
+
   // Runs everything due at or before t, in this order at equal times: call completions, breaker
-  // timers, attempts whose backoff ended; then the arrival that called this.
+  // timers, connection waits running out, attempts whose backoff ended, health checks; then the
+  // arrival that called this.
   void drain(Micros t) {
     for (;;) {
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
       const Micros retry = retries_.nextAt();
-      if (completion <= timer && completion <= retry) {
-        if (completion > t) return;
+      const Micros give_up = resources_ ? client_.nextGiveUp() : kNever;
+      const Micros check = resources_ ? client_.next_check_at : kNever;
+      const Micros next = std::min({completion, timer, retry, give_up, check});
+      if (next > t) return;
+      if (completion == next) {
         complete(in_flight_.pop());
-      } else if (timer <= retry) {
-        if (timer > t) return;
+      } else if (timer == next) {
         breaker_.fireTimer();
-      } else {
-        if (retry > t) return;
+      } else if (give_up == next) {
+        giveUp();
+      } else if (retry == next) {
         startRetry(retries_.pop());
+      } else {
+        healthCheck();
       }
     }
   }
@@ -214,103 +308,353 @@ class Simulation {
   bool breakerInside() const {
     return config_.breaker.enabled && config_.breaker.placement == BreakerPlacement::inside_retry;
   }
-  Stream streamOf(const PendingCall& c) const {
-    return c.record == kLeadInRecord ? Stream::lead_in : Stream::window;
+  static Stream streamOf(std::uint32_t record) {
+    if (record == kLeadInRecord) return Stream::lead_in;
+    return record == kRefreshRecord ? Stream::refresh : Stream::window;
   }
 
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
-    if (t >= in_flight_.nextAt() || t >= breaker_.nextTimer() || t >= retries_.nextAt()) drain(t);
+    if (t >= nextEventAt()) drain(t);
     const std::uint32_t key = keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
     const bool counted = record != kLeadInRecord;
     if (counted && config_.breaker.enabled)
       result_.checkouts[record].breaker_closed = breaker_.state() == BreakerState::closed;
+    const auto id = static_cast<std::uint32_t>(request);
+    if (!resources_) {
+      beginRequest(t, t, 0, key, record, id);
+      return;
+    }
+    arriveAtPod(t, key, record, id);
+  }
+
+  // The load balancer picks a pod in rotation, round robin; the pod gives a worker or queues.
+  [[gnu::noinline]] void arriveAtPod(Micros t, std::uint32_t key, std::uint32_t record,
+                                     std::uint32_t request) {
+    const bool counted = record != kLeadInRecord;
+    const std::uint32_t pods = config_.load_balancer.pods;
+    if (client_.in_rotation == 0) {
+      if (counted) {
+        ++facts_.no_pod_rejections;
+        finish(record, CheckoutOutcome::failed, FailReason::no_pod, 0);
+      }
+      return;
+    }
+    std::uint32_t pod;
+    do {
+      pod = client_.round_robin;
+      client_.round_robin = client_.round_robin + 1 == pods ? 0 : client_.round_robin + 1;
+    } while (!client_.pods[pod].in_rotation);
+    Pod& p = client_.pods[pod];
+    if (workers_limit_ > 0) {
+      if (p.workers_busy >= workers_limit_) {
+        if (p.worker_queue.size() < config_.workers.queue) {
+          p.worker_queue.push_back({t, key, record, request});
+        } else if (counted) {
+          ++facts_.worker_rejections;
+          finish(record, CheckoutOutcome::failed, FailReason::no_worker, 0);
+        }
+        return;
+      }
+      ++p.workers_busy;
+      workers_.set(t, ++client_.workers_busy);
+    }
+    if (!beginRequest(t, t, static_cast<std::uint16_t>(pod), key, record, request))
+      releaseWorker(static_cast<std::uint16_t>(pod), t);
+  }
+
+  // A request with its worker. Returns whether it still holds the worker (false: it was
+  // answered at once).
+  bool beginRequest(Micros t, Micros arrival, std::uint16_t pod, std::uint32_t key,
+                    std::uint32_t record, std::uint32_t request) {
+    const bool counted = record != kLeadInRecord;
+    if (cache_first_) {
+      const Micros fetched = price_fetched_at_[key];
+      if (fetched != kNever && t - fetched < config_.cache.ttl) {
+        if (counted) {
+          facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, t - fetched);
+          finish(record, CheckoutOutcome::cached, FailReason::none, t - arrival);
+        }
+        if (t - fetched >= config_.pricing.refresh_after && !client_.refreshing[key])
+          startRefresh(t, pod, key);
+        return false;
+      }
+    }
     CircuitBreaker::Permit permit{true, false, 0, 0};
     if (breakerOutside()) {
       permit = breaker_.acquire(t);
       if (!permit.permitted) {
         if (counted) {
           ++facts_.rejected_calls;
-          fallBack(record, key, t, 0);
+          fallBack(record, key, t, t - arrival);
         }
-        return;
+        return false;
       }
     }
-    startAttempt(t, t, key, record, static_cast<std::uint32_t>(request), permit, 0);
+    return startAttempt(t, arrival, key, record, request, permit, 0, pod);
   }
 
-  // Sends attempt `attempt` of a request at time t. (Scalars rather than a PendingCall: the
-  // call record is written once, where it is queued.)
-  [[gnu::always_inline]] void startAttempt(Micros t, Micros request_start, std::uint32_t key,
+  void startRefresh(Micros t, std::uint16_t pod, std::uint32_t key) {
+    CircuitBreaker::Permit permit{true, false, 0, 0};
+    if (breakerOutside()) {
+      permit = breaker_.acquire(t);
+      if (!permit.permitted) return;
+    }
+    client_.refreshing[key] = 1;
+    if (!startAttempt(t, t, key, kRefreshRecord, client_.refreshes++, permit, 0, pod))
+      client_.refreshing[key] = 0;
+  }
+
+  // Attempt `attempt` of a request at time t: the inside breaker, then a connection. Returns
+  // whether the attempt is under way (false: the breaker rejected it and the request is over).
+  [[gnu::always_inline]] bool startAttempt(Micros t, Micros request_start, std::uint32_t key,
                                            std::uint32_t record, std::uint32_t request,
-                                           CircuitBreaker::Permit permit, std::uint8_t attempt) {
-    const bool counted = record != kLeadInRecord;
+                                           CircuitBreaker::Permit permit, std::uint8_t attempt,
+                                           std::uint16_t pod) {
     if (breakerInside()) {
       permit = breaker_.acquire(t);
       if (!permit.permitted) {
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
         // failure it was retrying.
-        if (counted) {
+        if (record == kRefreshRecord) {
+          client_.refreshing[key] = 0;
+        } else if (record != kLeadInRecord) {
           ++facts_.rejected_calls;
-          fallBack(record, key, t, t - request_start);
+          fallBack(record, key, t, requestLatency(record, attempt, t - request_start));
         }
-        return;
+        return false;
       }
     }
-    if (attempt == 0) governor_.onRequest(t);
+    const PendingCall call{t,      request_start,        key,     record, request, 0,
+                           permit, CallOutcome::success, attempt, pod};
+    if (pool_limit_ > 0 && !takeConnection(call)) return true;
+    send(call, t);
+    return true;
+  }
+
+  // Takes a connection of the call's pod, or queues the call for one. Returns whether it got one.
+  [[gnu::noinline]] bool takeConnection(const PendingCall& call) {
+    Pod& p = client_.pods[call.pod];
+    if (p.pool_busy < pool_limit_) {
+      ++p.pool_busy;
+      pool_.set(call.at, ++client_.pool_busy);
+      if (call.at >= incident_.start) ++facts_.pool_acquisitions;
+      return true;
+    }
+    const Micros max_wait = config_.pool.max_wait;
+    const Micros give_up_at = max_wait > 0 ? call.at + max_wait : kNever;
+    const std::uint32_t w = client_.addWaiter(call, give_up_at);
+    p.pool_queue.push_back(w);
+    if (max_wait > 0)
+      client_.give_ups.push_back({w, client_.pool_waiters[w].generation, give_up_at});
+    return false;
+  }
+
+  // Sends the call (which holds its connection, if there is a pool) to the dependency at t.
+  [[gnu::always_inline]] void send(const PendingCall& c, Micros t) {
+    const bool counted =
+        isCheckout(c.record) || (c.record == kRefreshRecord && t >= incident_.start);
+    if (c.attempt == 0 && c.record != kRefreshRecord) governor_.onRequest(t);
     Micros timeout = config_.timeout.attempt;
     if (config_.timeout.total > 0)
-      timeout = std::min(timeout, request_start + config_.timeout.total - t);
-    const Stream stream = counted ? Stream::window : Stream::lead_in;
-    const DependencyAnswer answer = dependency_.answer(t, rng_, stream, request, attempt);
+      timeout = std::max<Micros>(0, std::min(timeout, c.request_start + config_.timeout.total - t));
+    DependencyAnswer answer = dependency_.answer(t, rng_, streamOf(c.record), c.request, c.attempt);
+    if (client_.servers.limited() && answer.outcome != CallOutcome::refused)
+      queueAtDependency(t, timeout, answer);
     if (counted) {
       ++facts_.dependency_calls;
-      facts_.retries += attempt > 0 ? 1 : 0;
+      facts_.retries += c.attempt > 0 ? 1 : 0;
       countPerSecond(result_.per_second.dependency_calls, t);
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
     const CallOutcome outcome = hung ? CallOutcome::timeout : answer.outcome;
-    const PendingCall call{t + duration, request_start, key,
-                           record,       request,       static_cast<std::int32_t>(duration),
-                           permit,       outcome,       attempt};
+    if (counted) facts_.call_duration_sum += static_cast<std::uint64_t>(duration);
+    PendingCall call = c;
+    call.at = t + duration;
+    call.duration = static_cast<std::int32_t>(duration);
+    call.outcome = outcome;
     // Only full-length timeouts complete in start order; a deadline-shortened one does not.
     if (hung && timeout == config_.timeout.attempt) {
       in_flight_.pushTimeout(call);
     } else {
       in_flight_.push(call);
     }
+    if (resources_) load_.set(t, ++client_.calls_in_flight);
     if (counted && config_.breaker.failures.contains(outcome)) {
       ++facts_.dependency_failures;
       countPerSecond(result_.per_second.dependency_failures, t);
     }
   }
 
+  [[gnu::noinline]] void queueAtDependency(Micros t, Micros patience, DependencyAnswer& answer) {
+    const auto admission = client_.servers.admit(t, answer.latency, patience);
+    if (admission.queue_full) {
+      answer = {CallOutcome::server_error, incident_.dependency.capacity.queue_timeout};
+    } else if (answer.latency != kNever) {
+      answer.latency += admission.wait;
+    }
+  }
+
   void startRetry(const PendingCall& c) {
-    startAttempt(c.at, c.request_start, c.key, c.record, c.request, c.permit, c.attempt);
+    pending_.set(c.at, static_cast<std::uint32_t>(retries_.size()));
+    const bool holds_worker = !background_;
+    if (!startAttempt(c.at, c.request_start, c.key, c.record, c.request, c.permit, c.attempt,
+                      c.pod) &&
+        holds_worker)
+      releaseWorker(c.pod, c.at);
+  }
+
+  // A waiter's max wait ran out: the attempt fails with pool_exhausted.
+  void giveUp() {
+    const ClientState::GiveUp g = client_.give_ups.front();
+    client_.give_ups.pop_front();
+    PoolWaiter& w = client_.pool_waiters[g.waiter];
+    if (w.generation != g.generation || w.done) return;
+    w.done = true;  // the pod's queue frees it when it reaches it
+    PendingCall call = w.call;
+    call.at = g.at;
+    call.duration = static_cast<std::int32_t>(g.at - w.call.at);
+    call.outcome = CallOutcome::pool_exhausted;
+    if (isCheckout(call.record)) ++facts_.pool_exhausted;
+    complete(call);
+  }
+
+  // The call's connection goes to the pod's next waiter, or back to the pool.
+  [[gnu::noinline]] void releaseConnection(std::uint16_t pod, Micros t) {
+    Pod& p = client_.pods[pod];
+    while (!p.pool_queue.empty()) {
+      const std::uint32_t i = p.pool_queue.front();
+      p.pool_queue.pop_front();
+      PoolWaiter& w = client_.pool_waiters[i];
+      const bool waiting = !w.done;
+      const PendingCall call = w.call;
+      client_.freeWaiter(i);
+      if (!waiting) continue;
+      if (t >= incident_.start) {
+        ++facts_.pool_acquisitions;
+        ++facts_.pool_waits;
+        facts_.pool_wait_sum += static_cast<std::uint64_t>(t - call.at);
+      }
+      send(call, t);
+      return;
+    }
+    --p.pool_busy;
+    pool_.set(t, --client_.pool_busy);
+  }
+
+  // The request's worker goes to the pod's next queued checkout, or becomes free.
+  [[gnu::noinline]] void releaseWorker(std::uint16_t pod, Micros t) {
+    if (workers_limit_ == 0) return;
+    Pod& p = client_.pods[pod];
+    while (!p.worker_queue.empty()) {
+      const WorkerWaiter w = p.worker_queue.front();
+      p.worker_queue.pop_front();
+      if (beginRequest(t, w.arrival, pod, w.key, w.record, w.request)) return;
+    }
+    --p.workers_busy;
+    workers_.set(t, --client_.workers_busy);
+  }
+
+  [[gnu::noinline]] void healthCheck() {
+    const Micros t = client_.next_check_at;
+    const HealthCheckConfig& hc = config_.load_balancer.health_check;
+    const std::uint32_t pods = config_.load_balancer.pods;
+    const auto index = static_cast<std::uint32_t>(client_.checks_done % pods);
+    ++client_.checks_done;
+    // Pods are checked in turn, spread evenly over the interval.
+    client_.next_check_at =
+        client_.checks_origin + static_cast<Micros>(client_.checks_done) * hc.interval / pods;
+    Pod& p = client_.pods[index];
+    const bool passes = hc.pool == HealthCheckPool::separate || workers_limit_ == 0 ||
+                        p.workers_busy < workers_limit_;
+    if (passes) {
+      p.failed_checks = 0;
+      ++p.passed_checks;
+      if (!p.in_rotation && p.passed_checks >= hc.healthy_after) setRotation(t, index, true);
+    } else {
+      p.passed_checks = 0;
+      ++p.failed_checks;
+      if (p.in_rotation && p.failed_checks >= hc.unhealthy_after) setRotation(t, index, false);
+    }
+  }
+
+  void setRotation(Micros t, std::uint32_t pod, bool in) {
+    client_.pods[pod].in_rotation = in;
+    client_.in_rotation += in ? 1 : -1;
+    ejected_.set(t, config_.load_balancer.pods - client_.in_rotation);
+    if (t >= incident_.start && t <= incident_.end)
+      facts_.pod_events.push_back({t, pod, !in, client_.in_rotation});
   }
 
   void complete(const PendingCall& call) {
-    if (breakerInside()) breaker_.record(call.at, call.permit, call.outcome, call.duration);
+    if (call.outcome != CallOutcome::pool_exhausted) {
+      if (resources_) {
+        load_.set(call.at, --client_.calls_in_flight);
+        if (pool_limit_ > 0) releaseConnection(call.pod, call.at);
+      }
+    }
+    if (breakerInside()) recordAtBreaker(call.at, call.permit, call.outcome, call.duration);
     if (call.outcome == CallOutcome::success) {
       price_fetched_at_[call.key] = call.at;
       if (call.attempt == 0) governor_.onFirstAttemptSuccess();
     }
+    if (call.record == kRefreshRecord) {
+      client_.refreshing[call.key] = 0;
+      if (breakerOutside())
+        recordAtBreaker(call.at, call.permit, call.outcome, call.at - call.request_start);
+      return;
+    }
     const bool failed =
         call.outcome != CallOutcome::success && call.outcome != CallOutcome::client_error;
-    if (failed && config_.retry.max_attempts > 1 && retryAfter(call)) return;
+    if (failed && config_.retry.max_attempts > 1 && retryAfter(call)) {
+      if (background_ && call.attempt == 0) {
+        // The checkout answers now; its retries go on off the request path.
+        if (isCheckout(call.record)) {
+          result_.checkouts[call.record].latency_us =
+              static_cast<std::int32_t>(std::min<Micros>(call.at - call.request_start, INT32_MAX));
+        }
+        releaseWorker(call.pod, call.at);
+      }
+      return;
+    }
     // The request is over: the outside breaker sees it once, for the whole loop.
     const Micros total = call.at - call.request_start;
-    if (breakerOutside()) breaker_.record(call.at, call.permit, call.outcome, total);
-    if (call.record == kLeadInRecord) return;
-    switch (call.outcome) {
-      case CallOutcome::success:
-        finish(call.record, CheckoutOutcome::fresh, FailReason::none, total);
-        break;
-      case CallOutcome::client_error:
-        finish(call.record, CheckoutOutcome::failed, FailReason::client_error, total);
-        break;
-      default:
-        fallBack(call.record, call.key, call.at, total);
+    if (breakerOutside()) recordAtBreaker(call.at, call.permit, call.outcome, total);
+    if (isCheckout(call.record)) {
+      const Micros latency = requestLatency(call.record, call.attempt, total);
+      switch (call.outcome) {
+        case CallOutcome::success:
+          finish(call.record, CheckoutOutcome::fresh, FailReason::none, latency);
+          break;
+        case CallOutcome::client_error:
+          finish(call.record, CheckoutOutcome::failed, FailReason::client_error, latency);
+          break;
+        default:
+          fallBack(call.record, call.key, call.at, latency);
+      }
+      if (result_.checkouts[call.record].outcome == CheckoutOutcome::failed)
+        facts_.failed_checkout_attempts += call.attempt + 1u;
+    }
+    if (!background_ || call.attempt == 0) releaseWorker(call.pod, call.at);
+  }
+
+  // What the checkout's client waited: the whole loop, or with background retries only the
+  // first attempt (already written to the record).
+  Micros requestLatency(std::uint32_t record, std::uint8_t attempt, Micros total) const {
+    if (background_ && attempt > 0 && isCheckout(record))
+      return result_.checkouts[record].latency_us;
+    return total;
+  }
+
+  void recordAtBreaker(Micros t, const CircuitBreaker::Permit& permit, CallOutcome outcome,
+                       Micros duration) {
+    breaker_.record(t, permit, outcome, duration);
+    if (workers_limit_ > 0 && !facts_.worker_utilization_at_trip && t >= incident_.start &&
+        t <= incident_.end && breaker_.state() == BreakerState::open &&
+        !breaker_.transitions().empty() && breaker_.transitions().back().at == t &&
+        breaker_.transitions().back().from == BreakerState::closed) {
+      facts_.worker_utilization_at_trip =
+          100.0 * client_.workers_busy / static_cast<double>(facts_.worker_capacity);
     }
   }
 
@@ -319,7 +663,7 @@ class Simulation {
     const RetryConfig& r = config_.retry;
     const std::uint32_t next = call.attempt + 1u;
     if (next >= r.max_attempts || !r.retry_on.contains(call.outcome)) return false;
-    const Stream stream = streamOf(call);
+    const Stream stream = streamOf(call.record);
     const Micros delay = retryDelay(r, next, [&](std::uint32_t n) {
       return rng_.uniform(stream, call.request, n, Purpose::backoff);
     });
@@ -333,6 +677,7 @@ class Simulation {
     retry.at = at;
     retry.attempt = static_cast<std::uint8_t>(next);
     retries_.push(retry);
+    pending_.set(call.at, static_cast<std::uint32_t>(retries_.size()));
     return true;
   }
 
@@ -375,6 +720,14 @@ class Simulation {
   InFlight in_flight_;
   RetryQueue retries_;
   RetryGovernor governor_;
+  ClientState client_;
+  std::uint32_t workers_limit_;
+  std::uint32_t pool_limit_;
+  bool health_checks_;
+  bool background_;
+  bool cache_first_;
+  bool resources_ = false;
+  LevelTracker workers_, pool_, pending_, load_, ejected_;
   RunFacts facts_;
   Result result_;
 };

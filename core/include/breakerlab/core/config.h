@@ -17,6 +17,14 @@ enum class CloseRule : std::uint8_t { all_succeed, rate };
 enum class BreakerPlacement : std::uint8_t { outside_retry, inside_retry };
 enum class BackoffKind : std::uint8_t { none, fixed, exponential };
 enum class Jitter : std::uint8_t { none, full, equal, decorrelated };
+// In the request: the worker waits through the backoff and every attempt. In the background:
+// the first attempt answers the checkout; retries run from a queue off the request path and
+// settle the checkout's final outcome later (001's fix).
+enum class RetryMode : std::uint8_t { in_request, background };
+enum class PricingMode : std::uint8_t { sync, cache_first };
+// Who answers the load balancer's health check: the request workers (a check fails when
+// every worker is busy) or a pool of its own (a check never fails for lack of workers).
+enum class HealthCheckPool : std::uint8_t { shared, separate };
 
 struct BreakerConfig {
   bool enabled = true;
@@ -30,7 +38,8 @@ struct BreakerConfig {
   std::uint32_t consecutive_failures = 5;
   Micros slow_call_duration = 0;  // 0 = slow-call rule off; a call is slow if strictly longer
   double slow_call_rate_pct = 100.0;
-  OutcomeSet failures{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error};
+  OutcomeSet failures{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
+                      CallOutcome::pool_exhausted};
 
   // Open state.
   Micros open_interval = 20 * kSecond;
@@ -82,7 +91,9 @@ struct RetryConfig {
   double multiplier = 2.0;
   Micros max = 5 * kSecond;
   Jitter jitter = Jitter::full;
-  OutcomeSet retry_on{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error};
+  OutcomeSet retry_on{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
+                      CallOutcome::pool_exhausted};
+  RetryMode mode = RetryMode::in_request;
   RetryBudget budget;
   RetryTokenBucket token_bucket;
   bool operator==(const RetryConfig&) const = default;
@@ -94,11 +105,61 @@ struct CacheConfig {
   bool operator==(const CacheConfig&) const = default;
 };
 
+// The connection pool of each client pod to the dependency (Apache HttpClient semantics): an
+// attempt takes a connection before it is sent and gives it back when it completes or times
+// out. Waiters are served first come, first served; one that waits `max_wait` fails with
+// `pool_exhausted`.
+struct PoolConfig {
+  std::uint32_t size = 0;  // connections per pod; 0 = unlimited
+  Micros max_wait = 0;     // 0 = wait as long as it takes (HttpClient's 0)
+  bool operator==(const PoolConfig&) const = default;
+};
+
+// Request worker slots of each client pod. A checkout holds a worker from the moment it gets
+// one until it answers; without a free worker it waits in a bounded FIFO queue, and with the
+// queue full it fails at once (503).
+struct WorkerConfig {
+  std::uint32_t per_pod = 0;  // 0 = unlimited
+  std::uint32_t queue = 0;    // checkouts that may wait for a worker
+  bool operator==(const WorkerConfig&) const = default;
+};
+
+// Health checks of the load balancer: every `interval` per pod; a pod is ejected after
+// `unhealthy_after` failed checks in a row and returns after `healthy_after` passing ones.
+struct HealthCheckConfig {
+  bool enabled = false;
+  HealthCheckPool pool = HealthCheckPool::shared;
+  Micros interval = 5 * kSecond;
+  std::uint32_t unhealthy_after = 2;
+  std::uint32_t healthy_after = 2;
+  bool operator==(const HealthCheckConfig&) const = default;
+};
+
+// Client pods behind a round-robin load balancer.
+struct LoadBalancerConfig {
+  std::uint32_t pods = 1;
+  HealthCheckConfig health_check;
+  bool operator==(const LoadBalancerConfig&) const = default;
+};
+
+// cache_first: a checkout with a cached price younger than the TTL is served from the cache at
+// once; a background refresh of that key starts when the price is at least `refresh_after` old
+// and none is in flight. Without a usable price the checkout fetches as in sync mode.
+struct PricingConfig {
+  PricingMode mode = PricingMode::sync;
+  Micros refresh_after = 10 * kSecond;
+  bool operator==(const PricingConfig&) const = default;
+};
+
 struct Config {
   BreakerConfig breaker;
   TimeoutConfig timeout;
   RetryConfig retry;
   CacheConfig cache;
+  PoolConfig pool;
+  WorkerConfig workers;
+  LoadBalancerConfig load_balancer;
+  PricingConfig pricing;
   bool operator==(const Config&) const = default;
 };
 

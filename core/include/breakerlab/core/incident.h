@@ -38,8 +38,8 @@ enum class Health : std::uint8_t { green, red };
 
 // How the dependency answers a call started at time t within a segment.
 struct LatencyModel {
-  enum class Kind : std::uint8_t { fixed, lognormal } kind = Kind::fixed;
-  Micros p50 = 10 * kMillisecond;  // the value itself when fixed
+  enum class Kind : std::uint8_t { fixed, lognormal, exponential } kind = Kind::fixed;
+  Micros p50 = 10 * kMillisecond;  // the value itself when fixed; the mean when exponential
   Micros p99 = 10 * kMillisecond;
 };
 
@@ -72,10 +72,23 @@ struct HealthSpan {
   Health health = Health::green;
 };
 
+// A ceiling on the calls the dependency works on at once, shared by every client (its database
+// pool, a provider-side connection limit). Calls beyond it queue first come, first served, so
+// latency grows with load. A call that waits `queue_timeout` is answered 503 (server_error).
+// A call the client gave up on is still worked on when `keeps_working` (the work was not
+// cancelled), so abandoned attempts and their retries add load; a hung call holds its place
+// until the client gives up.
+struct DependencyCapacity {
+  std::uint32_t concurrency = 0;  // 0 = unlimited
+  Micros queue_timeout = 0;       // 0 = calls wait as long as it takes
+  bool keeps_working = true;
+};
+
 struct Dependency {
   std::string name = "dependency";
   std::vector<DependencySegment> segments;  // contiguous, covering the window
   std::vector<HealthSpan> health;           // what the health check reports; green outside
+  DependencyCapacity capacity;
 };
 
 // How the checkout lane is drawn from per-request outcomes.

@@ -28,13 +28,33 @@ struct Metrics {
   std::uint64_t retries = 0;              // attempts after the first of a request
   std::uint64_t retries_refused = 0;      // retries the budget or token bucket did not allow
   double amplification = 0;               // dependency calls per checkout
-  std::uint32_t trips = 0;                // closed -> open transitions
-  std::uint32_t reopens = 0;              // half-open -> open transitions
+  std::optional<double> calls_per_failed_checkout;  // attempts of the failed checkouts
+  std::uint32_t trips = 0;                          // closed -> open transitions
+  std::uint32_t reopens = 0;                        // half-open -> open transitions
 
   double latency_p50_ms = 0;
   double latency_p95_ms = 0;
   double latency_p99_ms = 0;
   double latency_max_ms = 0;
+
+  // Resources (absent when unlimited).
+  std::optional<double> peak_pool_utilization_pct;
+  std::optional<double> pool_wait_share_pct;  // attempts that waited for a connection
+  std::optional<double> mean_pool_wait_ms;    // over all attempts that took a connection
+  std::uint64_t pool_exhausted = 0;           // attempts that gave up waiting
+  std::optional<double> peak_worker_utilization_pct;
+  std::optional<double> worker_utilization_at_trip_pct;  // at the first trip in the window
+  std::uint64_t worker_rejections = 0;                   // checkouts failed: no worker
+  std::optional<std::uint32_t> min_pods_in_rotation;
+  std::uint32_t pod_ejections = 0;
+  std::uint64_t no_pod_rejections = 0;                    // checkouts failed: no pod in rotation
+  std::optional<std::uint32_t> peak_calls_in_flight;      // attempts sent and not yet answered
+  std::optional<double> mean_workers_busy;                // time average over the window
+  std::optional<double> mean_pool_busy;                   // connections, time average
+  double mean_call_ms = 0;                                // mean duration of the calls sent
+  std::optional<double> dependency_load_while_unhealthy;  // calls/s while health is red
+  std::uint32_t peak_pending_retries = 0;
+  std::optional<double> time_to_recover_s;  // last health red -> green to failures settling
 };
 
 struct MetricInfo {

@@ -9,12 +9,13 @@ namespace breakerlab {
 
 enum class CallOutcome : std::uint8_t {
   success,
-  timeout,       // no answer before the per-attempt timeout (a hang counts here too)
-  refused,       // connection refused / reset: fails fast
-  server_error,  // 5xx, Unavailable, Internal
-  client_error,  // 4xx business answer: NotFound, InvalidArgument
+  timeout,         // no answer before the per-attempt timeout (a hang counts here too)
+  refused,         // connection refused / reset: fails fast
+  server_error,    // 5xx, Unavailable, Internal
+  client_error,    // 4xx business answer: NotFound, InvalidArgument
+  pool_exhausted,  // no connection from the client's pool within its max wait
 };
-inline constexpr int kCallOutcomeCount = 5;
+inline constexpr int kCallOutcomeCount = 6;
 
 std::string_view toString(CallOutcome outcome);
 std::optional<CallOutcome> callOutcomeFromString(std::string_view name);

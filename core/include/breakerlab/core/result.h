@@ -16,6 +16,8 @@ enum class FailReason : std::uint8_t {
   none,
   cache_miss,    // the call failed or was rejected and the cache had no young-enough price
   client_error,  // the dependency gave a business answer (4xx); nothing to fall back on
+  no_worker,     // every worker busy and the worker queue full (503 from the client service)
+  no_pod,        // the load balancer had no pod in rotation (502)
 };
 
 std::string_view toString(CheckoutOutcome outcome);
@@ -40,6 +42,8 @@ enum class EventKind : std::uint8_t {
   probe,      // a half-open probe completed
   health_green,
   health_red,
+  pod_ejected,   // the load balancer took a client pod out of rotation
+  pod_returned,  // and put it back
 };
 std::string_view toString(EventKind kind);
 
@@ -58,6 +62,13 @@ struct SecondSeries {
   std::vector<std::uint32_t> failed;
   std::vector<std::uint32_t> dependency_calls;
   std::vector<std::uint32_t> dependency_failures;
+  // Peaks (and for pods, the minimum) within each second; empty when the run has no such
+  // resource (unlimited workers or pool, one pod without health checks).
+  std::vector<std::uint32_t> workers_busy;     // over all pods
+  std::vector<std::uint32_t> pool_busy;        // connections in use over all pods
+  std::vector<std::uint32_t> pending_retries;  // attempts waiting out their backoff
+  std::vector<std::uint32_t> dependency_load;  // calls the dependency holds (working or queued)
+  std::vector<std::uint32_t> pods_in_rotation;
 };
 
 struct Result {
@@ -66,6 +77,7 @@ struct Result {
   Lane dependency;
   Lane health;
   Lane checkout;
+  Lane pods;  // pods in rotation ("8 of 8"); empty without health checks
   std::vector<Event> events;
   SecondSeries per_second;
   Metrics metrics;

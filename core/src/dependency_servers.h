@@ -1,0 +1,59 @@
+#pragma once
+// A dependency with a concurrency ceiling, first come first served. Calls reach it in time
+// order, so when each will be served is known at arrival: the c-server FIFO recursion, with a
+// min-heap of the times the servers come free. Later arrivals never change an earlier call's
+// fate, which lets the event loop schedule its completion at once.
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+#include "breakerlab/core/incident.h"
+
+namespace breakerlab {
+
+class DependencyServers {
+ public:
+  explicit DependencyServers(const DependencyCapacity& capacity) : capacity_(capacity) {
+    free_at_.reserve(capacity.concurrency);
+  }
+  bool limited() const { return capacity_.concurrency > 0; }
+
+  struct Admission {
+    Micros wait;      // queueing before service starts
+    bool queue_full;  // waited the dependency's queue timeout: answered 503 at that point
+  };
+
+  // A call arriving at t needing `service` (kNever: it hangs) whose client gives up after
+  // `patience`. Returns how long it queues; books the server it will hold.
+  Admission admit(Micros t, Micros service, Micros patience) {
+    Micros begins = t;
+    const bool full = free_at_.size() >= capacity_.concurrency;
+    if (full) begins = std::max(t, free_at_.front());
+    const Micros wait = begins - t;
+    if (capacity_.queue_timeout > 0 && wait >= capacity_.queue_timeout) return {wait, true};
+    const bool abandoned_in_queue = wait >= patience;
+    // A call dropped before service (cancelled, or hung with its client gone) holds nothing.
+    if (abandoned_in_queue && (!capacity_.keeps_working || service == kNever)) return {wait, false};
+    Micros done;
+    if (service == kNever) {
+      done = t + patience;  // a hung call holds its server until the client gives up
+    } else {
+      done = begins + service;
+      if (!capacity_.keeps_working) done = std::min(done, t + patience);
+    }
+    if (full) {
+      std::pop_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
+      free_at_.back() = done;
+    } else {
+      free_at_.push_back(done);
+    }
+    std::push_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
+    return {wait, false};
+  }
+
+ private:
+  DependencyCapacity capacity_;
+  std::vector<Micros> free_at_;  // min-heap of the busy servers' free times
+};
+
+}  // namespace breakerlab

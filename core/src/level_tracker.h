@@ -1,0 +1,79 @@
+#pragma once
+// Follows a level that changes at events (workers busy, connections in use, retries pending):
+// its peak within each second of the window and its time integral, for per-second series,
+// peaks and Little's-law averages.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "breakerlab/core/time.h"
+
+namespace breakerlab {
+
+class LevelTracker {
+ public:
+  // Starts following at the window start with the level the lead-in left.
+  void begin(Micros start, Micros end, std::uint32_t level) {
+    start_ = start;
+    end_ = end;
+    level_ = level;
+    last_ = start;
+    seconds_ = static_cast<std::size_t>((end - start + kSecond - 1) / kSecond);
+    peaks_.assign(seconds_, 0);
+    if (seconds_ > 0) peaks_[0] = level;
+    filled_ = 0;
+    active_ = true;
+  }
+  bool active() const { return active_; }
+
+  // The level is `level` from time t on (t never decreases).
+  void set(Micros t, std::uint32_t level) {
+    if (!active_ || t < start_) return;
+    const Micros to = std::min(t, end_);
+    if (to > last_) {
+      area_ += static_cast<double>(level_) * static_cast<double>(to - last_);
+      last_ = to;
+    }
+    if (t >= end_) {
+      level_ = level;
+      return;
+    }
+    const auto second = static_cast<std::size_t>((t - start_) / kSecond);
+    // Seconds without a change held the old level throughout.
+    while (filled_ < second) {
+      ++filled_;
+      peaks_[filled_] = std::max(peaks_[filled_], level_);
+    }
+    level_ = level;
+    peaks_[second] = std::max(peaks_[second], level);
+    peak_ = std::max(peak_, level);
+  }
+
+  // Closes the window: the remaining seconds held the last level.
+  void finish() {
+    if (!active_) return;
+    if (end_ > last_) area_ += static_cast<double>(level_) * static_cast<double>(end_ - last_);
+    last_ = end_;
+    while (filled_ + 1 < seconds_) {
+      ++filled_;
+      peaks_[filled_] = std::max(peaks_[filled_], level_);
+    }
+    for (auto p : peaks_) peak_ = std::max(peak_, p);
+  }
+
+  std::uint32_t peak() const { return peak_; }
+  // Time-average level over the window.
+  double mean() const { return end_ > start_ ? area_ / static_cast<double>(end_ - start_) : 0.0; }
+  std::vector<std::uint32_t>& peaks() { return peaks_; }
+
+ private:
+  Micros start_ = 0, end_ = 0, last_ = 0;
+  std::uint32_t level_ = 0;
+  std::uint32_t peak_ = 0;
+  double area_ = 0;
+  std::size_t seconds_ = 0, filled_ = 0;
+  std::vector<std::uint32_t> peaks_;
+  bool active_ = false;
+};
+
+}  // namespace breakerlab
