@@ -40,7 +40,11 @@ struct Pod {
 
 struct ClientState {
   explicit ClientState(std::uint32_t pods, std::uint32_t keys, const DependencyCapacity& capacity)
-      : pods(pods), in_rotation(pods), refreshing(keys, 0), servers(capacity) {}
+      : pods(pods),
+        in_rotation(pods),
+        refreshing(keys, 0),
+        refreshed_at(keys, kNever),
+        servers(capacity) {}
 
   std::vector<Pod> pods;
   std::uint32_t in_rotation;
@@ -63,6 +67,7 @@ struct ClientState {
   Micros next_check_at = kNever;
 
   std::vector<std::uint8_t> refreshing;  // per key: a background refresh is in flight
+  std::vector<Micros> refreshed_at;      // per key: when the last refresh started
   std::uint32_t refreshes = 0;           // refresh request ids
 
   DependencyServers servers;

@@ -374,7 +374,12 @@ class Simulation {
           facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, t - fetched);
           finish(record, CheckoutOutcome::cached, FailReason::none, t - arrival);
         }
-        if (t - fetched >= config_.pricing.refresh_after && !client_.refreshing[key])
+        // One refresh per key in flight, and at most one per refresh_after: a failing
+        // dependency is not asked again on every checkout.
+        const Micros last = client_.refreshed_at[key];
+        const Micros every = config_.pricing.refresh_after;
+        if (t - fetched >= every && !client_.refreshing[key] &&
+            (last == kNever || t - last >= every))
           startRefresh(t, pod, key);
         return false;
       }
@@ -400,6 +405,7 @@ class Simulation {
       if (!permit.permitted) return;
     }
     client_.refreshing[key] = 1;
+    client_.refreshed_at[key] = t;
     if (!startAttempt(t, t, key, kRefreshRecord, client_.refreshes++, permit, 0, pod))
       client_.refreshing[key] = 0;
   }
