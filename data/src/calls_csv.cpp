@@ -42,12 +42,13 @@ std::vector<Field> splitFields(std::string_view line) {
 }
 
 std::optional<CallOutcome> outcomeFrom(std::string_view text) {
-  constexpr std::array<std::pair<std::string_view, CallOutcome>, 5> kNames = {{
+  constexpr std::array<std::pair<std::string_view, CallOutcome>, 6> kNames = {{
       {"success", CallOutcome::success},
       {"timeout", CallOutcome::timeout},
       {"refused", CallOutcome::refused},
       {"server_error", CallOutcome::server_error},
       {"client_error", CallOutcome::client_error},
+      {"pool_exhausted", CallOutcome::pool_exhausted},
   }};
   for (const auto& [name, o] : kNames)
     if (name == text) return o;
@@ -109,7 +110,7 @@ std::vector<LoggedCall> parseCallsCsv(std::string_view text, const std::string& 
     if (!outcome)
       throw error(fields[2].column,
                   "outcome: expected one of success, timeout, refused, server_error, "
-                  "client_error or an HTTP status 2xx, 4xx, 5xx, got \"" +
+                  "client_error, pool_exhausted or an HTTP status 2xx, 4xx, 5xx, got \"" +
                       std::string(fields[2].text) + "\"");
     call.start = fromSeconds(*start);
     call.duration = fromSeconds(*duration);

@@ -19,10 +19,6 @@ namespace breakerlab {
 
 namespace {
 
-constexpr std::array<CallOutcome, 4> kFailureClasses = {CallOutcome::timeout, CallOutcome::refused,
-                                                        CallOutcome::server_error,
-                                                        CallOutcome::client_error};
-
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (const auto& item : items) {
@@ -32,17 +28,39 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
-// The failure classes in `set` (or not in it), "a, b, c", or "none".
-std::string classList(const OutcomeSet& set, bool counted) {
-  std::vector<std::string> names;
-  for (auto o : kFailureClasses)
-    if (set.contains(o) == counted) names.emplace_back(toString(o));
-  return names.empty() ? "none" : join(names, ", ");
+// The failure classes a config can produce and which of them its breaker counts.
+// `pool_exhausted` only happens with a bounded pool and a bounded wait; otherwise whether it is
+// counted changes nothing, so it is left out (a neutral knob is never listed).
+struct FailureClasses {
+  std::vector<CallOutcome> possible;
+  OutcomeSet counted;  // the counted classes among `possible`
+
+  bool countsNone() const { return counted.empty(); }
+  bool countsEvery() const {
+    return std::all_of(possible.begin(), possible.end(),
+                       [&](CallOutcome o) { return counted.contains(o); });
+  }
+  // The classes counted (or not), "a, b, c", or "none".
+  std::string list(bool which) const {
+    std::vector<std::string> names;
+    for (auto o : possible)
+      if (counted.contains(o) == which) names.emplace_back(toString(o));
+    return names.empty() ? "none" : join(names, ", ");
+  }
+};
+
+bool poolCanExhaust(const Config& c) {
+  return c.pool.size > 0 && c.pool.max_wait > 0;
 }
 
-bool countsEveryClass(const OutcomeSet& set) {
-  return std::all_of(kFailureClasses.begin(), kFailureClasses.end(),
-                     [&](CallOutcome o) { return set.contains(o); });
+FailureClasses failureClasses(const Config& c) {
+  FailureClasses f;
+  f.possible = {CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
+                CallOutcome::client_error};
+  if (poolCanExhaust(c)) f.possible.push_back(CallOutcome::pool_exhausted);
+  for (auto o : f.possible)
+    if (c.breaker.failures.contains(o)) f.counted.insert(o);
+  return f;
 }
 
 // A percentage bound for prose, one decimal at most: "33.3" for 100/3, "50" for 50.
@@ -192,6 +210,8 @@ std::string_view exampleException(CallOutcome o) {
       return "org.springframework.web.client.HttpServerErrorException  # server_error (5xx)";
     case CallOutcome::client_error:
       return "org.springframework.web.client.HttpClientErrorException  # client_error (4xx)";
+    case CallOutcome::pool_exhausted:
+      return "org.apache.http.conn.ConnectionPoolTimeoutException  # pool_exhausted";
     case CallOutcome::success:
       break;
   }
@@ -218,8 +238,71 @@ std::vector<std::string> retryItems(const Config& c, const std::string& where) {
   return items;
 }
 
+// The pool, the workers, the load balancer, the pricing path and background retries: no breaker
+// library has them. Each is listed when it is in effect (a bounded pool or bounded workers, more
+// than one pod or health checks, cache-first pricing, retries in the background).
+std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
+  const bool go = target == ExportTarget::gobreaker;
+  std::vector<std::string> items;
+  if (c.pool.size > 0) {
+    const std::string size = std::to_string(c.pool.size);
+    const bool bounded = c.pool.max_wait > 0;
+    const std::string wait = bounded ? formatDuration(c.pool.max_wait) : "unlimited";
+    std::string how;
+    if (go)
+      how = "http.Transport MaxConnsPerHost " + size +
+            (bounded ? "; net/http has no pool wait limit, so bound the wait to " + wait +
+                           " with a context"
+                     : std::string());
+    else
+      how = "Apache HttpClient PoolingHttpClientConnectionManager maxPerRoute " + size +
+            ", RequestConfig connectionRequestTimeout " + (bounded ? wait : std::string("0"));
+    items.push_back("connection pool (pool.size " + size + " per pod, max wait " + wait +
+                    "): not part of this export; set it on the HTTP client (" + how + ")");
+  }
+  if (c.workers.per_pod > 0) {
+    const std::string workers = std::to_string(c.workers.per_pod);
+    const std::string queue = std::to_string(c.workers.queue);
+    items.push_back("request workers (workers.per_pod " + workers + ", queue " + queue +
+                    "): not part of this export; " +
+                    (go ? "limit the requests the server handles at once (e.g. a semaphore of " +
+                              workers + " with " + queue + " waiting)"
+                        : "size the server's thread pool (e.g. Tomcat server.tomcat.threads.max " +
+                              workers + ", server.tomcat.accept-count " + queue + ")"));
+  }
+  const LoadBalancerConfig& lb = c.load_balancer;
+  if (lb.pods > 1 || lb.health_check.enabled) {
+    const HealthCheckConfig& hc = lb.health_check;
+    std::string what =
+        "load balancer (" + std::to_string(lb.pods) + (lb.pods == 1 ? " pod" : " pods");
+    if (hc.enabled)
+      what += ", health checks every " + formatDuration(hc.interval) + " answered by " +
+              (hc.pool == HealthCheckPool::shared ? "the request workers" : "a separate pool") +
+              ", out after " + std::to_string(hc.unhealthy_after) + " failed, back after " +
+              std::to_string(hc.healthy_after) + " passed";
+    else
+      what += ", no health checks";
+    items.push_back(what +
+                    "): a deployment setting, not part of this export; configure the load "
+                    "balancer and the service's replicas");
+  }
+  if (c.pricing.mode == PricingMode::cache_first)
+    items.push_back("cache-first pricing (pricing.mode cache_first, refresh after " +
+                    formatDuration(c.pricing.refresh_after) +
+                    "): application code; answer from a cached price younger than " +
+                    formatDuration(c.cache.ttl) + " at once and refresh it in the background");
+  if (c.retry.max_attempts > 1 && c.retry.mode == RetryMode::background)
+    items.push_back(std::string("background retries (retry.mode background): application code; ") +
+                    "answer with the first attempt's outcome and run the retries " +
+                    (go ? "from a goroutine or queue" : "from a queue or executor") +
+                    " off the request path" +
+                    (go ? "" : " (resilience4j's Retry runs in the calling thread)"));
+  return items;
+}
+
 ExportedConfig exportResilience4j(const Config& c, const std::string& name) {
   const BreakerConfig& b = c.breaker;
+  const FailureClasses fc = failureClasses(c);
   const bool consecutive = b.window_type == WindowType::consecutive;
   const bool slow = slowRuleOn(b);
   const std::uint32_t window_size = consecutive ? b.consecutive_failures : b.window_size;
@@ -295,13 +378,13 @@ ExportedConfig exportResilience4j(const Config& c, const std::string& name) {
                         " half-open calls and " + closesWith(theirs_slow, b.probes, "slow"));
     }
   }
-  if (b.failures.empty())
+  if (fc.countsNone())
     notes.push_back(
         "failure classes (none counted): resilience4j records every exception as a failure "
         "unless recordExceptions names a type the client never throws");
-  else if (!countsEveryClass(b.failures))
-    notes.push_back("failure classes (counted: " + classList(b.failures, true) +
-                    "; not counted: " + classList(b.failures, false) +
+  else if (!fc.countsEvery())
+    notes.push_back("failure classes (counted: " + fc.list(true) +
+                    "; not counted: " + fc.list(false) +
                     "): resilience4j records every exception as a failure unless "
                     "recordExceptions lists the application's exception types for the counted "
                     "classes (see the comment below)");
@@ -311,6 +394,7 @@ ExportedConfig exportResilience4j(const Config& c, const std::string& name) {
                                "resilience4j.retry.instances.<name> (maxAttempts, waitDuration, "
                                "enableExponentialBackoff, enableRandomizedWait)"))
     notes.push_back(std::move(item));
+  for (auto& item : serviceItems(c, ExportTarget::resilience4j)) notes.push_back(std::move(item));
   if (c.retry.max_attempts > 1 && c.breaker.placement == BreakerPlacement::outside_retry)
     notes.push_back(
         "breaker outside the retry loop: Spring's default aspect order puts Retry "
@@ -367,21 +451,21 @@ ExportedConfig exportResilience4j(const Config& c, const std::string& name) {
   y.line(kIn, "permittedNumberOfCallsInHalfOpenState: " + std::to_string(b.probes));
   y.line(kIn, "automaticTransitionFromOpenToHalfOpenEnabled: true",
          "BreakerLab's open -> half-open is timer driven");
-  if (countsEveryClass(b.failures)) {
+  if (fc.countsEvery()) {
     y.comment(kIn, "recordExceptions: not needed; resilience4j records every exception, and");
     y.comment(kIn, "BreakerLab counts every failure class.");
-  } else if (b.failures.empty()) {
+  } else if (fc.countsNone()) {
     y.comment(kIn, "BreakerLab counts no outcome class as a failure: set recordExceptions to an");
     y.comment(kIn, "exception type the client never throws.");
   } else {
-    y.comment(kIn, "Failures in BreakerLab: " + classList(b.failures, true) + ".");
+    y.comment(kIn, "Failures in BreakerLab: " + fc.list(true) + ".");
     y.comment(kIn, "List your client's exception types for them in recordExceptions; any other");
-    y.comment(kIn, "exception (" + classList(b.failures, false) +
-                       ") then counts as a success, as in BreakerLab.");
+    y.comment(kIn,
+              "exception (" + fc.list(false) + ") then counts as a success, as in BreakerLab.");
     y.comment(kIn, "Not ignoreExceptions: ignored calls count neither way.");
     y.comment(kIn, "recordExceptions:");
-    for (auto o : kFailureClasses)
-      if (b.failures.contains(o)) y.comment(kIn, "  - " + std::string(exampleException(o)));
+    for (auto o : fc.possible)
+      if (fc.counted.contains(o)) y.comment(kIn, "  - " + std::string(exampleException(o)));
   }
   if (b.early_probe) {
     y.comment(kIn, "Early probe (no property): while OPEN, poll the health check every " +
@@ -494,6 +578,7 @@ std::string goRateCheck(const std::string& bad, double pct) {
 
 ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
   const BreakerConfig& b = c.breaker;
+  const FailureClasses fc = failureClasses(c);
   const bool consecutive = b.window_type == WindowType::consecutive;
 
   std::vector<std::string> notes;
@@ -548,14 +633,16 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
                                "a retry loop around cb.Execute (breaker outside) or inside "
                                "the function it runs (breaker inside)"))
     notes.push_back(std::move(item));
+  for (auto& item : serviceItems(c, ExportTarget::gobreaker)) notes.push_back(std::move(item));
 
   // IsSuccessful: every class BreakerLab does not count is a success.
   std::vector<std::string> success_checks;
   std::vector<std::string> imports = {"time"};
   bool server_placeholder = false;
   bool business_placeholder = false;
-  for (auto o : kFailureClasses) {
-    if (b.failures.empty() || b.failures.contains(o)) continue;
+  bool pool_placeholder = false;
+  for (auto o : fc.possible) {
+    if (fc.countsNone() || fc.counted.contains(o)) continue;
     switch (o) {
       case CallOutcome::timeout:
         success_checks.push_back("errors.Is(err, context.DeadlineExceeded)");
@@ -572,6 +659,10 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
       case CallOutcome::client_error:
         success_checks.push_back("isBusinessError(err)");
         business_placeholder = true;
+        break;
+      case CallOutcome::pool_exhausted:
+        success_checks.push_back("isPoolExhausted(err)");
+        pool_placeholder = true;
         break;
       case CallOutcome::success:
         break;
@@ -634,7 +725,7 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
   }
   go += "\t\t},\n";
 
-  if (b.failures.empty()) {
+  if (fc.countsNone()) {
     go += "\t\tIsSuccessful: func(err error) bool {\n";
     go += "\t\t\t// BreakerLab counts no outcome class as a failure.\n";
     go += "\t\t\treturn true\n\t\t},\n";
@@ -642,10 +733,9 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
     go += "\t\t// IsSuccessful: the default (err == nil) counts every error as a failure, as\n";
     go += "\t\t// BreakerLab counts every outcome class.\n";
   } else {
-    const std::string not_counted = classList(b.failures, false);
+    const std::string not_counted = fc.list(false);
     go += "\t\tIsSuccessful: func(err error) bool {\n";
-    go += "\t\t\t// BreakerLab counts " + classList(b.failures, true) + " as failures; " +
-          not_counted +
+    go += "\t\t\t// BreakerLab counts " + fc.list(true) + " as failures; " + not_counted +
           (not_counted.find(',') == std::string::npos ? " counts as a success.\n"
                                                       : " count as successes.\n");
     go += "\t\t\treturn err == nil || " + join(success_checks, " || ") + "\n";
@@ -662,6 +752,12 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
     go += "// NotFound, InvalidArgument), which BreakerLab does not count as a failure. Replace\n";
     go += "// it with your client's check.\n";
     go += "func isBusinessError(err error) bool {\n\treturn false\n}\n";
+  }
+  if (pool_placeholder) {
+    go += "\n// isPoolExhausted reports whether err is a timeout waiting for a pooled connection\n";
+    go += "// (pool_exhausted), which this config does not count as a failure. Replace it with\n";
+    go += "// your client's check.\n";
+    go += "func isPoolExhausted(err error) bool {\n\treturn false\n}\n";
   }
 
   ExportedConfig out;

@@ -33,7 +33,8 @@ OutcomeSet readOutcomeSet(const Source& src, const YAML::Node& node, const std::
                                                 {{"timeout", CallOutcome::timeout},
                                                  {"refused", CallOutcome::refused},
                                                  {"server_error", CallOutcome::server_error},
-                                                 {"client_error", CallOutcome::client_error}});
+                                                 {"client_error", CallOutcome::client_error},
+                                                 {"pool_exhausted", CallOutcome::pool_exhausted}});
     if (set.contains(o)) fail(src, item, item_path + ": " + item.Scalar() + " is listed twice");
     set.insert(o);
   }
@@ -42,8 +43,9 @@ OutcomeSet readOutcomeSet(const Source& src, const YAML::Node& node, const std::
 
 RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::string& path) {
   RetryConfig r;
-  const MapReader m(src, node, path,
-                    {"max_attempts", "backoff", "jitter", "retry_on", "budget", "token_bucket"});
+  const MapReader m(
+      src, node, path,
+      {"max_attempts", "backoff", "jitter", "retry_on", "mode", "budget", "token_bucket"});
   if (auto* v = m.find("max_attempts"))
     r.max_attempts = readUint32(src, *v, m.path("max_attempts"), 1);
   if (auto* v = m.find("backoff")) {
@@ -65,6 +67,10 @@ RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::stri
                                  {"equal", Jitter::equal},
                                  {"decorrelated", Jitter::decorrelated}});
   if (auto* v = m.find("retry_on")) r.retry_on = readOutcomeSet(src, *v, m.path("retry_on"));
+  if (auto* v = m.find("mode"))
+    r.mode = readEnum<RetryMode>(
+        src, *v, m.path("mode"),
+        {{"in_request", RetryMode::in_request}, {"background", RetryMode::background}});
   if (auto* v = m.find("budget")) {
     const MapReader b(src, *v, m.path("budget"), {"ratio", "min_per_second", "window"});
     if (auto* x = b.find("ratio")) r.budget.ratio = readPercent(src, *x, b.path("ratio")) / 100;
@@ -143,6 +149,63 @@ BreakerConfig readBreaker(const Source& src, const YAML::Node& node, const std::
   return b;
 }
 
+PoolConfig readPool(const Source& src, const YAML::Node& node, const std::string& path) {
+  PoolConfig p;
+  const MapReader m(src, node, path, {"size", "max_wait"});
+  if (auto* v = m.find("size")) p.size = readUint32(src, *v, m.path("size"));
+  if (auto* v = m.find("max_wait")) p.max_wait = readDuration(src, *v, m.path("max_wait"));
+  return p;
+}
+
+WorkerConfig readWorkers(const Source& src, const YAML::Node& node, const std::string& path) {
+  WorkerConfig w;
+  const MapReader m(src, node, path, {"per_pod", "queue"});
+  if (auto* v = m.find("per_pod")) w.per_pod = readUint32(src, *v, m.path("per_pod"));
+  if (auto* v = m.find("queue")) w.queue = readUint32(src, *v, m.path("queue"));
+  return w;
+}
+
+HealthCheckConfig readHealthCheck(const Source& src, const YAML::Node& node,
+                                  const std::string& path) {
+  // unhealthy_after and healthy_after may be 0 while the checks are off; validate() decides.
+  HealthCheckConfig h;
+  const MapReader m(src, node, path,
+                    {"enabled", "pool", "interval", "unhealthy_after", "healthy_after"});
+  if (auto* v = m.find("enabled")) h.enabled = readBool(src, *v, m.path("enabled"));
+  if (auto* v = m.find("pool"))
+    h.pool = readEnum<HealthCheckPool>(
+        src, *v, m.path("pool"),
+        {{"shared", HealthCheckPool::shared}, {"separate", HealthCheckPool::separate}});
+  if (auto* v = m.find("interval")) h.interval = readDuration(src, *v, m.path("interval"));
+  if (auto* v = m.find("unhealthy_after"))
+    h.unhealthy_after = readUint32(src, *v, m.path("unhealthy_after"));
+  if (auto* v = m.find("healthy_after"))
+    h.healthy_after = readUint32(src, *v, m.path("healthy_after"));
+  return h;
+}
+
+LoadBalancerConfig readLoadBalancer(const Source& src, const YAML::Node& node,
+                                    const std::string& path) {
+  LoadBalancerConfig lb;
+  const MapReader m(src, node, path, {"pods", "health_check"});
+  if (auto* v = m.find("pods")) lb.pods = readUint32(src, *v, m.path("pods"), 1);
+  if (auto* v = m.find("health_check"))
+    lb.health_check = readHealthCheck(src, *v, m.path("health_check"));
+  return lb;
+}
+
+PricingConfig readPricing(const Source& src, const YAML::Node& node, const std::string& path) {
+  PricingConfig p;
+  const MapReader m(src, node, path, {"mode", "refresh_after"});
+  if (auto* v = m.find("mode"))
+    p.mode = readEnum<PricingMode>(
+        src, *v, m.path("mode"),
+        {{"sync", PricingMode::sync}, {"cache_first", PricingMode::cache_first}});
+  if (auto* v = m.find("refresh_after"))
+    p.refresh_after = readDuration(src, *v, m.path("refresh_after"));
+  return p;
+}
+
 }  // namespace
 
 Config readConfigNode(const Source& src, const YAML::Node& node, const std::string& path,
@@ -153,7 +216,9 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
     if (entry.key == "format" && (!entry.value.IsScalar() || entry.value.Scalar() != kConfigFormat))
       failExpected(src, entry.value, joinPath(path, "format"), quoted(kConfigFormat));
   }
-  const MapReader m(src, node, path, {"format", "breaker", "timeout", "retry", "fallback"});
+  const MapReader m(src, node, path,
+                    {"format", "breaker", "timeout", "retry", "fallback", "pool", "workers",
+                     "load_balancer", "pricing"});
   if (require_format) m.require("format");
   if (auto* v = m.find("breaker")) c.breaker = readBreaker(src, *v, m.path("breaker"));
   if (auto* v = m.find("timeout")) {
@@ -171,6 +236,11 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
       if (auto* y = cache.find("ttl")) c.cache.ttl = readDuration(src, *y, cache.path("ttl"));
     }
   }
+  if (auto* v = m.find("pool")) c.pool = readPool(src, *v, m.path("pool"));
+  if (auto* v = m.find("workers")) c.workers = readWorkers(src, *v, m.path("workers"));
+  if (auto* v = m.find("load_balancer"))
+    c.load_balancer = readLoadBalancer(src, *v, m.path("load_balancer"));
+  if (auto* v = m.find("pricing")) c.pricing = readPricing(src, *v, m.path("pricing"));
   return c;
 }
 

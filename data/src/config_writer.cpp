@@ -35,7 +35,7 @@ YAML::Node outcomeList(const OutcomeSet& set) {
   YAML::Node list(YAML::NodeType::Sequence);
   list.SetStyle(YAML::EmitterStyle::Flow);
   for (auto o : {CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
-                 CallOutcome::client_error}) {
+                 CallOutcome::client_error, CallOutcome::pool_exhausted}) {
     if (set.contains(o)) list.push_back(std::string(toString(o)));
   }
   return list;
@@ -107,6 +107,7 @@ YAML::Node toYamlNode(const Config& c) {
   static constexpr const char* kJitter[] = {"none", "full", "equal", "decorrelated"};
   retry["jitter"] = std::string(kJitter[static_cast<int>(r.jitter)]);
   retry["retry_on"] = outcomeList(r.retry_on);
+  retry["mode"] = std::string(r.mode == RetryMode::background ? "background" : "in_request");
   YAML::Node budget = flowMap();
   budget["ratio"] = formatPercent(r.budget.ratio * 100);
   budget["min_per_second"] = formatNumber(r.budget.min_per_second);
@@ -125,6 +126,34 @@ YAML::Node toYamlNode(const Config& c) {
   YAML::Node fallback(YAML::NodeType::Map);
   fallback["cache"] = cache;
   root["fallback"] = fallback;
+
+  YAML::Node pool = flowMap();
+  pool["size"] = std::to_string(c.pool.size);
+  pool["max_wait"] = formatDuration(c.pool.max_wait);
+  root["pool"] = pool;
+
+  YAML::Node workers = flowMap();
+  workers["per_pod"] = std::to_string(c.workers.per_pod);
+  workers["queue"] = std::to_string(c.workers.queue);
+  root["workers"] = workers;
+
+  const HealthCheckConfig& hc = c.load_balancer.health_check;
+  YAML::Node health_check = flowMap();
+  health_check["enabled"] = boolText(hc.enabled);
+  health_check["pool"] = std::string(hc.pool == HealthCheckPool::separate ? "separate" : "shared");
+  health_check["interval"] = formatDuration(hc.interval);
+  health_check["unhealthy_after"] = std::to_string(hc.unhealthy_after);
+  health_check["healthy_after"] = std::to_string(hc.healthy_after);
+  YAML::Node load_balancer(YAML::NodeType::Map);
+  load_balancer["pods"] = std::to_string(c.load_balancer.pods);
+  load_balancer["health_check"] = health_check;
+  root["load_balancer"] = load_balancer;
+
+  YAML::Node pricing = flowMap();
+  pricing["mode"] =
+      std::string(c.pricing.mode == PricingMode::cache_first ? "cache_first" : "sync");
+  pricing["refresh_after"] = formatDuration(c.pricing.refresh_after);
+  root["pricing"] = pricing;
   return root;
 }
 

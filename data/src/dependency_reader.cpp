@@ -23,20 +23,30 @@ void requireP99AtLeastP50(const MapReader& m, const LatencyModel& l) {
 }
 
 LatencyModel readLatency(const Source& src, const YAML::Node& node, const std::string& path) {
-  const MapReader m(src, node, path, {"fixed", "p50", "p99"});
+  const MapReader m(src, node, path, {"fixed", "p50", "p99", "mean"});
   LatencyModel l;
   const auto fixed = optionalDuration(m, "fixed");
   const auto p50 = optionalDuration(m, "p50");
   const auto p99 = optionalDuration(m, "p99");
+  const auto mean = optionalDuration(m, "mean");
   if (fixed) {
     if (p50 || p99)
       fail(src, *m.keyNode(p50 ? "p50" : "p99"),
            path + ": give either fixed or p50 and p99, not both");
+    if (mean) fail(src, *m.keyNode("mean"), path + ": give either fixed or mean, not both");
     l.kind = LatencyModel::Kind::fixed;
     l.p50 = l.p99 = *fixed;
     return l;
   }
-  if (!p50 && !p99) failExpected(src, node, path, "{fixed: D} or {p50: D, p99: D}");
+  if (mean) {
+    if (p50 || p99)
+      fail(src, *m.keyNode(p50 ? "p50" : "p99"),
+           path + ": give either mean or p50 and p99, not both");
+    l.kind = LatencyModel::Kind::exponential;
+    l.p50 = l.p99 = *mean;  // the mean lives in p50; p99 is not used
+    return l;
+  }
+  if (!p50 && !p99) failExpected(src, node, path, "{fixed: D}, {p50: D, p99: D} or {mean: D}");
   if (!p50 || !p99) m.require(p50 ? "p99" : "p50");
   l.kind = LatencyModel::Kind::lognormal;
   l.p50 = *p50;
@@ -48,14 +58,29 @@ LatencyModel readLatency(const Source& src, const YAML::Node& node, const std::s
 // ramp_to.latency: the end values; keys not given keep the start value; same form as the start.
 LatencyModel readLatencyEnd(const Source& src, const YAML::Node& node, const std::string& path,
                             const LatencyModel& start) {
-  const bool fixed = start.kind == LatencyModel::Kind::fixed;
-  const MapReader m(
-      src, node, path,
-      fixed ? std::vector<std::string_view>{"fixed"} : std::vector<std::string_view>{"p50", "p99"});
+  std::vector<std::string_view> keys;
+  switch (start.kind) {
+    case LatencyModel::Kind::fixed:
+      keys = {"fixed"};
+      break;
+    case LatencyModel::Kind::lognormal:
+      keys = {"p50", "p99"};
+      break;
+    case LatencyModel::Kind::exponential:
+      keys = {"mean"};
+      break;
+  }
+  const MapReader m(src, node, path, keys);
   LatencyModel l = start;
-  if (fixed) {
-    if (auto d = optionalDuration(m, "fixed")) l.p50 = l.p99 = *d;
-    return l;
+  switch (start.kind) {
+    case LatencyModel::Kind::fixed:
+      if (auto d = optionalDuration(m, "fixed")) l.p50 = l.p99 = *d;
+      return l;
+    case LatencyModel::Kind::exponential:
+      if (auto d = optionalDuration(m, "mean")) l.p50 = l.p99 = *d;
+      return l;
+    case LatencyModel::Kind::lognormal:
+      break;
   }
   if (auto d = optionalDuration(m, "p50")) l.p50 = *d;
   if (auto d = optionalDuration(m, "p99")) l.p99 = *d;
@@ -134,13 +159,25 @@ std::vector<HealthSpan> healthFromSegments(const std::vector<DependencySegment>&
   return spans;
 }
 
+DependencyCapacity readCapacity(const Source& src, const YAML::Node& node,
+                                const std::string& path) {
+  const MapReader m(src, node, path, {"concurrency", "queue_timeout", "keeps_working"});
+  DependencyCapacity c;
+  if (auto* v = m.find("concurrency")) c.concurrency = readUint32(src, *v, m.path("concurrency"));
+  if (auto d = optionalDuration(m, "queue_timeout")) c.queue_timeout = *d;
+  if (auto* v = m.find("keeps_working"))
+    c.keeps_working = readBool(src, *v, m.path("keeps_working"));
+  return c;
+}
+
 }  // namespace
 
 Dependency readDependency(const Source& src, const YAML::Node& node, const std::string& path,
                           Span window) {
-  const MapReader m(src, node, path, {"name", "segments", "health"});
+  const MapReader m(src, node, path, {"name", "capacity", "segments", "health"});
   Dependency d;
   if (auto* v = m.find("name")) d.name = readString(src, *v, m.path("name"));
+  if (auto* v = m.find("capacity")) d.capacity = readCapacity(src, *v, m.path("capacity"));
   const YAML::Node& segments = m.require("segments");
   const std::string seg_path = m.path("segments");
   requireList(src, segments, seg_path);

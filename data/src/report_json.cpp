@@ -39,7 +39,8 @@ json replayToJson(const Incident& incident, const Result& result,
   report["lanes"] = {{"breaker", laneToJson(result.breaker)},
                      {"dependency", laneToJson(result.dependency)},
                      {"health", laneToJson(result.health)},
-                     {"checkout", laneToJson(result.checkout)}};
+                     {"checkout", laneToJson(result.checkout)},
+                     {"pods", laneToJson(result.pods)}};
   json recorded = json::object();
   for (const Lane& lane : incident.recorded.lanes) recorded[lane.name] = laneToJson(lane);
   report["recorded_lanes"] = std::move(recorded);
@@ -67,7 +68,12 @@ json replayToJson(const Incident& incident, const Result& result,
                           {"cached", seriesToJson(s.cached)},
                           {"failed", seriesToJson(s.failed)},
                           {"dependency_calls", seriesToJson(s.dependency_calls)},
-                          {"dependency_failures", seriesToJson(s.dependency_failures)}};
+                          {"dependency_failures", seriesToJson(s.dependency_failures)},
+                          {"workers_busy", seriesToJson(s.workers_busy)},
+                          {"pool_busy", seriesToJson(s.pool_busy)},
+                          {"pending_retries", seriesToJson(s.pending_retries)},
+                          {"dependency_load", seriesToJson(s.dependency_load)},
+                          {"pods_in_rotation", seriesToJson(s.pods_in_rotation)}};
   return report;
 }
 

@@ -19,9 +19,10 @@ TEST(CallsCsv, ParsesNamesStatusesHeaderAndComments) {
       "2,0.01,200\n"
       "2,0.01,204\n"
       "3,0.01,404\n"
-      "4,0.01,503\n",
+      "4,0.01,503\n"
+      "5,0.5,pool_exhausted\n",
       "calls.csv");
-  ASSERT_EQ(calls.size(), 9u);
+  ASSERT_EQ(calls.size(), 10u);
   EXPECT_EQ(calls[0].start, 0);
   EXPECT_EQ(calls[0].duration, 100 * kMillisecond);
   EXPECT_EQ(calls[0].outcome, CallOutcome::success);
@@ -36,6 +37,8 @@ TEST(CallsCsv, ParsesNamesStatusesHeaderAndComments) {
   EXPECT_EQ(calls[6].outcome, CallOutcome::success);
   EXPECT_EQ(calls[7].outcome, CallOutcome::client_error);
   EXPECT_EQ(calls[8].outcome, CallOutcome::server_error);
+  EXPECT_EQ(calls[9].outcome, CallOutcome::pool_exhausted);
+  EXPECT_EQ(calls[9].duration, 500 * kMillisecond);
 }
 
 TEST(CallsCsv, HeaderIsOptionalAndEmptyIsFine) {
@@ -51,7 +54,7 @@ TEST(CallsCsv, ErrorsHaveLineAndColumn) {
   };
   EXPECT_EQ(at("0,0.1,success\n1,0.1,teapot\n"),
             "c.csv:2:7: outcome: expected one of success, timeout, refused, server_error, "
-            "client_error or an HTTP status 2xx, 4xx, 5xx, got \"teapot\"");
+            "client_error, pool_exhausted or an HTTP status 2xx, 4xx, 5xx, got \"teapot\"");
   EXPECT_EQ(at("0,0.1,302\n").substr(0, 12), "c.csv:1:7: o");
   EXPECT_EQ(at("0,x,success\n"),
             "c.csv:1:3: duration_s: expected a non-negative number of seconds, got \"x\"");

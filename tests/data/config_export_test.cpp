@@ -78,9 +78,20 @@ std::vector<Config> sampleConfigs() {
   nothing_counted.breaker.window_type = WindowType::time;
   nothing_counted.breaker.failure_rate_pct = 12.5;
   nothing_counted.timeout.attempt = 90 * kSecond;
+  // A pool that can run out (pool_exhausted not counted) and every other resource in effect.
+  Config resources;
+  resources.breaker.failures = OutcomeSet{CallOutcome::timeout, CallOutcome::refused};
+  resources.retry.max_attempts = 2;
+  resources.retry.mode = RetryMode::background;
+  resources.pool = {10, 200 * kMillisecond};
+  resources.workers = {50, 5};
+  resources.load_balancer.pods = 4;
+  resources.load_balancer.health_check.enabled = true;
+  resources.pricing.mode = PricingMode::cache_first;
   return {Config{},          deployed8Sep(),          earlyProbe(),
           gobreakerPreset(), timeWindowWithBackoff(), consecutiveWindow(),
-          disabled,          everything_counted,      nothing_counted};
+          disabled,          everything_counted,      nothing_counted,
+          resources};
 }
 
 // The "Not expressible in TARGET: ..." lines of the leading comment block, without the prefix.
@@ -471,6 +482,141 @@ TEST(ConfigExportRetries, RetriesAndTheDeadlineAreListedAsNotExported) {
     EXPECT_NE(e.text.find("retries (3 attempts"), std::string::npos) << "listed in the file too";
   }
   EXPECT_TRUE(exportConfig(c, ExportTarget::breakerlab_yaml).not_expressible.empty());
+}
+
+}  // namespace
+}  // namespace breakerlab
+
+namespace breakerlab {
+namespace {
+
+// Whether some item of `items` contains `text`.
+bool mentions(const std::vector<std::string>& items, std::string_view text) {
+  return std::any_of(items.begin(), items.end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+Config withEveryResource() {
+  Config c;
+  c.retry.max_attempts = 3;
+  c.retry.mode = RetryMode::background;
+  c.pool = {20, 500 * kMillisecond};
+  c.workers = {200, 10};
+  c.load_balancer.pods = 8;
+  c.load_balancer.health_check.enabled = true;
+  c.pricing.mode = PricingMode::cache_first;
+  return c;
+}
+
+TEST(ConfigExportResources, ListedWhenInEffectAndOnlyThen) {
+  const Config c = withEveryResource();
+  ASSERT_EQ(validate(c), "");
+  for (ExportTarget t : {ExportTarget::resilience4j, ExportTarget::gobreaker}) {
+    const ExportedConfig e = exportConfig(c, t);
+    const auto& n = e.not_expressible;
+    EXPECT_EQ(countStartingWith(n, "connection pool (pool.size 20 per pod, max wait 500ms)"), 1u)
+        << e.text;
+    EXPECT_EQ(countStartingWith(n, "request workers (workers.per_pod 200, queue 10)"), 1u)
+        << e.text;
+    EXPECT_EQ(countStartingWith(n,
+                                "load balancer (8 pods, health checks every 5s answered by the "
+                                "request workers, out after 2 failed, back after 2 passed)"),
+              1u)
+        << e.text;
+    EXPECT_EQ(countStartingWith(n,
+                                "cache-first pricing (pricing.mode cache_first, refresh after "
+                                "10s)"),
+              1u)
+        << e.text;
+    EXPECT_EQ(countStartingWith(n, "background retries (retry.mode background)"), 1u) << e.text;
+    EXPECT_NE(e.text.find("Not expressible in"), std::string::npos);
+  }
+  EXPECT_TRUE(exportConfig(c, ExportTarget::breakerlab_yaml).not_expressible.empty());
+  EXPECT_TRUE(mentions(exportConfig(c, ExportTarget::resilience4j).not_expressible,
+                       "PoolingHttpClientConnectionManager maxPerRoute 20"));
+  EXPECT_TRUE(mentions(exportConfig(c, ExportTarget::gobreaker).not_expressible,
+                       "http.Transport MaxConnsPerHost 20"));
+
+  // At their defaults (or neutral: a queue without a worker limit, a health-check pool without
+  // health checks, background mode without retries) nothing is said.
+  Config neutral;
+  neutral.workers.queue = 50;
+  neutral.pool.max_wait = 2 * kSecond;
+  neutral.load_balancer.health_check.pool = HealthCheckPool::separate;
+  neutral.retry.mode = RetryMode::background;
+  neutral.pricing.refresh_after = kSecond;
+  for (ExportTarget t : {ExportTarget::resilience4j, ExportTarget::gobreaker}) {
+    const auto n = exportConfig(neutral, t).not_expressible;
+    const auto plain = exportConfig(Config{}, t).not_expressible;
+    EXPECT_EQ(n, plain) << ::testing::PrintToString(n);
+  }
+  // One pod with health checks can still be ejected: listed.
+  Config one_pod;
+  one_pod.load_balancer.health_check = {true, HealthCheckPool::separate, 2 * kSecond, 3, 1};
+  EXPECT_EQ(countStartingWith(exportConfig(one_pod, ExportTarget::gobreaker).not_expressible,
+                              "load balancer (1 pod, health checks every 2s answered by a "
+                              "separate pool, out after 3 failed, back after 1 passed)"),
+            1u);
+  Config pods_only;
+  pods_only.load_balancer.pods = 3;
+  EXPECT_EQ(countStartingWith(exportConfig(pods_only, ExportTarget::resilience4j).not_expressible,
+                              "load balancer (3 pods, no health checks)"),
+            1u);
+}
+
+TEST(ConfigExportResources, PoolExhaustedIsAFailureClassOnlyWhenThePoolCanRunOut) {
+  // Unlimited pool: whether pool_exhausted is counted changes nothing and is not mentioned.
+  Config unlimited;
+  unlimited.breaker.failures = OutcomeSet{CallOutcome::timeout, CallOutcome::refused,
+                                          CallOutcome::server_error, CallOutcome::client_error};
+  const ExportedConfig r4j = exportConfig(unlimited, ExportTarget::resilience4j);
+  EXPECT_EQ(countStartingWith(r4j.not_expressible, "failure classes"), 0u) << r4j.text;
+  EXPECT_EQ(r4j.text.find("pool_exhausted"), std::string::npos) << r4j.text;
+
+  // A bounded pool with a bounded wait: pool_exhausted is a class like the others.
+  Config bounded = unlimited;
+  bounded.pool = {10, 200 * kMillisecond};
+  const ExportedConfig e = exportConfig(bounded, ExportTarget::resilience4j);
+  EXPECT_EQ(countStartingWith(e.not_expressible,
+                              "failure classes (counted: timeout, refused, server_error, "
+                              "client_error; not counted: pool_exhausted)"),
+            1u)
+      << e.text;
+  bounded.breaker.failures = OutcomeSet{CallOutcome::timeout, CallOutcome::pool_exhausted};
+  const ExportedConfig counted = exportConfig(bounded, ExportTarget::resilience4j);
+  EXPECT_NE(counted.text.find("#   - org.apache.http.conn.ConnectionPoolTimeoutException"),
+            std::string::npos)
+      << counted.text;
+  EXPECT_EQ(countStartingWith(counted.not_expressible,
+                              "failure classes (counted: timeout, pool_exhausted; not counted: "
+                              "refused, server_error, client_error)"),
+            1u);
+
+  // gobreaker: a class not counted is a success in IsSuccessful, with a placeholder check.
+  Config go = unlimited;
+  go.pool = {10, 200 * kMillisecond};
+  const std::string text = exportConfig(go, ExportTarget::gobreaker).text;
+  EXPECT_NE(text.find("return err == nil || isPoolExhausted(err)"), std::string::npos) << text;
+  EXPECT_NE(text.find("func isPoolExhausted(err error) bool {"), std::string::npos) << text;
+  go.breaker.failures.insert(CallOutcome::pool_exhausted);
+  const std::string all = exportConfig(go, ExportTarget::gobreaker).text;
+  EXPECT_EQ(all.find("isPoolExhausted"), std::string::npos) << all;
+  EXPECT_EQ(all.find("IsSuccessful: func"), std::string::npos) << all;
+  EXPECT_EQ(exportConfig(unlimited, ExportTarget::gobreaker).text.find("isPoolExhausted"),
+            std::string::npos);
+}
+
+TEST(ConfigExportResources, HeaderAndRoundTripHoldWithEveryResource) {
+  const Config c = withEveryResource();
+  for (ExportTarget t : kExportTargets) {
+    const ExportedConfig e = exportConfig(c, t);
+    const std::string_view comment = t == ExportTarget::gobreaker ? "//" : "#";
+    const std::string_view name = t == ExportTarget::breakerlab_yaml ? "BreakerLab YAML"
+                                  : t == ExportTarget::resilience4j  ? "resilience4j"
+                                                                     : "gobreaker";
+    EXPECT_EQ(headerItems(e.text, comment, name), e.not_expressible) << e.text;
+  }
+  EXPECT_EQ(parseConfig(exportConfig(c, ExportTarget::breakerlab_yaml).text, "e.yaml"), c);
 }
 
 }  // namespace

@@ -86,10 +86,10 @@ TEST(ConfigFile, UnknownKeyListsTheAllowedOnes) {
 }
 
 TEST(ConfigFile, UnknownTopLevelKey) {
-  const std::string text = std::string(kHeader) + "pool: {size: 20}\n";
-  EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "pool"),
-                       "unknown key 'pool' at the top level, expected one of format, breaker, "
-                       "timeout, retry, fallback");
+  const std::string text = std::string(kHeader) + "bulkhead: {max_concurrent: 20}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "bulkhead"),
+                       "unknown key 'bulkhead' at the top level, expected one of format, breaker, "
+                       "timeout, retry, fallback, pool, workers, load_balancer, pricing");
 }
 
 TEST(ConfigFile, BadEnumNamesTheChoices) {
@@ -134,7 +134,7 @@ TEST(ConfigFile, WrongTypesAreErrors) {
   const std::string klass = std::string(kHeader) + "breaker: {failures: [timeout, success]}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(klass, "c.yaml"), positionOf(klass, "success"),
                        "breaker.failures[1]: expected one of timeout, refused, server_error, "
-                       "client_error, got \"success\"");
+                       "client_error, pool_exhausted, got \"success\"");
   const std::string null = std::string(kHeader) + "timeout:\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(null, "c.yaml"), (test::TextPosition{2, 1}),
                        "timeout: expected a map");
@@ -193,13 +193,18 @@ TEST(ConfigToYaml, IsCanonical) {
   EXPECT_EQ(text.rfind("format: breakerlab-config/1\n", 0), 0u) << text;
   for (const char* fragment :
        {"window: {type: count, size: 20}", "failure_rate: 50%", "interval: 20s",
-        "slow_call: {duration: 0s, rate: 100%}", "failures: [timeout, refused, server_error]",
+        "slow_call: {duration: 0s, rate: 100%}",
+        "failures: [timeout, refused, server_error, pool_exhausted]",
         "early_probe: {enabled: false, poll: 2s}",
         "half_open: {probes: 3, spacing: 1s, close_when: all_succeed, "
         "reopen_on_first_failure: false}",
         "timeout: {attempt: 800ms, total: 0s}", "cache: {enabled: true, ttl: 60s}",
         "backoff: {kind: exponential, base: 200ms, multiplier: 2, max: 5s}",
-        "retry_on: [timeout, refused, server_error]"})
+        "retry_on: [timeout, refused, server_error, pool_exhausted]", "mode: in_request",
+        "pool: {size: 0, max_wait: 0s}", "workers: {per_pod: 0, queue: 0}",
+        "load_balancer:\n  pods: 1\n  health_check: {enabled: false, pool: shared, interval: 5s, "
+        "unhealthy_after: 2, healthy_after: 2}",
+        "pricing: {mode: sync, refresh_after: 10s}"})
     EXPECT_NE(text.find(fragment), std::string::npos) << fragment << "\n" << text;
 }
 
@@ -239,18 +244,29 @@ Config variant(int i) {
       c.cache.enabled = false;
       c.timeout.attempt = 30 * kSecond;
       break;
-    default:
+    case 4:
       b.failures = OutcomeSet{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
-                              CallOutcome::client_error};
+                              CallOutcome::client_error, CallOutcome::pool_exhausted};
       b.failure_rate_pct = 99.99999999;
       b.backoff_multiplier = 100;
+      break;
+    default:  // every resource key away from its default
+      b.failures = OutcomeSet{CallOutcome::pool_exhausted};
+      c.retry.max_attempts = 3;
+      c.retry.retry_on = OutcomeSet{CallOutcome::pool_exhausted, CallOutcome::timeout};
+      c.retry.mode = RetryMode::background;
+      c.pool = {20, 1'500};
+      c.workers = {200, 7};
+      c.load_balancer.pods = 8;
+      c.load_balancer.health_check = {true, HealthCheckPool::separate, 2500 * kMillisecond, 3, 4};
+      c.pricing = {PricingMode::cache_first, 0};
       break;
   }
   return c;
 }
 
 TEST(ConfigToYaml, RoundTripsThroughTheParser) {
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 6; ++i) {
     const Config c = variant(i);
     ASSERT_EQ(validate(c), "") << i;
     const std::string text = configToYaml(c);
@@ -286,6 +302,105 @@ retry:
   EXPECT_DOUBLE_EQ(c.retry.token_bucket.capacity, 500);
   EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
   EXPECT_EQ(applyOverrides(Config{}, {"retry.jitter=equal"}).retry.jitter, Jitter::equal);
+}
+
+}  // namespace
+}  // namespace breakerlab
+
+namespace breakerlab {
+namespace {
+
+TEST(ConfigResources, ReadsThePoolWorkersLoadBalancerAndPricingKeys) {
+  const std::string text = R"(format: breakerlab-config/1
+breaker: {failures: [timeout, pool_exhausted]}
+retry:
+  max_attempts: 3
+  retry_on: [pool_exhausted]
+  mode: background
+pool: {size: 20, max_wait: 250ms}
+workers: {per_pod: 200, queue: 5}
+load_balancer:
+  pods: 8
+  health_check: {enabled: true, pool: separate, interval: 2s, unhealthy_after: 3, healthy_after: 1}
+pricing: {mode: cache_first, refresh_after: 15s}
+)";
+  const Config c = parseConfig(text, "resources.yaml");
+  EXPECT_EQ(c.breaker.failures, (OutcomeSet{CallOutcome::timeout, CallOutcome::pool_exhausted}));
+  EXPECT_EQ(c.retry.retry_on, OutcomeSet{CallOutcome::pool_exhausted});
+  EXPECT_EQ(c.retry.mode, RetryMode::background);
+  EXPECT_EQ(c.pool.size, 20u);
+  EXPECT_EQ(c.pool.max_wait, 250 * kMillisecond);
+  EXPECT_EQ(c.workers.per_pod, 200u);
+  EXPECT_EQ(c.workers.queue, 5u);
+  EXPECT_EQ(c.load_balancer.pods, 8u);
+  const HealthCheckConfig& hc = c.load_balancer.health_check;
+  EXPECT_TRUE(hc.enabled);
+  EXPECT_EQ(hc.pool, HealthCheckPool::separate);
+  EXPECT_EQ(hc.interval, 2 * kSecond);
+  EXPECT_EQ(hc.unhealthy_after, 3u);
+  EXPECT_EQ(hc.healthy_after, 1u);
+  EXPECT_EQ(c.pricing.mode, PricingMode::cache_first);
+  EXPECT_EQ(c.pricing.refresh_after, 15 * kSecond);
+  // Written and read back equal, and the sections absent from a file keep their defaults.
+  EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
+  const Config partial = parseConfig(std::string(kHeader) + "pool: {size: 4}\n", "p.yaml");
+  EXPECT_EQ(partial.pool.size, 4u);
+  EXPECT_EQ(partial.pool.max_wait, 0);
+  EXPECT_EQ(partial.workers, WorkerConfig{});
+  EXPECT_EQ(partial.load_balancer, LoadBalancerConfig{});
+  EXPECT_EQ(partial.pricing, PricingConfig{});
+}
+
+TEST(ConfigResources, BadValuesPointAtTheValue) {
+  const std::string size = std::string(kHeader) + "pool:\n  size: -1\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(size, "c.yaml"), positionOf(size, "-1"),
+                       "pool.size: expected a whole number from 0 to 4294967295, got \"-1\"");
+  const std::string wait = std::string(kHeader) + "pool: {size: 20, max_wait: 500}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(wait, "c.yaml"), positionOf(wait, "500}"),
+                       "pool.max_wait: expected a duration with a unit");
+  const std::string queue = std::string(kHeader) + "workers: {per_pod: 10, queue: 2.5}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(queue, "c.yaml"), positionOf(queue, "2.5"),
+                       "workers.queue: expected a whole number");
+  const std::string pods = std::string(kHeader) + "load_balancer: {pods: 0}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(pods, "c.yaml"), positionOf(pods, "0}"),
+                       "load_balancer.pods: expected a whole number from 1 to 4294967295");
+  const std::string pool =
+      std::string(kHeader) + "load_balancer:\n  health_check: {enabled: true, pool: both}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(pool, "c.yaml"), positionOf(pool, "both"),
+                       "load_balancer.health_check.pool: expected one of shared, separate, got "
+                       "\"both\"");
+  const std::string check = std::string(kHeader) + "load_balancer:\n  health_check: {every: 5s}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(check, "c.yaml"), positionOf(check, "every"),
+                       "unknown key 'every' under load_balancer.health_check, expected one of "
+                       "enabled, pool, interval, unhealthy_after, healthy_after");
+  const std::string pricing = std::string(kHeader) + "pricing:\n  mode: lazy\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(pricing, "c.yaml"), positionOf(pricing, "lazy"),
+                       "pricing.mode: expected one of sync, cache_first, got \"lazy\"");
+  const std::string mode = std::string(kHeader) + "retry: {max_attempts: 2, mode: async}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(mode, "c.yaml"), positionOf(mode, "async"),
+                       "retry.mode: expected one of in_request, background, got \"async\"");
+  const std::string twice =
+      std::string(kHeader) + "retry: {retry_on: [pool_exhausted, timeout, pool_exhausted]}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(twice, "c.yaml"), positionOf(twice, "pool_exhausted", 1),
+                       "retry.retry_on[2]: pool_exhausted is listed twice");
+}
+
+TEST(ConfigResources, ValidationProblemsPointAtTheConfig) {
+  const std::string interval =
+      std::string(kHeader) + "load_balancer:\n  health_check: {enabled: true, interval: 5ms}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(interval, "c.yaml"), (test::TextPosition{1, 1}),
+                       "load_balancer.health_check.interval must be at least 10ms");
+  // The thresholds only matter while the checks are on.
+  const std::string off =
+      std::string(kHeader) + "load_balancer:\n  health_check: {unhealthy_after: 0}\n";
+  EXPECT_EQ(parseConfig(off, "c.yaml").load_balancer.health_check.unhealthy_after, 0u);
+  const std::string on = std::string(kHeader) +
+                         "load_balancer:\n  health_check: {enabled: true, unhealthy_after: 0}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(on, "c.yaml"), (test::TextPosition{1, 1}),
+                       "unhealthy_after and healthy_after must be at least 1");
+  const std::string pods = std::string(kHeader) + "load_balancer: {pods: 10001}\n";
+  EXPECT_LOAD_ERROR_AT(parseConfig(pods, "c.yaml"), (test::TextPosition{1, 1}),
+                       "load_balancer.pods must be 1 to 10000");
 }
 
 }  // namespace

@@ -224,5 +224,58 @@ TEST(IncidentErrors, YamlSyntaxError) {
   EXPECT_EQ(t->line(), 3) << t->what();
 }
 
+TEST(IncidentErrors, ExponentialLatencyForms) {
+  const std::string mixed = replaceFirst(test::pricingText(), "latency: {p50: 300ms, p99: 1500ms}",
+                                         "latency: {mean: 300ms, p99: 1500ms}");
+  EXPECT_LOAD_ERROR_AT(parse(mixed), positionOf(mixed, "p99: 1500ms"),
+                       "dependency.segments[3].latency: give either mean or p50 and p99, not both");
+  const std::string fixed = replaceFirst(test::pricingText(), "latency: {p50: 300ms, p99: 1500ms}",
+                                         "latency: {fixed: 1s, mean: 300ms}");
+  EXPECT_LOAD_ERROR_AT(parse(fixed), positionOf(fixed, "mean: 300ms"),
+                       "dependency.segments[3].latency: give either fixed or mean, not both");
+  const std::string empty =
+      replaceFirst(test::pricingText(), "latency: {p50: 300ms, p99: 1500ms}", "latency: {}");
+  EXPECT_LOAD_ERROR_AT(parse(empty), positionOf(empty, "{}"),
+                       "dependency.segments[3].latency: expected {fixed: D}, {p50: D, p99: D} or "
+                       "{mean: D}, got a map");
+  const std::string bare = replaceFirst(test::pricingText(), "latency: {p50: 300ms, p99: 1500ms}",
+                                        "latency: {mean: 300}");
+  EXPECT_LOAD_ERROR_AT(parse(bare), positionOf(bare, "300}"),
+                       "dependency.segments[3].latency.mean: expected a duration with a unit");
+  // ramp_to.latency takes the form of the start.
+  const std::string ramp =
+      replaceFirst(test::pricingText(), "latency: {p50: 300ms, p99: 1500ms}",
+                   "latency: {mean: 300ms}\n      ramp_to: {latency: {p99: 2s}}");
+  EXPECT_LOAD_ERROR_AT(parse(ramp), positionOf(ramp, "p99: 2s"),
+                       "unknown key 'p99' under dependency.segments[3].ramp_to.latency, expected "
+                       "one of mean");
+}
+
+TEST(IncidentErrors, DependencyCapacity) {
+  const std::string many = replaceFirst(test::pricingText(), "  name: Pricing\n",
+                                        "  name: Pricing\n  capacity: {concurrency: many}\n");
+  EXPECT_LOAD_ERROR_AT(parse(many), positionOf(many, "many"),
+                       "dependency.capacity.concurrency: expected a whole number from 0 to "
+                       "4294967295, got \"many\"");
+  const std::string wait = replaceFirst(test::pricingText(), "  name: Pricing\n",
+                                        "  name: Pricing\n  capacity:\n    queue_timeout: 10\n");
+  EXPECT_LOAD_ERROR_AT(parse(wait), positionOf(wait, "10\n"),
+                       "dependency.capacity.queue_timeout: expected a duration with a unit");
+  const std::string flag = replaceFirst(test::pricingText(), "  name: Pricing\n",
+                                        "  name: Pricing\n  capacity: {keeps_working: yes}\n");
+  EXPECT_LOAD_ERROR_AT(parse(flag), positionOf(flag, "yes}"),
+                       "dependency.capacity.keeps_working: expected true or false, got \"yes\"");
+  const std::string key = replaceFirst(test::pricingText(), "  name: Pricing\n",
+                                       "  name: Pricing\n  capacity: {limit: 4}\n");
+  EXPECT_LOAD_ERROR_AT(parse(key), positionOf(key, "limit"),
+                       "unknown key 'limit' under dependency.capacity, expected one of "
+                       "concurrency, queue_timeout, keeps_working");
+  const std::string where = replaceFirst(test::pricingText(), "  name: Pricing\n",
+                                         "  name: Pricing\n  capacty: {concurrency: 4}\n");
+  EXPECT_LOAD_ERROR_AT(parse(where), positionOf(where, "capacty"),
+                       "unknown key 'capacty' under dependency, expected one of name, capacity, "
+                       "segments, health");
+}
+
 }  // namespace
 }  // namespace breakerlab

@@ -323,5 +323,57 @@ TEST(IncidentFile, MissingFileGivesTheOsReason) {
   EXPECT_EQ(dir->message(), "cannot read: Is a directory");
 }
 
+TEST(IncidentFile, DependencyCapacityAndExponentialLatency) {
+  const std::string text = test::replaceFirst(
+      test::replaceFirst(kMinimal, "to: 10}", "to: 20}"), "dependency:\n",
+      "dependency:\n  capacity: {concurrency: 40, queue_timeout: 10s, keeps_working: false}\n");
+  const std::string more = text + R"(    - state: saturated
+      from: 10s
+      to: 20s
+      latency: {mean: 50ms}
+      ramp_to: {latency: {mean: 2s}}
+)";
+  const Incident inc = parseIncident(more, "capacity.yaml");
+  EXPECT_EQ(inc.dependency.capacity.concurrency, 40u);
+  EXPECT_EQ(inc.dependency.capacity.queue_timeout, 10 * kSecond);
+  EXPECT_FALSE(inc.dependency.capacity.keeps_working);
+  ASSERT_EQ(inc.dependency.segments.size(), 2u);
+  const DependencySegment& s = inc.dependency.segments[1];
+  EXPECT_EQ(s.latency_start.kind, LatencyModel::Kind::exponential);
+  EXPECT_EQ(s.latency_start.p50, 50 * kMillisecond);  // the mean
+  EXPECT_EQ(s.latency_end.kind, LatencyModel::Kind::exponential);
+  EXPECT_EQ(s.latency_end.p50, 2 * kSecond);
+
+  // Every capacity key is optional; without the section the dependency is unlimited.
+  const Incident partial = parseIncident(
+      test::replaceFirst(kMinimal, "dependency:\n", "dependency:\n  capacity: {concurrency: 8}\n"),
+      "partial.yaml");
+  EXPECT_EQ(partial.dependency.capacity.concurrency, 8u);
+  EXPECT_EQ(partial.dependency.capacity.queue_timeout, 0);
+  EXPECT_TRUE(partial.dependency.capacity.keeps_working);
+  const Incident none = parseIncident(kMinimal, "min.yaml");
+  EXPECT_EQ(none.dependency.capacity.concurrency, 0u);
+  EXPECT_TRUE(none.dependency.capacity.keeps_working);
+}
+
+TEST(IncidentFile, DeployedConfigWithResourceKeys) {
+  const std::string text = std::string(kMinimal) + R"(config:
+  pool: {size: 20, max_wait: 1s}
+  load_balancer: {pods: 4, health_check: {enabled: true}}
+what_ifs:
+  - name: separate-checks
+    set: {load_balancer.health_check.pool: separate, pricing.mode: cache_first}
+)";
+  const Incident inc = parseIncident(text, "lb.yaml");
+  EXPECT_EQ(inc.deployed.pool.size, 20u);
+  EXPECT_EQ(inc.deployed.load_balancer.pods, 4u);
+  ASSERT_EQ(inc.what_ifs.size(), 1u);
+  const Config& w = inc.what_ifs[0].config;
+  EXPECT_EQ(w.load_balancer.health_check.pool, HealthCheckPool::separate);
+  EXPECT_TRUE(w.load_balancer.health_check.enabled);  // kept from the deployed config
+  EXPECT_EQ(w.pool.max_wait, kSecond);
+  EXPECT_EQ(w.pricing.mode, PricingMode::cache_first);
+}
+
 }  // namespace
 }  // namespace breakerlab

@@ -56,9 +56,13 @@ TEST(Overrides, UnknownKeyNamesTheAssignmentAndTheAllowedKeys) {
   EXPECT_EQ(errorOf({"breaker.window.sise=3"}),
             "--set breaker.window.sise=3: unknown key 'sise' under breaker.window, expected one "
             "of type, size");
-  EXPECT_EQ(errorOf({"pool.size=3"}),
-            "--set pool.size=3: unknown key 'pool' at the top level, expected one of "
-            "format, breaker, timeout, retry, fallback");
+  EXPECT_EQ(errorOf({"bulkhead.size=3"}),
+            "--set bulkhead.size=3: unknown key 'bulkhead' at the top level, expected one of "
+            "format, breaker, timeout, retry, fallback, pool, workers, load_balancer, pricing");
+  EXPECT_EQ(errorOf({"load_balancer.health_check.pol=shared"}),
+            "--set load_balancer.health_check.pol=shared: unknown key 'pol' under "
+            "load_balancer.health_check, expected one of enabled, pool, interval, "
+            "unhealthy_after, healthy_after");
   EXPECT_EQ(errorOf({"breaker.window={kind: time}"}),
             "--set breaker.window={kind: time}: unknown key 'kind' under breaker.window, expected "
             "one of type, size");
@@ -104,6 +108,46 @@ TEST(Overrides, ValidationBlamesTheAssignmentThatBrokeTheConfig) {
   // A combination that is only valid as a whole is accepted.
   const Config c = applyOverrides(Config{}, {"breaker.failure_rate=0%", "breaker.failure_rate=5%"});
   EXPECT_EQ(c.breaker.failure_rate_pct, 5.0);
+}
+
+TEST(Overrides, ResourceKeys) {
+  const Config c = applyOverrides(
+      Config{},
+      {"pool.size=20", "pool.max_wait=500ms", "workers={per_pod: 200}", "workers.queue=10",
+       "load_balancer.pods=8", "load_balancer.health_check={enabled: true, pool: separate}",
+       "load_balancer.health_check.interval=2s", "pricing.mode=cache_first",
+       "pricing.refresh_after=30s", "retry.mode=background",
+       "breaker.failures=[timeout, pool_exhausted]", "retry.retry_on=[pool_exhausted]"});
+  Config expected;
+  expected.pool = {20, 500 * kMillisecond};
+  expected.workers = {200, 10};
+  expected.load_balancer.pods = 8;
+  expected.load_balancer.health_check.enabled = true;
+  expected.load_balancer.health_check.pool = HealthCheckPool::separate;
+  expected.load_balancer.health_check.interval = 2 * kSecond;
+  expected.pricing = {PricingMode::cache_first, 30 * kSecond};
+  expected.retry.mode = RetryMode::background;
+  expected.breaker.failures = OutcomeSet{CallOutcome::timeout, CallOutcome::pool_exhausted};
+  expected.retry.retry_on = OutcomeSet{CallOutcome::pool_exhausted};
+  EXPECT_EQ(c, expected);
+  // A map value keeps the keys it does not name.
+  EXPECT_EQ(applyOverrides(c, {"pool={size: 5}"}).pool.max_wait, 500 * kMillisecond);
+}
+
+TEST(Overrides, ResourceErrors) {
+  EXPECT_EQ(errorOf({"pool.size=-1"}),
+            "--set pool.size=-1: pool.size: expected a whole number from 0 to 4294967295, got "
+            "\"-1\"");
+  EXPECT_EQ(errorOf({"load_balancer.health_check.pool=both"}),
+            "--set load_balancer.health_check.pool=both: load_balancer.health_check.pool: "
+            "expected one of shared, separate, got \"both\"");
+  EXPECT_EQ(errorOf({"pricing.mode=lazy"}),
+            "--set pricing.mode=lazy: pricing.mode: expected one of sync, cache_first, got "
+            "\"lazy\"");
+  EXPECT_EQ(errorOf({"load_balancer.health_check.interval=5ms",
+                     "load_balancer.health_check.enabled=true"}),
+            "--set load_balancer.health_check.enabled=true: load_balancer.health_check.interval "
+            "must be at least 10ms");
 }
 
 }  // namespace

@@ -88,6 +88,40 @@ TEST(ReplayJson, BundledIncidentReplay) {
   EXPECT_EQ(nlohmann::json::parse(j.dump()), j);
 }
 
+TEST(ReplayJson, ResourceSeriesPodsLaneAndPodEvents) {
+  Result r = sampleResult();
+  r.pods.name = "pods";
+  r.pods.intervals = {{"8 of 8", 0, 5 * kSecond, ""}, {"7 of 8", 5 * kSecond, 20 * kSecond, ""}};
+  r.events.push_back({5 * kSecond, EventKind::pod_ejected, "pods", "pod 3 out"});
+  r.events.push_back({9 * kSecond, EventKind::pod_returned, "pods", "pod 3 back"});
+  r.per_second.workers_busy = {200, 180};
+  r.per_second.pool_busy = {20, 20};
+  r.per_second.pending_retries = {0, 12};
+  r.per_second.dependency_load = {40, 41};
+  r.per_second.pods_in_rotation = {8, 7};
+  const nlohmann::json j = replayToJson(Incident{}, r, {});
+  ASSERT_EQ(j["lanes"]["pods"].size(), 2u);
+  EXPECT_EQ(j["lanes"]["pods"][1]["state"], "7 of 8");
+  EXPECT_EQ(j["lanes"]["pods"][1]["from"], 5.0);
+  ASSERT_EQ(j["events"].size(), 3u);
+  EXPECT_EQ(j["events"][1]["kind"], "pod_ejected");
+  EXPECT_EQ(j["events"][2]["kind"], "pod_returned");
+  EXPECT_EQ(j["per_second"]["workers_busy"], nlohmann::json({200, 180}));
+  EXPECT_EQ(j["per_second"]["pool_busy"], nlohmann::json({20, 20}));
+  EXPECT_EQ(j["per_second"]["pending_retries"], nlohmann::json({0, 12}));
+  EXPECT_EQ(j["per_second"]["dependency_load"], nlohmann::json({40, 41}));
+  EXPECT_EQ(j["per_second"]["pods_in_rotation"], nlohmann::json({8, 7}));
+  // Without the resource the series and the lane are empty, not missing.
+  const nlohmann::json plain = replayToJson(Incident{}, sampleResult(), {});
+  EXPECT_TRUE(plain["lanes"]["pods"].is_array());
+  EXPECT_TRUE(plain["lanes"]["pods"].empty());
+  for (const char* key :
+       {"workers_busy", "pool_busy", "pending_retries", "dependency_load", "pods_in_rotation"}) {
+    ASSERT_TRUE(plain["per_second"].contains(key)) << key;
+    EXPECT_TRUE(plain["per_second"][key].empty()) << key;
+  }
+}
+
 TEST(BreakerReplayJson, Shape) {
   const std::vector<LoggedCall> calls = {{0, 100, CallOutcome::success},
                                          {kSecond, 100, CallOutcome::timeout}};

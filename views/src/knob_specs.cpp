@@ -26,6 +26,15 @@ bool breakerOn(const Config& c) {
 bool retrying(const Config& c) {
   return c.retry.max_attempts > 1;
 }
+bool boundedPool(const Config& c) {
+  return c.pool.size > 0;
+}
+bool boundedWorkers(const Config& c) {
+  return c.workers.per_pod > 0;
+}
+bool healthChecks(const Config& c) {
+  return c.load_balancer.health_check.enabled;
+}
 
 const std::vector<KnobSpec>& specs() {
   static const std::vector<KnobSpec> all = {
@@ -400,6 +409,21 @@ const std::vector<KnobSpec>& specs() {
        [](Config& c, double v) { c.retry.jitter = static_cast<Jitter>(count(v)); },
        retrying,
        "Randomises the wait so that clients do not retry in step"},
+      {"retry.mode",
+       "Retries",
+       "Retry mode",
+       Kind::choice,
+       "",
+       0,
+       1,
+       1,
+       0,
+       {"in_request", "background"},
+       [](const Config& c) { return static_cast<double>(c.retry.mode); },
+       [](Config& c, double v) { c.retry.mode = static_cast<RetryMode>(count(v)); },
+       retrying,
+       "in_request: the worker waits through the backoff and every retry; background: the first "
+       "attempt answers the checkout and the retries run off the request path"},
       // Fallback
       {"fallback.cache.enabled",
        "Fallback cache",
@@ -429,6 +453,110 @@ const std::vector<KnobSpec>& specs() {
        [](Config& c, double v) { c.cache.ttl = micros(v); },
        [](const Config& c) { return c.cache.enabled; },
        "A cached price older than this is not served"},
+      {"pricing.mode",
+       "Fallback cache",
+       "Pricing",
+       Kind::choice,
+       "",
+       0,
+       1,
+       1,
+       0,
+       {"sync", "cache_first"},
+       [](const Config& c) { return static_cast<double>(c.pricing.mode); },
+       [](Config& c, double v) { c.pricing.mode = static_cast<PricingMode>(count(v)); },
+       nullptr,
+       "sync: every checkout fetches the price; cache_first: a cached price younger than the TTL "
+       "answers at once and is refreshed in the background"},
+      // Pool and workers
+      {"pool.size",
+       "Pool and workers",
+       "Connection pool",
+       Kind::number,
+       "",
+       0,
+       500,
+       1,
+       0,
+       {},
+       [](const Config& c) { return static_cast<double>(c.pool.size); },
+       [](Config& c, double v) { c.pool.size = count(v); },
+       nullptr,
+       "Connections to the dependency per pod; 0 = unlimited"},
+      {"pool.max_wait",
+       "Pool and workers",
+       "Pool max wait",
+       Kind::number,
+       "s",
+       0,
+       30,
+       0.1,
+       1,
+       {},
+       [](const Config& c) { return secondsOf(c.pool.max_wait); },
+       [](Config& c, double v) { c.pool.max_wait = micros(v); },
+       boundedPool,
+       "An attempt that waits this long for a connection fails as pool_exhausted; 0 = waits as "
+       "long as it takes"},
+      {"workers.per_pod",
+       "Pool and workers",
+       "Workers per pod",
+       Kind::number,
+       "",
+       0,
+       1000,
+       1,
+       0,
+       {},
+       [](const Config& c) { return static_cast<double>(c.workers.per_pod); },
+       [](Config& c, double v) { c.workers.per_pod = count(v); },
+       nullptr,
+       "Checkouts a pod works on at once; 0 = unlimited"},
+      {"workers.queue",
+       "Pool and workers",
+       "Worker queue",
+       Kind::number,
+       "",
+       0,
+       1000,
+       1,
+       0,
+       {},
+       [](const Config& c) { return static_cast<double>(c.workers.queue); },
+       [](Config& c, double v) { c.workers.queue = count(v); },
+       boundedWorkers,
+       "Checkouts that may wait for a worker; with the queue full a checkout fails at once (503)"},
+      {"load_balancer.pods",
+       "Pool and workers",
+       "Pods",
+       Kind::number,
+       "",
+       1,
+       100,
+       1,
+       0,
+       {},
+       [](const Config& c) { return static_cast<double>(c.load_balancer.pods); },
+       [](Config& c, double v) { c.load_balancer.pods = count(v); },
+       nullptr,
+       "Client pods behind the round-robin load balancer; the pool and the workers are per pod"},
+      {"load_balancer.health_check.pool",
+       "Pool and workers",
+       "Health checks answered by",
+       Kind::choice,
+       "",
+       0,
+       1,
+       1,
+       0,
+       {"shared", "separate"},
+       [](const Config& c) { return static_cast<double>(c.load_balancer.health_check.pool); },
+       [](Config& c, double v) {
+         c.load_balancer.health_check.pool = static_cast<HealthCheckPool>(count(v));
+       },
+       healthChecks,
+       "shared: the request workers (a check fails when every worker is busy); separate: a pool "
+       "of its own"},
   };
   return all;
 }

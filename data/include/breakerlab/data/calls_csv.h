@@ -10,9 +10,9 @@
 
 namespace breakerlab {
 
-// Outcome is a name (success, timeout, refused, server_error, client_error) or an HTTP status
-// (2xx success, 4xx client_error, 5xx server_error). An optional header line, blank lines and
-// '#' comments are skipped. Calls must be sorted by start. Throws LoadError.
+// Outcome is a name (success, timeout, refused, server_error, client_error, pool_exhausted) or
+// an HTTP status (2xx success, 4xx client_error, 5xx server_error). An optional header line,
+// blank lines and '#' comments are skipped. Calls must be sorted by start. Throws LoadError.
 std::vector<LoggedCall> parseCallsCsv(std::string_view text, const std::string& file_name);
 std::vector<LoggedCall> loadCallsCsv(const std::filesystem::path& path);
 
