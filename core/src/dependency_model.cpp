@@ -117,6 +117,7 @@ DependencyModel::DependencyModel(const Dependency& dependency) {
                 seg.mu_start != seg.mu_end || seg.sigma_start != seg.sigma_end ||
                 seg.fixed_start != seg.fixed_end;
     seg.refused_latency = s.refused_latency;
+    seg.retry_correlation = s.retry_correlation;
     seg.quantiles = seg.lognormal && seg.mu_start == seg.mu_end && seg.sigma_start == seg.sigma_end
                         ? latencyQuantiles(seg.mu_start, seg.sigma_start)
                         : nullptr;
@@ -132,6 +133,10 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
   double f = 0;
   if (s.ramps) f = std::clamp(static_cast<double>(t - s.from) * s.inverse_duration, 0.0, 1.0);
 
+  // A correlated retry replays the first attempt's draws (at this segment's current values).
+  if (attempt > 0 && s.retry_correlation > 0 &&
+      rng.uniform(stream, request, attempt, Purpose::correlation) < s.retry_correlation)
+    attempt = 0;
   const double u = rng.uniform(stream, request, attempt, Purpose::outcome);
   auto threshold = [&](int i) { return s.cum_start[i] + f * (s.cum_end[i] - s.cum_start[i]); };
   if (u < threshold(0)) return {CallOutcome::timeout, kNever};

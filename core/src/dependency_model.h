@@ -36,6 +36,7 @@ class DependencyModel {
     double mu_start, sigma_start, mu_end, sigma_end;  // ln-microseconds; mu = fixed value's ln
     Micros fixed_start, fixed_end;
     Micros refused_latency;
+    double retry_correlation;
     // Latency at u = i/4096 when the distribution does not ramp; shared with a per-thread cache.
     std::shared_ptr<const std::vector<double>> quantiles;
   };

@@ -73,6 +73,8 @@ std::string validate(const Incident& incident) {
     for (auto* l : {&s.latency_start, &s.latency_end})
       if (auto m = validateLatency(*l, where); !m.empty()) return m;
     if (s.refused_latency < 0) return where + ": refused_latency must not be negative";
+    if (!(s.retry_correlation >= 0 && s.retry_correlation <= 1))
+      return where + ": retry_correlation must be 0% to 100%";
   }
   for (const auto& h : incident.dependency.health)
     if (h.to <= h.from) return "dependency.health: each span must end after it starts";

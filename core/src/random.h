@@ -12,6 +12,7 @@ enum class Purpose : std::uint32_t {
   outcome = 3,
   latency = 4,
   backoff = 5,
+  correlation = 6,
 };
 
 // Stream ids keep the lead-in's requests apart from the window's, and both from the

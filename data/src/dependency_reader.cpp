@@ -106,9 +106,9 @@ OutcomeMix readMix(const Source& src, const YAML::Node& node, const std::string&
 }
 
 DependencySegment readSegment(const Source& src, const YAML::Node& node, const std::string& path) {
-  const MapReader m(
-      src, node, path,
-      {"state", "from", "to", "health", "latency", "outcomes", "refused_latency", "ramp_to"});
+  const MapReader m(src, node, path,
+                    {"state", "from", "to", "health", "latency", "outcomes", "refused_latency",
+                     "retry_correlation", "ramp_to"});
   DependencySegment s;
   s.state = readString(src, m.require("state"), m.path("state"));
   const Span span = readSpan(m);
@@ -120,6 +120,8 @@ DependencySegment readSegment(const Source& src, const YAML::Node& node, const s
   if (auto* v = m.find("latency")) s.latency_start = readLatency(src, *v, m.path("latency"));
   if (auto* v = m.find("outcomes")) s.mix_start = readMix(src, *v, m.path("outcomes"), {});
   if (auto d = optionalDuration(m, "refused_latency")) s.refused_latency = *d;
+  if (auto* v = m.find("retry_correlation"))
+    s.retry_correlation = readPercent(src, *v, m.path("retry_correlation")) / 100.0;
   s.latency_end = s.latency_start;
   s.mix_end = s.mix_start;
   if (auto* v = m.find("ramp_to")) {

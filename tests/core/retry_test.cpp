@@ -49,6 +49,21 @@ TEST(Retries, AttemptsAndSuccessMatchTheGeometricSeries) {
   }
 }
 
+TEST(Retries, CorrelatedRetriesGetTheFirstAttemptsAnswer) {
+  // With retry_correlation c, a retry repeats the first attempt's answer with probability c:
+  // success = 1 - p * (c + (1 - c) p)^3 for 3 retries.
+  for (double c : {0.0, 0.5, 1.0}) {
+    Incident inc = iidFailures(0.3);
+    inc.dependency.segments[0].retry_correlation = c;
+    const Metrics m = simulate(inc, inc.deployed).metrics;
+    const double success =
+        static_cast<double>(m.fresh_checkouts) / static_cast<double>(m.checkouts);
+    const double fail_again = c + (1 - c) * 0.3;
+    const double expected = 1 - 0.3 * std::pow(fail_again, 3);
+    EXPECT_NEAR(success, expected, 0.01 * expected) << c;
+  }
+}
+
 TEST(Retries, OnlyRetryableOutcomesAreRetried) {
   Incident inc = iidFailures(0.5);
   inc.deployed.retry.retry_on = OutcomeSet{CallOutcome::timeout};  // 5xx is not retried

@@ -26,9 +26,11 @@ TEST(IncidentErrors, UnknownTopLevelKey) {
 TEST(IncidentErrors, UnknownNestedKey) {
   const std::string text =
       replaceFirst(test::pricingText(), "refused_latency: 2ms", "refused_latncy: 2ms");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "refused_latncy"),
-                       "unknown key 'refused_latncy' under dependency.segments[2], expected one "
-                       "of state, from, to, health, latency, outcomes, refused_latency, ramp_to");
+  EXPECT_LOAD_ERROR_AT(
+      parse(text), positionOf(text, "refused_latncy"),
+      "unknown key 'refused_latncy' under dependency.segments[2], expected one "
+      "of state, from, to, health, latency, outcomes, refused_latency, retry_correlation, "
+      "ramp_to");
 }
 
 TEST(IncidentErrors, BadDurationUnit) {

@@ -64,6 +64,9 @@ struct DependencySegment {
   OutcomeMix mix_start;
   OutcomeMix mix_end;
   Micros refused_latency = 1 * kMillisecond;  // how fast a refused connection fails
+  // Probability (0..1) that a retry gets the same answer as the request's first attempt: the
+  // trouble follows the request (its card issuer, its query) rather than the attempt.
+  double retry_correlation = 0;
 };
 
 struct HealthSpan {
