@@ -4,6 +4,7 @@
 // it is plain data so that the lead-in's end state can be copied into a ReplayCache.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "breakerlab/core/time.h"
@@ -71,6 +72,17 @@ struct ClientState {
   std::uint32_t refreshes = 0;           // refresh request ids
 
   DependencyServers servers;
+
+  // Call threads (WorkerConfig::call_threads) come free at these times: a min-heap.
+  struct ThreadRelease {
+    Micros at;
+    std::uint16_t pod;
+    bool operator>(const ThreadRelease& o) const { return at > o.at; }
+  };
+  std::vector<ThreadRelease> thread_releases;
+  Micros nextThreadRelease() const {
+    return thread_releases.empty() ? kNever : thread_releases.front().at;
+  }
 
   Micros nextGiveUp() const { return give_ups.empty() ? kNever : give_ups.front().at; }
 

@@ -20,6 +20,7 @@ class LevelTracker {
     last_ = start;
     seconds_ = static_cast<std::size_t>((end - start + kSecond - 1) / kSecond);
     peaks_.assign(seconds_, 0);
+    areas_.assign(seconds_, 0.0);
     if (seconds_ > 0) peaks_[0] = level;
     filled_ = 0;
     active_ = true;
@@ -29,11 +30,7 @@ class LevelTracker {
   // The level is `level` from time t on (t never decreases).
   void set(Micros t, std::uint32_t level) {
     if (!active_ || t < start_) return;
-    const Micros to = std::min(t, end_);
-    if (to > last_) {
-      area_ += static_cast<double>(level_) * static_cast<double>(to - last_);
-      last_ = to;
-    }
+    accumulate(std::min(t, end_));
     if (t >= end_) {
       level_ = level;
       return;
@@ -52,8 +49,7 @@ class LevelTracker {
   // Closes the window: the remaining seconds held the last level.
   void finish() {
     if (!active_) return;
-    if (end_ > last_) area_ += static_cast<double>(level_) * static_cast<double>(end_ - last_);
-    last_ = end_;
+    accumulate(end_);
     while (filled_ + 1 < seconds_) {
       ++filled_;
       peaks_[filled_] = std::max(peaks_[filled_], level_);
@@ -65,14 +61,33 @@ class LevelTracker {
   // Time-average level over the window.
   double mean() const { return end_ > start_ ? area_ / static_cast<double>(end_ - start_) : 0.0; }
   std::vector<std::uint32_t>& peaks() { return peaks_; }
+  // Time-average level within each second.
+  std::vector<double> secondMeans() const {
+    std::vector<double> means(areas_.size());
+    for (std::size_t i = 0; i < areas_.size(); ++i) means[i] = areas_[i] / kSecond;
+    return means;
+  }
 
  private:
+  // Adds the current level from last_ to `to`, split at second boundaries.
+  void accumulate(Micros to) {
+    while (to > last_) {
+      const auto second = static_cast<std::size_t>((last_ - start_) / kSecond);
+      const Micros boundary = std::min(to, start_ + static_cast<Micros>(second + 1) * kSecond);
+      const double area = static_cast<double>(level_) * static_cast<double>(boundary - last_);
+      area_ += area;
+      if (second < areas_.size()) areas_[second] += area;
+      last_ = boundary;
+    }
+  }
+
   Micros start_ = 0, end_ = 0, last_ = 0;
   std::uint32_t level_ = 0;
   std::uint32_t peak_ = 0;
   double area_ = 0;
   std::size_t seconds_ = 0, filled_ = 0;
   std::vector<std::uint32_t> peaks_;
+  std::vector<double> areas_;
   bool active_ = false;
 };
 

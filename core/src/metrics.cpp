@@ -89,7 +89,8 @@ constexpr std::array kRegistry = {
                                      true),
     metric<&Metrics::calls_per_failed_checkout>(
         "calls_per_failed_checkout", "Calls per failed checkout", "",
-        "attempts made by the checkouts that failed, per failed checkout", true),
+        "attempts per failed checkout that reached the dependency (not refused a worker or pod)",
+        true),
     metric<&Metrics::mean_call_ms>("mean_call_ms", "Mean call", "ms",
                                    "mean duration of the dependency calls sent (the pool's hold)",
                                    true),
@@ -112,7 +113,7 @@ constexpr std::array kRegistry = {
                                         "time-average busy workers over all pods", true),
     metric<&Metrics::worker_utilization_at_trip_pct>(
         "worker_utilization_at_trip_pct", "Worker use at trip", "%",
-        "busy workers when the breaker first opened in the window", true),
+        "mean busy workers over the 10 s up to the breaker's first trip in the window", true),
     metric<&Metrics::worker_rejections>("worker_rejections", "No worker", "",
                                         "checkouts failed: every worker busy, queue full", true),
     metric<&Metrics::min_pods_in_rotation>("min_pods_in_rotation", "Fewest pods in rotation", "",

@@ -318,7 +318,18 @@ void computeResourceMetrics(const Incident& incident, const RunFacts& facts, Res
   if (facts.worker_capacity > 0) {
     m.peak_worker_utilization_pct = 100.0 * facts.peak_workers / facts.worker_capacity;
     m.mean_workers_busy = facts.mean_workers;
-    m.worker_utilization_at_trip_pct = facts.worker_utilization_at_trip;
+    // As a dashboard with 10 s samples shows it: the mean over the 10 s before the trip.
+    if (facts.first_trip && !facts.workers_second_means.empty()) {
+      const auto trip_second =
+          static_cast<std::size_t>((*facts.first_trip - incident.start) / kSecond);
+      const std::size_t to = std::min(trip_second + 1, facts.workers_second_means.size());
+      const std::size_t from = to > 10 ? to - 10 : 0;
+      double busy = 0;
+      for (std::size_t i = from; i < to; ++i) busy += facts.workers_second_means[i];
+      if (to > from)
+        m.worker_utilization_at_trip_pct =
+            100.0 * busy / static_cast<double>(to - from) / facts.worker_capacity;
+    }
   }
   m.worker_rejections = facts.worker_rejections;
   m.no_pod_rejections = facts.no_pod_rejections;
@@ -390,9 +401,9 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
   m.latency_p95_ms = tally.latency.quantileMicros(0.95) / 1000.0;
   m.latency_p99_ms = tally.latency.quantileMicros(0.99) / 1000.0;
   m.latency_max_ms = static_cast<double>(tally.latency.max()) / 1000.0;
-  if (m.failed_checkouts > 0) {
+  if (facts.failed_checkouts_with_attempts > 0) {
     m.calls_per_failed_checkout = static_cast<double>(facts.failed_checkout_attempts) /
-                                  static_cast<double>(m.failed_checkouts);
+                                  static_cast<double>(facts.failed_checkouts_with_attempts);
   }
   m.mean_call_ms = facts.dependency_calls ? static_cast<double>(facts.call_duration_sum) /
                                                 static_cast<double>(facts.dependency_calls) / 1000.0

@@ -120,7 +120,8 @@ class Simulation {
         pool_limit_(config.pool.size),
         health_checks_(config.load_balancer.health_check.enabled),
         background_(config.retry.mode == RetryMode::background),
-        cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled) {
+        cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
+        call_threads_(config.workers.call_threads && config.workers.per_pod > 0) {
     resources_ = config.load_balancer.pods > 1 || workers_limit_ > 0 || pool_limit_ > 0 ||
                  health_checks_ || client_.servers.limited();
     if (health_checks_) {
@@ -193,10 +194,14 @@ class Simulation {
       const Micros completion = in_flight_.nextAt();
       const Micros give_up = client_.nextGiveUp();
       const Micros retry = retries_.nextAt();
-      if (completion == kNever && give_up == kNever && retry == kNever) break;
-      if (completion <= give_up && completion <= retry) {
+      const Micros thread = client_.nextThreadRelease();
+      const Micros next = std::min({completion, give_up, retry, thread});
+      if (next == kNever) break;
+      if (completion == next) {
         complete(in_flight_.pop());
-      } else if (give_up <= retry) {
+      } else if (thread == next) {
+        releaseCallThread();
+      } else if (give_up == next) {
         giveUp();
       } else {
         startRetry(retries_.pop());
@@ -264,6 +269,7 @@ class Simulation {
     facts_.peak_pending_retries = pending_.peak();
     facts_.peak_load = load_.peak();
     facts_.mean_workers = workers_.mean();
+    if (workers_.active()) facts_.workers_second_means = workers_.secondMeans();
     facts_.mean_pool = pool_.mean();
   }
 
@@ -272,7 +278,8 @@ class Simulation {
   Micros nextEventAt() {
     Micros t = std::min(in_flight_.nextAt(), breaker_.nextTimer());
     t = std::min(t, retries_.nextAt());
-    if (resources_) t = std::min({t, client_.nextGiveUp(), client_.next_check_at});
+    if (resources_)
+      t = std::min({t, client_.nextGiveUp(), client_.next_check_at, client_.nextThreadRelease()});
     return t;
   }
 
@@ -286,10 +293,13 @@ class Simulation {
       const Micros retry = retries_.nextAt();
       const Micros give_up = resources_ ? client_.nextGiveUp() : kNever;
       const Micros check = resources_ ? client_.next_check_at : kNever;
-      const Micros next = std::min({completion, timer, retry, give_up, check});
+      const Micros thread = resources_ ? client_.nextThreadRelease() : kNever;
+      const Micros next = std::min({completion, timer, retry, give_up, check, thread});
       if (next > t) return;
       if (completion == next) {
         complete(in_flight_.pop());
+      } else if (thread == next) {
+        releaseCallThread();
       } else if (timer == next) {
         breaker_.fireTimer();
       } else if (give_up == next) {
@@ -432,9 +442,41 @@ class Simulation {
     }
     const PendingCall call{t,      request_start,        key,     record, request, 0,
                            permit, CallOutcome::success, attempt, pod};
+    if (call_threads_ && !takeCallThread(call)) return true;
     if (pool_limit_ > 0 && !takeConnection(call)) return true;
     send(call, t);
     return true;
+  }
+
+  // A worker of the call's pod to make the call on; without one the attempt fails at once.
+  [[gnu::noinline]] bool takeCallThread(const PendingCall& call) {
+    Pod& p = client_.pods[call.pod];
+    if (p.workers_busy < workers_limit_) {
+      ++p.workers_busy;
+      workers_.set(call.at, ++client_.workers_busy);
+      return true;
+    }
+    PendingCall failed = call;
+    failed.outcome = CallOutcome::pool_exhausted;
+    if (isCheckout(call.record)) ++facts_.pool_exhausted;
+    complete(failed);
+    return false;
+  }
+
+  // The call's worker stays with it until the dependency answers, even after the request gave
+  // up on it; a call that never answers frees it at the attempt timeout.
+  void holdCallThread(Micros t, std::uint16_t pod, Micros true_latency, Micros duration) {
+    const Micros busy = true_latency == kNever ? duration : std::max(duration, true_latency);
+    client_.thread_releases.push_back({t + busy, pod});
+    std::push_heap(client_.thread_releases.begin(), client_.thread_releases.end(),
+                   std::greater<>{});
+  }
+
+  void releaseCallThread() {
+    std::pop_heap(client_.thread_releases.begin(), client_.thread_releases.end(), std::greater<>{});
+    const ClientState::ThreadRelease r = client_.thread_releases.back();
+    client_.thread_releases.pop_back();
+    releaseWorker(r.pod, r.at);
   }
 
   // Takes a connection of the call's pod, or queues the call for one. Returns whether it got one.
@@ -473,6 +515,7 @@ class Simulation {
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
+    if (call_threads_) holdCallThread(t, c.pod, answer.latency, duration);
     const CallOutcome outcome = hung ? CallOutcome::timeout : answer.outcome;
     if (counted) facts_.call_duration_sum += static_cast<std::uint64_t>(duration);
     PendingCall call = c;
@@ -638,8 +681,10 @@ class Simulation {
         default:
           fallBack(call.record, call.key, call.at, latency);
       }
-      if (result_.checkouts[call.record].outcome == CheckoutOutcome::failed)
+      if (result_.checkouts[call.record].outcome == CheckoutOutcome::failed) {
         facts_.failed_checkout_attempts += call.attempt + 1u;
+        ++facts_.failed_checkouts_with_attempts;
+      }
     }
     if (!background_ || call.attempt == 0) releaseWorker(call.pod, call.at);
   }
@@ -655,12 +700,10 @@ class Simulation {
   void recordAtBreaker(Micros t, const CircuitBreaker::Permit& permit, CallOutcome outcome,
                        Micros duration) {
     breaker_.record(t, permit, outcome, duration);
-    if (workers_limit_ > 0 && !facts_.worker_utilization_at_trip && t >= incident_.start &&
-        t <= incident_.end && breaker_.state() == BreakerState::open &&
-        !breaker_.transitions().empty() && breaker_.transitions().back().at == t &&
-        breaker_.transitions().back().from == BreakerState::closed) {
-      facts_.worker_utilization_at_trip =
-          100.0 * client_.workers_busy / static_cast<double>(facts_.worker_capacity);
+    if (!facts_.first_trip && t >= incident_.start && t <= incident_.end &&
+        breaker_.state() == BreakerState::open) {
+      const BreakerTransition& last = breaker_.transitions().back();
+      if (last.at == t && last.from == BreakerState::closed) facts_.first_trip = t;
     }
   }
 
@@ -732,6 +775,7 @@ class Simulation {
   bool health_checks_;
   bool background_;
   bool cache_first_;
+  bool call_threads_;
   bool resources_ = false;
   LevelTracker workers_, pool_, pending_, load_, ejected_;
   RunFacts facts_;

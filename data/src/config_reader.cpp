@@ -159,9 +159,10 @@ PoolConfig readPool(const Source& src, const YAML::Node& node, const std::string
 
 WorkerConfig readWorkers(const Source& src, const YAML::Node& node, const std::string& path) {
   WorkerConfig w;
-  const MapReader m(src, node, path, {"per_pod", "queue"});
+  const MapReader m(src, node, path, {"per_pod", "queue", "call_threads"});
   if (auto* v = m.find("per_pod")) w.per_pod = readUint32(src, *v, m.path("per_pod"));
   if (auto* v = m.find("queue")) w.queue = readUint32(src, *v, m.path("queue"));
+  if (auto* v = m.find("call_threads")) w.call_threads = readBool(src, *v, m.path("call_threads"));
   return w;
 }
 

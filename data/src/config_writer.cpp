@@ -135,6 +135,7 @@ YAML::Node toYamlNode(const Config& c) {
   YAML::Node workers = flowMap();
   workers["per_pod"] = std::to_string(c.workers.per_pod);
   workers["queue"] = std::to_string(c.workers.queue);
+  workers["call_threads"] = boolText(c.workers.call_threads);
   root["workers"] = workers;
 
   const HealthCheckConfig& hc = c.load_balancer.health_check;

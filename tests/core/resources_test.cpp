@@ -198,6 +198,24 @@ TEST(Workers, InRequestRetriesHoldTheWorkerAndBackgroundRetriesDoNot) {
   EXPECT_EQ(a.metrics.retries, b.metrics.retries);
 }
 
+TEST(Workers, ACallThreadStaysBusyUntilTheDependencyAnswers) {
+  // call_threads: each call takes a second worker, kept after the 100 ms timeout until the
+  // dependency answers at 1 s. Arrivals at 200, 600, 1000, 1400 ms on 2 workers.
+  Incident inc = plain(2.5, 1600 * ms, fixed(1 * s), ArrivalProcess::uniform);
+  inc.deployed.timeout.attempt = 100 * ms;
+  inc.deployed.workers.per_pod = 2;
+  inc.deployed.workers.call_threads = true;
+  const Result r = simulate(inc, inc.deployed);
+  ASSERT_EQ(r.checkouts.size(), 4u);
+  EXPECT_EQ(r.checkouts[0].latency_us, 100 * ms);  // timed out; its call thread busy to 1.2 s
+  EXPECT_EQ(r.checkouts[1].latency_us, 0);         // no worker to make the call on
+  EXPECT_EQ(r.checkouts[2].latency_us, 0);
+  EXPECT_EQ(r.checkouts[3].latency_us, 100 * ms);  // the call thread is free again
+  EXPECT_EQ(r.metrics.pool_exhausted, 2u);
+  EXPECT_EQ(r.metrics.dependency_calls, 2u);
+  for (const auto& c : r.checkouts) EXPECT_EQ(c.outcome, CheckoutOutcome::failed);
+}
+
 TEST(LoadBalancer, SharedHealthChecksEjectBusyPodsAndSeparateOnesDoNot) {
   // 4 pods x 5 workers, every call hangs for the 5 s timeout: workers fill, checks fail.
   Incident inc = plain(20, 120 * s, fixed(10 * ms), ArrivalProcess::uniform);

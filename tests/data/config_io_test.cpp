@@ -201,7 +201,7 @@ TEST(ConfigToYaml, IsCanonical) {
         "timeout: {attempt: 800ms, total: 0s}", "cache: {enabled: true, ttl: 60s}",
         "backoff: {kind: exponential, base: 200ms, multiplier: 2, max: 5s}",
         "retry_on: [timeout, refused, server_error, pool_exhausted]", "mode: in_request",
-        "pool: {size: 0, max_wait: 0s}", "workers: {per_pod: 0, queue: 0}",
+        "pool: {size: 0, max_wait: 0s}", "workers: {per_pod: 0, queue: 0, call_threads: false}",
         "load_balancer:\n  pods: 1\n  health_check: {enabled: false, pool: shared, interval: 5s, "
         "unhealthy_after: 2, healthy_after: 2}",
         "pricing: {mode: sync, refresh_after: 10s}"})
@@ -256,7 +256,7 @@ Config variant(int i) {
       c.retry.retry_on = OutcomeSet{CallOutcome::pool_exhausted, CallOutcome::timeout};
       c.retry.mode = RetryMode::background;
       c.pool = {20, 1'500};
-      c.workers = {200, 7};
+      c.workers = {200, 7, true};
       c.load_balancer.pods = 8;
       c.load_balancer.health_check = {true, HealthCheckPool::separate, 2500 * kMillisecond, 3, 4};
       c.pricing = {PricingMode::cache_first, 0};
@@ -318,7 +318,7 @@ retry:
   retry_on: [pool_exhausted]
   mode: background
 pool: {size: 20, max_wait: 250ms}
-workers: {per_pod: 200, queue: 5}
+workers: {per_pod: 200, queue: 5, call_threads: true}
 load_balancer:
   pods: 8
   health_check: {enabled: true, pool: separate, interval: 2s, unhealthy_after: 3, healthy_after: 1}
@@ -332,6 +332,7 @@ pricing: {mode: cache_first, refresh_after: 15s}
   EXPECT_EQ(c.pool.max_wait, 250 * kMillisecond);
   EXPECT_EQ(c.workers.per_pod, 200u);
   EXPECT_EQ(c.workers.queue, 5u);
+  EXPECT_TRUE(c.workers.call_threads);
   EXPECT_EQ(c.load_balancer.pods, 8u);
   const HealthCheckConfig& hc = c.load_balancer.health_check;
   EXPECT_TRUE(hc.enabled);

@@ -121,6 +121,11 @@ struct PoolConfig {
 struct WorkerConfig {
   std::uint32_t per_pod = 0;  // 0 = unlimited
   std::uint32_t queue = 0;    // checkouts that may wait for a worker
+  // Every dependency call runs on a worker of its own from the same pool while the request's
+  // worker waits for it (a blocking client behind a future with a timeout). With no worker free
+  // the attempt fails at once (pool_exhausted). A call the request gave up on keeps its worker
+  // until the dependency answers; one that never answers, until the attempt timeout.
+  bool call_threads = false;
   bool operator==(const WorkerConfig&) const = default;
 };
 
