@@ -18,6 +18,20 @@ class DependencyServers {
   }
   bool limited() const { return capacity_.concurrency > 0; }
 
+  // Records server time per second of [start, end) from now on, for utilization.
+  void recordUsage(Micros start, Micros end) {
+    usage_start_ = start;
+    usage_end_ = end;
+    usage_.assign(static_cast<std::size_t>((end - start + kSecond - 1) / kSecond), 0.0);
+  }
+  // Mean busy servers in each second of the recorded span, as a share of the ceiling (0..1).
+  std::vector<double> utilization() const {
+    std::vector<double> u(usage_.size());
+    for (std::size_t i = 0; i < u.size(); ++i)
+      u[i] = usage_[i] / (static_cast<double>(kSecond) * capacity_.concurrency);
+    return u;
+  }
+
   struct Admission {
     Micros wait;      // queueing before service starts
     bool queue_full;  // waited the dependency's queue timeout: answered 503 at that point
@@ -41,6 +55,7 @@ class DependencyServers {
       done = begins + service;
       if (!capacity_.keeps_working) done = std::min(done, t + patience);
     }
+    if (!usage_.empty()) recordBusy(begins, done);
     if (full) {
       std::pop_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
       free_at_.back() = done;
@@ -52,7 +67,21 @@ class DependencyServers {
   }
 
  private:
+  void recordBusy(Micros from, Micros to) {
+    from = std::max(from, usage_start_);
+    to = std::min(to, usage_end_);
+    while (to > from) {
+      const auto second = static_cast<std::size_t>((from - usage_start_) / kSecond);
+      const Micros boundary =
+          std::min(to, usage_start_ + static_cast<Micros>(second + 1) * kSecond);
+      usage_[second] += static_cast<double>(boundary - from);
+      from = boundary;
+    }
+  }
+
   DependencyCapacity capacity_;
+  Micros usage_start_ = 0, usage_end_ = 0;
+  std::vector<double> usage_;    // server-microseconds per second
   std::vector<Micros> free_at_;  // min-heap of the busy servers' free times
 };
 

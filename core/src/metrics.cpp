@@ -127,6 +127,12 @@ constexpr std::array kRegistry = {
     metric<&Metrics::dependency_load_while_unhealthy>(
         "dependency_load_while_unhealthy", "Load while unhealthy", "/s",
         "dependency calls per second while its health check was red", true),
+    metric<&Metrics::peak_dependency_utilization_pct>(
+        "peak_dependency_utilization_pct", "Peak dependency use", "%",
+        "busiest second of a capped dependency: mean share of its ceiling in use", true),
+    metric<&Metrics::dependency_saturated_s>(
+        "dependency_saturated_s", "Dependency saturated", "s",
+        "seconds a capped dependency had 99% or more of its ceiling in use", true),
     metric<&Metrics::peak_pending_retries>("peak_pending_retries", "Peak pending retries", "",
                                            "most retries waiting out their backoff at once", true),
     metric<&Metrics::time_to_recover_s>(

@@ -1,5 +1,6 @@
 // Turns the raw facts of a run into what people read: lanes, events and metrics.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <sstream>
 
@@ -344,6 +345,18 @@ void computeResourceMetrics(const Incident& incident, const RunFacts& facts, Res
   if (facts.dependency_limited || facts.pool_capacity > 0 || facts.worker_capacity > 0)
     m.peak_calls_in_flight = facts.peak_load;
   m.peak_pending_retries = facts.peak_pending_retries;
+  if (!facts.dependency_utilization.empty()) {
+    double peak = 0, saturated = 0;
+    auto& busy = result.per_second.dependency_busy;
+    busy.clear();
+    for (double u : facts.dependency_utilization) {
+      peak = std::max(peak, u);
+      saturated += u >= 0.99 ? 1 : 0;
+      busy.push_back(static_cast<std::uint32_t>(std::lround(100 * u)));
+    }
+    m.peak_dependency_utilization_pct = 100 * peak;
+    m.dependency_saturated_s = saturated;
+  }
   // Calls per second while the health check was red.
   double red_s = 0, red_calls = 0;
   const auto& calls = result.per_second.dependency_calls;

@@ -24,15 +24,17 @@ struct RunFacts {
   // Resources, over the window.
   std::uint64_t failed_checkout_attempts = 0;  // attempts made by checkouts that failed
   std::uint64_t failed_checkouts_with_attempts = 0;
-  std::uint64_t call_duration_sum = 0;         // of the calls sent, microseconds
+  std::uint64_t call_duration_sum = 0;  // of the calls sent, microseconds
   std::uint64_t pool_acquisitions = 0;
   std::uint64_t pool_waits = 0;  // acquisitions that had to wait
   std::uint64_t pool_wait_sum = 0;
   std::uint64_t pool_exhausted = 0;
   std::uint64_t worker_rejections = 0;
   std::uint64_t no_pod_rejections = 0;
-  std::optional<Micros> first_trip;          // in the window
-  std::vector<double> workers_second_means;  // time-average busy workers per second
+  std::optional<Micros> first_trip;  // in the window
+  std::vector<double> workers_second_means;
+  std::vector<double> dependency_utilization;  // per second, 0..1, when it has a ceiling  //
+                                               // time-average busy workers per second
   struct PodEvent {
     Micros at;
     std::uint32_t pod;

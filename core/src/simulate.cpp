@@ -211,6 +211,7 @@ class Simulation {
 
     facts_.transitions = breaker_.transitions();
     facts_.probes = breaker_.probeResults();
+    if (client_.servers.limited()) facts_.dependency_utilization = client_.servers.utilization();
     buildReport(incident_, config_, health_, facts_, result_);
     return std::move(result_);
   }
@@ -247,6 +248,7 @@ class Simulation {
     facts_.worker_capacity = workers_limit_ * config_.load_balancer.pods;
     facts_.pool_capacity = pool_limit_ * config_.load_balancer.pods;
     facts_.dependency_limited = client_.servers.limited();
+    if (client_.servers.limited()) client_.servers.recordUsage(start, end);
   }
 
   void finishTracking() {

@@ -73,6 +73,7 @@ json replayToJson(const Incident& incident, const Result& result,
                           {"pool_busy", seriesToJson(s.pool_busy)},
                           {"pending_retries", seriesToJson(s.pending_retries)},
                           {"dependency_load", seriesToJson(s.dependency_load)},
+                          {"dependency_busy", seriesToJson(s.dependency_busy)},
                           {"pods_in_rotation", seriesToJson(s.pods_in_rotation)}};
   return report;
 }

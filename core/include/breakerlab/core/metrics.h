@@ -53,6 +53,8 @@ struct Metrics {
   std::optional<double> mean_pool_busy;                   // connections, time average
   double mean_call_ms = 0;                                // mean duration of the calls sent
   std::optional<double> dependency_load_while_unhealthy;  // calls/s while health is red
+  std::optional<double> peak_dependency_utilization_pct;  // busiest second, capped dependency
+  std::optional<double> dependency_saturated_s;           // seconds at 99% of its ceiling or more
   std::uint32_t peak_pending_retries = 0;
   std::optional<double> time_to_recover_s;  // last health red -> green to failures settling
 };

@@ -67,7 +67,8 @@ struct SecondSeries {
   std::vector<std::uint32_t> workers_busy;     // over all pods
   std::vector<std::uint32_t> pool_busy;        // connections in use over all pods
   std::vector<std::uint32_t> pending_retries;  // attempts waiting out their backoff
-  std::vector<std::uint32_t> dependency_load;  // calls the dependency holds (working or queued)
+  std::vector<std::uint32_t> dependency_load;  // calls in flight: sent and not yet answered
+  std::vector<std::uint32_t> dependency_busy;  // % of a capped dependency's ceiling in use (mean)
   std::vector<std::uint32_t> pods_in_rotation;
 };
 
