@@ -28,7 +28,7 @@ class DependencyServers {
   std::vector<double> utilization() const {
     std::vector<double> u(usage_.size());
     for (std::size_t i = 0; i < u.size(); ++i)
-      u[i] = usage_[i] / (static_cast<double>(kSecond) * capacity_.concurrency);
+      u[i] = std::min(1.0, usage_[i] / (static_cast<double>(kSecond) * capacity_.concurrency));
     return u;
   }
 
@@ -40,17 +40,20 @@ class DependencyServers {
   // A call arriving at t needing `service` (kNever: it hangs) whose client gives up after
   // `patience`. Returns how long it queues; books the server it will hold.
   Admission admit(Micros t, Micros service, Micros patience) {
+    if (capacity_.discipline == CapacityDiscipline::share) return share(t, service, patience);
     Micros begins = t;
     const bool full = free_at_.size() >= capacity_.concurrency;
     if (full) begins = std::max(t, free_at_.front());
     const Micros wait = begins - t;
     if (capacity_.queue_timeout > 0 && wait >= capacity_.queue_timeout) return {wait, true};
     const bool abandoned_in_queue = wait >= patience;
-    // A call dropped before service (cancelled, or hung with its client gone) holds nothing.
-    if (abandoned_in_queue && (!capacity_.keeps_working || service == kNever)) return {wait, false};
+    // A cancelled call that never reached a server holds nothing.
+    if (abandoned_in_queue && !capacity_.keeps_working) return {wait, false};
     Micros done;
     if (service == kNever) {
-      done = t + patience;  // a hung call holds its server until the client gives up
+      // A hung call holds its server as long as a client waits for an answer; the dependency
+      // cannot tell that this client already left unless the work is cancelled.
+      done = capacity_.keeps_working ? begins + patience : t + patience;
     } else {
       done = begins + service;
       if (!capacity_.keeps_working) done = std::min(done, t + patience);
@@ -67,6 +70,31 @@ class DependencyServers {
   }
 
  private:
+  // Processor sharing, frozen at arrival: the call's work stretches by the calls held now.
+  // Returns the stretch as extra "wait" so the caller adds it to the answer's latency.
+  Admission share(Micros t, Micros service, Micros patience) {
+    while (!held_.empty() && held_.front() <= t) {
+      std::pop_heap(held_.begin(), held_.end(), std::greater<>{});
+      held_.pop_back();
+    }
+    const double load = static_cast<double>(held_.size() + 1) / capacity_.concurrency;
+    Micros stretched = service;
+    if (service != kNever && load > 1)
+      stretched = static_cast<Micros>(static_cast<double>(service) * load + 0.5);
+    Micros done = service == kNever ? t + patience : t + stretched;
+    if (!capacity_.keeps_working) done = std::min(done, t + patience);
+    held_.push_back(done);
+    std::push_heap(held_.begin(), held_.end(), std::greater<>{});
+    if (!usage_.empty()) recordShare(t, done);
+    return {service == kNever ? 0 : stretched - service, false};
+  }
+  // Under sharing the ceiling is busy whenever calls are held: each call counts for its share.
+  void recordShare(Micros from, Micros to) {
+    // Approximation for utilization: a held call occupies 1/max(1, held/c) of a server; counted
+    // as one server here and clipped to the ceiling in utilization().
+    recordBusy(from, to);
+  }
+
   void recordBusy(Micros from, Micros to) {
     from = std::max(from, usage_start_);
     to = std::min(to, usage_end_);
@@ -83,6 +111,7 @@ class DependencyServers {
   Micros usage_start_ = 0, usage_end_ = 0;
   std::vector<double> usage_;    // server-microseconds per second
   std::vector<Micros> free_at_;  // min-heap of the busy servers' free times
+  std::vector<Micros> held_;     // share: min-heap of when the held calls end
 };
 
 }  // namespace breakerlab

@@ -432,7 +432,20 @@ class Simulation {
       permit = breaker_.acquire(t);
       if (!permit.permitted) {
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
-        // failure it was retrying.
+        // failure it was retrying. With retries in the background the attempt is retried later
+        // like a failed one (the breaker said "not now").
+        if (background_ && isCheckout(record)) {
+          const PendingCall rejected{t,      request_start,        key,     record, request, 0,
+                                     permit, CallOutcome::refused, attempt, pod};
+          if (retryAfter(rejected, true)) {
+            ++facts_.rejected_calls;
+            if (attempt == 0) {
+              result_.checkouts[record].latency_us =
+                  static_cast<std::int32_t>(std::min<Micros>(t - request_start, INT32_MAX));
+            }
+            return false;
+          }
+        }
         if (record == kRefreshRecord) {
           client_.refreshing[key] = 0;
         } else if (record != kLeadInRecord) {
@@ -710,10 +723,10 @@ class Simulation {
   }
 
   // Schedules the next attempt of a failed call when the retry policy allows it.
-  [[gnu::noinline]] bool retryAfter(const PendingCall& call) {
+  [[gnu::noinline]] bool retryAfter(const PendingCall& call, bool rejected = false) {
     const RetryConfig& r = config_.retry;
     const std::uint32_t next = call.attempt + 1u;
-    if (next >= r.max_attempts || !r.retry_on.contains(call.outcome)) return false;
+    if (next >= r.max_attempts || (!rejected && !r.retry_on.contains(call.outcome))) return false;
     const Stream stream = streamOf(call.record);
     const Micros delay = retryDelay(r, next, [&](std::uint32_t n) {
       return rng_.uniform(stream, call.request, n, Purpose::backoff);

@@ -163,10 +163,15 @@ std::vector<HealthSpan> healthFromSegments(const std::vector<DependencySegment>&
 
 DependencyCapacity readCapacity(const Source& src, const YAML::Node& node,
                                 const std::string& path) {
-  const MapReader m(src, node, path, {"concurrency", "queue_timeout", "keeps_working"});
+  const MapReader m(src, node, path,
+                    {"concurrency", "discipline", "queue_timeout", "keeps_working"});
   DependencyCapacity c;
   if (auto* v = m.find("concurrency")) c.concurrency = readUint32(src, *v, m.path("concurrency"));
   if (auto d = optionalDuration(m, "queue_timeout")) c.queue_timeout = *d;
+  if (auto* v = m.find("discipline"))
+    c.discipline = readEnum<CapacityDiscipline>(
+        src, *v, m.path("discipline"),
+        {{"queue", CapacityDiscipline::queue}, {"share", CapacityDiscipline::share}});
   if (auto* v = m.find("keeps_working"))
     c.keeps_working = readBool(src, *v, m.path("keeps_working"));
   return c;

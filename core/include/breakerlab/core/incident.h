@@ -79,11 +79,18 @@ struct HealthSpan {
 // pool, a provider-side connection limit). Calls beyond it queue first come, first served, so
 // latency grows with load. A call that waits `queue_timeout` is answered 503 (server_error).
 // A call the client gave up on is still worked on when `keeps_working` (the work was not
-// cancelled), so abandoned attempts and their retries add load; a hung call holds its place
-// until the client gives up.
+// cancelled), so abandoned attempts and their retries add load, and a hung call holds its
+// server for the client's timeout from when it reached one. Cancelled work stops when the
+// client gives up.
+// queue: first come, first served on `concurrency` servers. share: every call starts at once
+// and shares the servers (processor sharing): its work stretches by the calls held beyond the
+// ceiling when it arrives, max(1, held / concurrency); nothing queues.
+enum class CapacityDiscipline : std::uint8_t { queue, share };
+
 struct DependencyCapacity {
   std::uint32_t concurrency = 0;  // 0 = unlimited
-  Micros queue_timeout = 0;       // 0 = calls wait as long as it takes
+  CapacityDiscipline discipline = CapacityDiscipline::queue;
+  Micros queue_timeout = 0;  // 0 = calls wait as long as it takes
   bool keeps_working = true;
 };
 
