@@ -60,16 +60,33 @@ class DependencyServers {
     }
     if (!usage_.empty()) recordBusy(begins, done);
     if (full) {
-      std::pop_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
-      free_at_.back() = done;
+      replaceEarliest(done);
     } else {
       free_at_.push_back(done);
+      std::push_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
     }
-    std::push_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
     return {wait, false};
   }
 
  private:
+  // The server that came free first takes the new call: one sift-down instead of a pop and a
+  // push (the heap stays a valid std:: min-heap).
+  void replaceEarliest(Micros done) {
+    const std::size_t n = free_at_.size();
+    Micros* h = free_at_.data();
+    std::size_t i = 0;
+    for (;;) {
+      const std::size_t left = 2 * i + 1;
+      if (left >= n) break;
+      std::size_t child = left;
+      if (left + 1 < n && h[left + 1] < h[left]) child = left + 1;
+      if (h[child] >= done) break;
+      h[i] = h[child];
+      i = child;
+    }
+    h[i] = done;
+  }
+
   // Processor sharing, frozen at arrival: the call's work stretches by the calls held now.
   // Returns the stretch as extra "wait" so the caller adds it to the answer's latency.
   Admission share(Micros t, Micros service, Micros patience) {
