@@ -189,7 +189,8 @@ class Simulation {
     drain(end);
     finishTracking();
     // Requests still in their retry loop, or waiting for a connection, at the end run to
-    // completion; breaker timers and health checks after the window no longer matter.
+    // completion, with the breaker's timers running as long as they matter to them; health
+    // checks after the window no longer do.
     for (;;) {
       const Micros completion = in_flight_.nextAt();
       const Micros give_up = client_.nextGiveUp();
@@ -197,6 +198,12 @@ class Simulation {
       const Micros thread = client_.nextThreadRelease();
       const Micros next = std::min({completion, give_up, retry, thread});
       if (next == kNever) break;
+      // Same order as drain(): completions and call threads, then breaker timers.
+      const Micros timer = breaker_.nextTimer();
+      if (timer < next || (timer == next && completion != next && thread != next)) {
+        breaker_.fireTimer();
+        continue;
+      }
       if (completion == next) {
         complete(in_flight_.pop());
       } else if (thread == next) {
@@ -278,24 +285,46 @@ class Simulation {
   // --- The event loop ------------------------------------------------------------------
 
   Micros nextEventAt() {
-    Micros t = std::min(in_flight_.nextAt(), breaker_.nextTimer());
-    t = std::min(t, retries_.nextAt());
+    Micros t = std::min({in_flight_.nextAt(), breaker_.nextTimer(), retries_.nextAt()});
     if (resources_)
       t = std::min({t, client_.nextGiveUp(), client_.next_check_at, client_.nextThreadRelease()});
     return t;
   }
 
-  // Runs everything due at or before t, in this order at equal times: call completions, breaker
-  // timers, connection waits running out, attempts whose backoff ended, health checks; then the
-  // arrival that called this.
+  // Runs everything due at or before t, in this order at equal times: call completions, call
+  // threads coming free, breaker timers, connection waits running out, attempts whose backoff
+  // ended, health checks; then the arrival that called this. Without client resources only
+  // completions, timers and retries exist, and the loop stays small.
   void drain(Micros t) {
+    if (resources_) {
+      drainWithResources(t);
+      return;
+    }
     for (;;) {
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
       const Micros retry = retries_.nextAt();
-      const Micros give_up = resources_ ? client_.nextGiveUp() : kNever;
-      const Micros check = resources_ ? client_.next_check_at : kNever;
-      const Micros thread = resources_ ? client_.nextThreadRelease() : kNever;
+      if (completion <= timer && completion <= retry) {
+        if (completion > t) return;
+        complete(in_flight_.pop());
+      } else if (timer <= retry) {
+        if (timer > t) return;
+        breaker_.fireTimer();
+      } else {
+        if (retry > t) return;
+        startRetry(retries_.pop());
+      }
+    }
+  }
+
+  [[gnu::noinline]] void drainWithResources(Micros t) {
+    for (;;) {
+      const Micros completion = in_flight_.nextAt();
+      const Micros timer = breaker_.nextTimer();
+      const Micros retry = retries_.nextAt();
+      const Micros give_up = client_.nextGiveUp();
+      const Micros check = client_.next_check_at;
+      const Micros thread = client_.nextThreadRelease();
       const Micros next = std::min({completion, timer, retry, give_up, check, thread});
       if (next > t) return;
       if (completion == next) {
@@ -376,8 +405,9 @@ class Simulation {
 
   // A request with its worker. Returns whether it still holds the worker (false: it was
   // answered at once).
-  bool beginRequest(Micros t, Micros arrival, std::uint16_t pod, std::uint32_t key,
-                    std::uint32_t record, std::uint32_t request) {
+  [[gnu::always_inline]] bool beginRequest(Micros t, Micros arrival, std::uint16_t pod,
+                                           std::uint32_t key, std::uint32_t record,
+                                           std::uint32_t request) {
     const bool counted = record != kLeadInRecord;
     if (cache_first_) {
       const Micros fetched = price_fetched_at_[key];

@@ -307,6 +307,53 @@ TEST(DependencyCapacity, AbandonedWorkThatKeepsGoingDelaysRecovery) {
   EXPECT_LT(keeps, cancels);
 }
 
+TEST(DependencyCapacity, SharingStretchesWorkByTheCallsHeld) {
+  // One server shared: arrivals at 25, 75, 125, 175 ms with 100 ms of work each. Held calls at
+  // each arrival (itself included): 1, 2, 2, 3.
+  Incident inc = plain(20, 200 * ms, fixed(100 * ms), ArrivalProcess::uniform);
+  inc.dependency.capacity.concurrency = 1;
+  inc.dependency.capacity.discipline = CapacityDiscipline::share;
+  const Result r = simulate(inc, inc.deployed);
+  ASSERT_EQ(r.checkouts.size(), 4u);
+  const Micros expected[] = {100 * ms, 200 * ms, 200 * ms, 300 * ms};
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(r.checkouts[i].latency_us, expected[i]) << i;
+}
+
+TEST(Workers, BackgroundRetriesRetryWhatTheBreakerRejected) {
+  // 5xx for the first second, then healthy. One failure opens the breaker (inside the retry
+  // loop) for 2 s; the second checkout is rejected. In the background it is retried 5 s later
+  // and succeeds; in the request it fails.
+  Incident inc = plain(5, 400 * ms, fixed(10 * ms), ArrivalProcess::uniform);
+  DependencySegment bad = inc.dependency.segments[0];
+  bad.to = 1 * s;
+  bad.mix_start.server_error = bad.mix_end.server_error = 1;
+  DependencySegment good = inc.dependency.segments[0];
+  good.from = 1 * s;
+  good.to = 20 * s;
+  inc.dependency.segments = {bad, good};
+  Config c = inc.deployed;
+  c.breaker.enabled = true;
+  c.breaker.placement = BreakerPlacement::inside_retry;
+  c.breaker.window_type = WindowType::consecutive;
+  c.breaker.consecutive_failures = 1;
+  c.breaker.open_interval = 2 * s;
+  c.breaker.probes = 1;
+  c.breaker.probe_spacing = 0;
+  c.retry.max_attempts = 2;
+  c.retry.backoff = BackoffKind::fixed;
+  c.retry.base = 5 * s;
+  c.retry.jitter = Jitter::none;
+  c.retry.mode = RetryMode::background;
+  const Result bg = simulate(inc, c);
+  ASSERT_EQ(bg.checkouts.size(), 2u);
+  EXPECT_EQ(bg.checkouts[1].outcome, CheckoutOutcome::fresh);
+  EXPECT_EQ(bg.checkouts[1].latency_us, 0);  // answered at once: "retrying later"
+  EXPECT_EQ(bg.metrics.rejected_calls, 1u);
+  c.retry.mode = RetryMode::in_request;
+  const Result in_request = simulate(inc, c);
+  EXPECT_EQ(in_request.checkouts[1].outcome, CheckoutOutcome::failed);
+}
+
 TEST(CacheFirst, ServesCachedPricesAndRefreshesInTheBackground) {
   // The dependency is down from 10 s to 50 s; prices were fetched before. Cache-first serves
   // every checkout from the cache while sync fails them once the TTL runs out.

@@ -271,7 +271,11 @@ TEST(IncidentErrors, DependencyCapacity) {
                                        "  name: Pricing\n  capacity: {limit: 4}\n");
   EXPECT_LOAD_ERROR_AT(parse(key), positionOf(key, "limit"),
                        "unknown key 'limit' under dependency.capacity, expected one of "
-                       "concurrency, queue_timeout, keeps_working");
+                       "concurrency, discipline, queue_timeout, keeps_working");
+  const std::string discipline = replaceFirst(test::pricingText(), "  name: Pricing\n",
+                                              "  name: Pricing\n  capacity: {discipline: lifo}\n");
+  EXPECT_LOAD_ERROR_AT(parse(discipline), positionOf(discipline, "lifo}"),
+                       "dependency.capacity.discipline: expected one of queue, share");
   const std::string where = replaceFirst(test::pricingText(), "  name: Pricing\n",
                                          "  name: Pricing\n  capacty: {concurrency: 4}\n");
   EXPECT_LOAD_ERROR_AT(parse(where), positionOf(where, "capacty"),
