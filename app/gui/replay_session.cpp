@@ -58,6 +58,7 @@ void ReplaySession::adopt(Incident incident, const QString& path) {
   baseline_ = simulate(*incident_, config_, *cache_);
   result_ = baseline_;
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  baseline_ms_ = last_replay_ms_;
   emit incidentChanged();
   emit resultChanged();
 }
@@ -69,7 +70,7 @@ double ReplaySession::expectedRequests() const {
 void ReplaySession::setConfig(const Config& config) {
   if (!hasIncident()) return;
   config_ = config;
-  if (expectedRequests() > kSynchronousRequests) {
+  if (expectedRequests() > kSynchronousRequests || baseline_ms_ > kSynchronousMilliseconds) {
     if (running_) {
       queued_ = config;
     } else {

@@ -18,8 +18,11 @@ namespace breakerlab::app {
 class ReplaySession : public QObject {
   Q_OBJECT
  public:
-  // Incidents expected to simulate more requests than this replay on a worker thread.
+  // Incidents expected to simulate more requests than this, or whose deployed replay took
+  // longer than this many milliseconds (half a frame), replay on a worker thread so that a
+  // slider never blocks the UI.
   static constexpr double kSynchronousRequests = 400'000;
+  static constexpr double kSynchronousMilliseconds = 8;
 
   explicit ReplaySession(QObject* parent = nullptr);
   ~ReplaySession() override;
@@ -65,6 +68,7 @@ class ReplaySession : public QObject {
   Result result_;
   Result baseline_;
   double last_replay_ms_ = 0;
+  double baseline_ms_ = 0;  // the deployed config's replay at load
   bool running_ = false;
   std::optional<Config> queued_;  // the newest config asked for while the worker ran
   struct Replay {
