@@ -22,12 +22,14 @@
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
+#include "breakerlab/views/resource_chart.h"
 #include "knob_command.h"
 #include "replay_session.h"
 #include "settings_keys.h"
@@ -68,14 +70,18 @@ void MainWindow::buildWidgets() {
   knobs_ = new views::KnobPanel;
   lanes_ = new views::LanesView;
   chart_ = new views::OutcomeChart;
+  resources_ = new views::ResourceChart;
+  resources_->hide();  // until a result has resource series
   metrics_ = new views::MetricsPanel;
   connect(knobs_, &views::KnobPanel::configEdited, this, &MainWindow::onKnobEdited);
 
   center_split_ = new QSplitter(Qt::Vertical);
   center_split_->addWidget(lanes_);
   center_split_->addWidget(chart_);
+  center_split_->addWidget(resources_);
   center_split_->setStretchFactor(0, 3);
   center_split_->setStretchFactor(1, 1);
+  center_split_->setStretchFactor(2, 1);
   main_split_ = new QSplitter(Qt::Horizontal);
   main_split_->addWidget(knobs_);
   main_split_->addWidget(center_split_);
@@ -84,9 +90,12 @@ void MainWindow::buildWidgets() {
   main_split_->setStretchFactor(1, 1);
   main_split_->setStretchFactor(2, 0);
   main_split_->setSizes({300, 780, 470});
-  // The chart follows the lanes' zoom and pan.
-  connect(lanes_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), chart_,
-          [this](const QCPRange& r) { chart_->setTimeRange(r.lower, r.upper); });
+  // The charts follow the lanes' zoom and pan.
+  connect(lanes_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this](const QCPRange& r) {
+            chart_->setTimeRange(r.lower, r.upper);
+            resources_->setTimeRange(r.lower, r.upper);
+          });
 
   start_ = new StartPage;
   connect(start_, &StartPage::openRequested, this, &MainWindow::openIncident);
@@ -219,6 +228,8 @@ void MainWindow::showResult() {
   lanes_->setResults(result, tuned ? &session_->baseline() : nullptr);
   metrics_->setResults(result, session_->baseline(), session_->expectations());
   chart_->setResult(result, toSeconds(session_->incident().start));
+  resources_->setResult(result, toSeconds(session_->incident().start));
+  showResourceChart(resources_->hasSeries());
   const WhatIf* what_if = session_->currentWhatIf();
   status_->setText(
       tr("%1 · %2 requests replayed in %3 ms%4")
@@ -228,6 +239,22 @@ void MainWindow::showResult() {
                what_if ? tr(" · what-if '%1'").arg(QString::fromStdString(what_if->name))
                        : (tuned ? tr(" · tuned") : tr(" · deployed config"))));
   updateTitle();
+}
+
+void MainWindow::showResourceChart(bool show) {
+  // Below the outcome chart, only for runs with bounded workers or pool, several pods, retries
+  // or a dependency of limited capacity; the others look as they did without it.
+  if (resources_->isHidden() != show) return;
+  resources_->setVisible(show);
+  if (!show) return;
+  QList<int> sizes = center_split_->sizes();
+  if (sizes.size() == 3 && sizes[2] < 60) {
+    // Hidden when the layout was saved, or never shown: as tall as the outcome chart, taken
+    // from the lanes.
+    sizes[2] = std::max(sizes[1], 120);
+    sizes[0] = std::max(sizes[0] - sizes[2], sizes[0] / 2);
+    center_split_->setSizes(sizes);
+  }
 }
 
 void MainWindow::applyConfig(const Config& config) {

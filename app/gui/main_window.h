@@ -1,6 +1,7 @@
 #pragma once
-// The workbench window: knobs on the left, lanes and the per-second chart in the middle, metrics
-// on the right; menus, shortcuts, undo, recent files, drag and drop, exports.
+// The workbench window: knobs on the left, lanes and the per-second charts in the middle (the
+// resource chart only for runs with resource series), metrics on the right; menus, shortcuts,
+// undo, recent files, drag and drop, exports.
 #include <QMainWindow>
 #include <functional>
 
@@ -18,6 +19,7 @@ class KnobPanel;
 class LanesView;
 class MetricsPanel;
 class OutcomeChart;
+class ResourceChart;
 }  // namespace breakerlab::views
 
 namespace breakerlab::app {
@@ -50,6 +52,7 @@ class MainWindow : public QMainWindow {
   views::LanesView* lanes() const { return lanes_; }
   views::MetricsPanel* metrics() const { return metrics_; }
   views::OutcomeChart* chart() const { return chart_; }
+  views::ResourceChart* resources() const { return resources_; }
   QUndoStack* undoStack() const { return undo_; }
   QAction* action(const QString& name) const;
 
@@ -63,6 +66,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void showResult();
   void showIncident();
+  void showResourceChart(bool show);
   void applyConfig(const Config& config);
   void onKnobEdited(const QString& id, const Config& before, const Config& after);
   void addRecentFile(const QString& path);
@@ -88,6 +92,7 @@ class MainWindow : public QMainWindow {
   views::LanesView* lanes_ = nullptr;
   views::MetricsPanel* metrics_ = nullptr;
   views::OutcomeChart* chart_ = nullptr;
+  views::ResourceChart* resources_ = nullptr;
   QLabel* status_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* what_if_menu_ = nullptr;

@@ -58,7 +58,9 @@ void ReplaySession::adopt(Incident incident, const QString& path) {
   baseline_ = simulate(*incident_, config_, *cache_);
   result_ = baseline_;
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-  baseline_ms_ = last_replay_ms_;
+  const Config& d = incident_->deployed;
+  resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
+               incident_->dependency.capacity.concurrency > 0;
   emit incidentChanged();
   emit resultChanged();
 }
@@ -70,7 +72,8 @@ double ReplaySession::expectedRequests() const {
 void ReplaySession::setConfig(const Config& config) {
   if (!hasIncident()) return;
   config_ = config;
-  if (expectedRequests() > kSynchronousRequests || baseline_ms_ > kSynchronousMilliseconds) {
+  const double limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
+  if (expectedRequests() > limit) {
     if (running_) {
       queued_ = config;
     } else {

@@ -836,7 +836,7 @@ Result simulate(const Incident& incident, const Config& config, ReplayCache& cac
 }
 
 const Lane* Result::lane(std::string_view name) const {
-  for (const Lane* l : {&breaker, &dependency, &health, &checkout})
+  for (const Lane* l : {&breaker, &dependency, &health, &checkout, &pods})
     if (l->name == name) return l;
   return nullptr;
 }

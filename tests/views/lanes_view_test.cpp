@@ -139,3 +139,161 @@ TEST(LanesViewPalette, FollowsADarkPalette) {
 
 }  // namespace
 }  // namespace breakerlab::views
+
+namespace breakerlab::views {
+namespace {
+
+// The 8 Sep replay with a load balancer's pods lane and its events added: all 8 pods until
+// 10 s, 6 of 8 until 20 s, none until 25 s, then all again.
+Result withPods(Result r) {
+  r.pods.name = "pods";
+  r.pods.append("8 of 8 pods", 0, 10 * kSecond);
+  r.pods.append("6 of 8 pods", 10 * kSecond, 20 * kSecond);
+  r.pods.append("0 of 8 pods", 20 * kSecond, 25 * kSecond);
+  r.pods.append("8 of 8 pods", 25 * kSecond, 60 * kSecond);
+  auto add = [&](double at, EventKind kind, int pod, int in_rotation) {
+    r.events.push_back({fromSeconds(at), kind, "pods",
+                        "pod " + std::to_string(pod) +
+                            (kind == EventKind::pod_ejected ? " ejected by the load balancer"
+                                                            : " back in rotation") +
+                            " (" + std::to_string(in_rotation) + " of 8)"});
+  };
+  add(10, EventKind::pod_ejected, 1, 7);
+  add(10, EventKind::pod_ejected, 2, 6);
+  for (int pod = 3; pod <= 8; ++pod) add(20, EventKind::pod_ejected, pod, 8 - pod);
+  for (int pod = 1; pod <= 8; ++pod) add(25, EventKind::pod_returned, pod, pod);
+  std::stable_sort(r.events.begin(), r.events.end(),
+                   [](const Event& a, const Event& b) { return a.at < b.at; });
+  return r;
+}
+
+// The event labels under the lanes, in widget pixels.
+std::vector<std::pair<QString, QRectF>> eventLabels(const LanesView& view) {
+  std::vector<std::pair<QString, QRectF>> labels;
+  auto* plot = view.plot();
+  for (int i = 0; i < plot->itemCount(); ++i) {
+    auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+    if (text == nullptr || text->position->coords().y() <= 0) continue;  // brackets are above
+    const QPointF at = text->position->pixelPosition();
+    const QFontMetricsF metrics(text->font());
+    const double width = metrics.horizontalAdvance(text->text());
+    const double left = (text->positionAlignment() & Qt::AlignRight) ? at.x() - width : at.x();
+    labels.emplace_back(text->text(), QRectF(left, at.y(), width, metrics.height()));
+  }
+  return labels;
+}
+
+struct PodsLaneTest : ::testing::Test {
+  PodsLaneTest()
+      : deployed(simulate(test::incident0908(), test::incident0908().deployed)),
+        pods(withPods(deployed)) {
+    view.resize(1200, 700);
+    view.setIncident(test::incident0908());
+    view.setResults(pods, nullptr);
+    view.show();
+    view.replotNow();
+  }
+  Result deployed;
+  Result pods;
+  LanesView view;
+};
+
+TEST_F(PodsLaneTest, ColoursTheNumberOfPodsInRotationBelowTheCheckoutLane) {
+  const auto spans = view.rowSpans("pods", RowKind::replayed);
+  ASSERT_EQ(spans.size(), 4u);
+  EXPECT_DOUBLE_EQ(spans[1].first, 10.0);
+  EXPECT_DOUBLE_EQ(spans[2].second, 25.0);
+  const QRect row = view.rowRect("pods", RowKind::replayed);
+  ASSERT_FALSE(row.isEmpty());
+  EXPECT_GT(row.top(), view.rowRect("checkout", RowKind::replayed).bottom());
+
+  const QImage image = view.grab().toImage();
+  auto* plot = view.plot();
+  auto pixelAt = [&](double seconds) {
+    const int x = static_cast<int>(plot->xAxis->coordToPixel(seconds)) + plot->pos().x();
+    return image.pixelColor(x, row.top() + 2).rgb();  // above the ticks along the bottom
+  };
+  EXPECT_EQ(pixelAt(5), palette::kGood.rgb()) << "8 of 8";
+  EXPECT_EQ(pixelAt(15), palette::kWarn.rgb()) << "6 of 8";
+  EXPECT_EQ(pixelAt(22.5), palette::kBad.rgb()) << "0 of 8";
+  EXPECT_EQ(pixelAt(40), palette::kGood.rgb());
+  EXPECT_EQ(view.rowMarks("pods", RowKind::replayed).size(), 16u) << "a tick per event";
+}
+
+TEST_F(PodsLaneTest, HoverReadoutAndCursorsKnowThePodsLane) {
+  EXPECT_TRUE(view.readoutAt(15).contains("6 of 8 pods in rotation"))
+      << view.readoutAt(15).toStdString();
+  auto* plot = view.plot();
+  const int x = static_cast<int>(plot->xAxis->coordToPixel(25)) - 3;
+  QTest::mouseMove(plot, QPoint(x, plot->axisRect()->center().y()));
+  QTest::keyClick(plot, Qt::Key_2);
+  ASSERT_TRUE(view.cursorAt(1).has_value());
+  EXPECT_DOUBLE_EQ(*view.cursorAt(1), 25.0) << "snaps to the pods returning";
+}
+
+TEST_F(PodsLaneTest, NoPodsRowWithoutHealthChecksAndAGhostOfTheDeployedPods) {
+  view.setResults(deployed, nullptr);
+  EXPECT_TRUE(view.rowSpans("pods", RowKind::replayed).empty());
+  EXPECT_TRUE(view.rowRect("pods", RowKind::replayed).isEmpty()) << "no empty row";
+  EXPECT_FALSE(view.readoutAt(15).contains("pods"));
+
+  view.setResults(pods, &deployed);  // tuned: health checks on, deployed without
+  EXPECT_EQ(view.rowSpans("pods", RowKind::replayed).size(), 4u);
+  EXPECT_TRUE(view.rowRect("pods", RowKind::baseline).isEmpty());
+  view.setResults(deployed, &pods);  // tuned: health checks off, deployed with
+  EXPECT_FALSE(view.rowRect("pods", RowKind::replayed).isEmpty()) << "the row stays";
+  EXPECT_EQ(view.rowSpans("pods", RowKind::baseline).size(), 4u);
+}
+
+TEST_F(PodsLaneTest, AFlappingLoadBalancerGetsTicksAndASummaryNotAPileOfLabels) {
+  Result flapping = deployed;
+  flapping.pods.name = "pods";
+  for (int i = 0; i < 60; ++i) {  // pod 1 out and back every half second from 12 s to 42 s
+    const Micros at = 12 * kSecond + i * kSecond / 2;
+    const bool out = i % 2 == 0;
+    flapping.pods.append(out ? "7 of 8 pods" : "8 of 8 pods", at, at + kSecond / 2);
+    flapping.events.push_back(
+        {at, out ? EventKind::pod_ejected : EventKind::pod_returned, "pods",
+         out ? "pod 1 ejected by the load balancer (7 of 8)" : "pod 1 back in rotation (8 of 8)"});
+  }
+  std::stable_sort(flapping.events.begin(), flapping.events.end(),
+                   [](const Event& a, const Event& b) { return a.at < b.at; });
+  view.setResults(flapping, nullptr);
+  view.replotNow();
+  EXPECT_EQ(view.rowMarks("pods", RowKind::replayed).size(), 60u);
+
+  const auto labels = eventLabels(view);
+  int pod_labels = 0;
+  for (const auto& [text, rect] : labels) pod_labels += text.startsWith("pod") ? 1 : 0;
+  EXPECT_GE(pod_labels, 1);
+  EXPECT_LE(pod_labels, 3) << "nearby events share a label";
+  EXPECT_TRUE(std::any_of(labels.begin(), labels.end(),
+                          [](const auto& l) { return l.first == "pods: 30 ejected, 30 back"; }));
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      EXPECT_FALSE(labels[i].second.intersects(labels[j].second))
+          << labels[i].first.toStdString() << " overlaps " << labels[j].first.toStdString();
+
+  // Zoomed in, the flapping spreads out and gets more labels, still without overlaps.
+  view.plot()->xAxis->setRange(12, 16);
+  view.replotNow();
+  const auto zoomed = eventLabels(view);
+  int zoomed_pod_labels = 0;
+  for (const auto& [text, rect] : zoomed) zoomed_pod_labels += text.startsWith("pod") ? 1 : 0;
+  EXPECT_GT(zoomed_pod_labels, pod_labels);
+  for (std::size_t i = 0; i < zoomed.size(); ++i)
+    for (std::size_t j = i + 1; j < zoomed.size(); ++j)
+      EXPECT_FALSE(zoomed[i].second.intersects(zoomed[j].second))
+          << zoomed[i].first.toStdString() << " overlaps " << zoomed[j].first.toStdString();
+}
+
+TEST(LaneColors, PodsInRotation) {
+  EXPECT_EQ(stateColor("pods", "8 of 8 pods"), palette::kGood);
+  EXPECT_EQ(stateColor("pods", "1 of 8 pods"), palette::kWarn);
+  EXPECT_EQ(stateColor("pods", "7 of 8 pods"), palette::kWarn);
+  EXPECT_EQ(stateColor("pods", "0 of 8 pods"), palette::kBad);
+  EXPECT_EQ(stateColor("pods", "1 of 1 pods"), palette::kGood);
+}
+
+}  // namespace
+}  // namespace breakerlab::views

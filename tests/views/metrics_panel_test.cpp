@@ -39,3 +39,46 @@ TEST(MetricsPanel, FormatsCountsUnitsAndUndefinedValues) {
 
 }  // namespace
 }  // namespace breakerlab::views
+
+namespace breakerlab::views {
+namespace {
+
+TEST(MetricsPanel, UndefinedMetricsShowADashAndAbsentResourcesAreHidden) {
+  const Incident& incident = test::incident0908();
+  Result never_trips;  // no checkouts, no breaker: time to trip is undefined
+  MetricsPanel panel;
+  panel.setResults(never_trips, never_trips, {});
+  ASSERT_FALSE(never_trips.metrics.time_to_trip_s.has_value());
+  EXPECT_TRUE(panel.isShown("time_to_trip_s"));
+  EXPECT_EQ(panel.valueText("time_to_trip_s"), "—");
+  EXPECT_EQ(panel.deltaText("time_to_trip_s"), "");
+
+  // The 8 Sep config has no bounded pool, workers or health checks: their rows are hidden,
+  // with the counts that are zero for want of them, and the copied text leaves them out.
+  const Result deployed = simulate(incident, incident.deployed);
+  panel.setResults(deployed, deployed, {});
+  for (const char* name :
+       {"peak_pool_utilization_pct", "mean_pool_wait_ms", "pool_exhausted",
+        "peak_worker_utilization_pct", "worker_rejections", "min_pods_in_rotation", "pod_ejections",
+        "no_pod_rejections", "peak_calls_in_flight", "peak_pending_retries"})
+    EXPECT_FALSE(panel.isShown(name)) << name;
+  EXPECT_TRUE(panel.isShown("failed_checkouts"));
+  EXPECT_TRUE(panel.isShown("mean_call_ms"));
+  EXPECT_FALSE(panel.asText().contains("peak_pool_utilization_pct"));
+  EXPECT_TRUE(panel.asText().contains("failed_checkouts\t0"));
+
+  // A pool in the tuned run only: its rows come back, the deployed column says "—".
+  Result pooled = deployed;
+  pooled.metrics.peak_pool_utilization_pct = 80.0;
+  pooled.metrics.pool_exhausted = 0;
+  panel.setResults(pooled, deployed, {});
+  EXPECT_TRUE(panel.isShown("peak_pool_utilization_pct"));
+  EXPECT_TRUE(panel.isShown("pool_exhausted")) << "zero means something with a pool";
+  EXPECT_EQ(panel.valueText("peak_pool_utilization_pct"), formatMetric("%", 80.0, false));
+  EXPECT_EQ(panel.deltaText("peak_pool_utilization_pct"), "now defined");
+  EXPECT_FALSE(panel.isShown("mean_pool_wait_ms")) << "undefined in both runs";
+  EXPECT_FALSE(panel.isShown("min_pods_in_rotation"));
+}
+
+}  // namespace
+}  // namespace breakerlab::views

@@ -1,6 +1,7 @@
 #include "breakerlab/views/lane_colors.h"
 
 #include <array>
+#include <charconv>
 #include <string>
 
 namespace breakerlab::views {
@@ -25,6 +26,20 @@ QColor stateColor(std::string_view lane, std::string_view state) {
     if (state == "idle") return palette::kIdle;
   }
   if (lane == "health") return state == "green" ? palette::kGood : palette::kBad;
+  if (lane == "pods") {
+    // "k of N pods": all in rotation is good, none is bad, anything between a warning.
+    std::uint32_t in = 0, of = 0;
+    const char* end = state.data() + state.size();
+    auto [p, ec] = std::from_chars(state.data(), end, in);
+    constexpr std::string_view kOf = " of ";
+    if (ec == std::errc() &&
+        std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(kOf))
+      ec = std::from_chars(p + kOf.size(), end, of).ec;
+    if (ec == std::errc() && of > 0) {
+      if (in >= of) return palette::kGood;
+      return in == 0 ? palette::kBad : palette::kWarn;
+    }
+  }
   // Dependency states are free text from the incident: read them like an engineer would.
   for (auto word : {"refused", "down", "error", "fail", "outage", "unavailable"})
     if (contains(state, word)) return palette::kBad;

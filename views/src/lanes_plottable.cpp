@@ -1,6 +1,7 @@
 #include "lanes_plottable.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace breakerlab::views {
@@ -46,6 +47,27 @@ void LanesPlottable::draw(QCPPainter* painter) {
   if (!mKeyAxis || !mValueAxis) return;
   painter->setPen(Qt::NoPen);
   for (const auto& row : rows_) drawRow(painter, row);
+  for (const auto& row : rows_)
+    if (!row.marks.empty()) drawMarks(painter, row);
+  painter->setPen(Qt::NoPen);
+}
+
+void LanesPlottable::drawMarks(QCPPainter* painter, const LaneRow& row) const {
+  const QCPRange visible = mKeyAxis->range();
+  // A rug along the bottom of the row: the state colours stay readable above it.
+  const double y1 = mValueAxis->coordToPixel(row.bottom);
+  const double y0 = y1 + (mValueAxis->coordToPixel(row.top) - y1) * 0.4;
+  QVector<QLineF> lines;
+  double last_x = -1e300;
+  for (auto it = std::lower_bound(row.marks.begin(), row.marks.end(), visible.lower);
+       it != row.marks.end() && *it <= visible.upper; ++it) {
+    const double x = std::round(mKeyAxis->coordToPixel(*it)) + 0.5;
+    if (x == last_x) continue;  // one line per pixel column
+    lines.append(QLineF(x, y0, x, y1));
+    last_x = x;
+  }
+  painter->setPen(QPen(QColor::fromRgba(row.mark_color), 1));
+  painter->drawLines(lines);
 }
 
 void LanesPlottable::drawRow(QCPPainter* painter, const LaneRow& row) const {

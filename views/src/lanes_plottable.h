@@ -19,6 +19,10 @@ struct LaneRow {
   double bottom = 0;
   std::vector<LaneBar> bars;  // sorted, not overlapping
   bool ghost = false;         // the baseline config: drawn faint
+  // Event ticks drawn across the row (seconds, sorted), one pixel wide: a flapping load balancer
+  // can eject and return pods hundreds of times, too many for one plot item each.
+  std::vector<double> marks;
+  QRgb mark_color = 0;  // with alpha
 };
 
 class LanesPlottable : public QCPAbstractPlottable {
@@ -41,6 +45,7 @@ class LanesPlottable : public QCPAbstractPlottable {
 
  private:
   void drawRow(QCPPainter* painter, const LaneRow& row) const;
+  void drawMarks(QCPPainter* painter, const LaneRow& row) const;
   std::vector<LaneRow> rows_;
 };
 

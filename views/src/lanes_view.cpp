@@ -26,7 +26,17 @@ constexpr double kGroupGap = 0.45;
 constexpr double kBracketBand = 1.6;  // above the lanes
 constexpr double kEventBand = 1.45;   // below the lanes: up to four lines of event labels
 
-const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout"};
+const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout", "pods"};
+
+// A replayed lane by name; `Result::lane` does not know the pods lane.
+const Lane* laneOf(const Result& result, std::string_view name) {
+  if (name == "pods") return &result.pods;
+  return result.lane(name);
+}
+
+bool isPodEvent(const Event& e) {
+  return e.kind == EventKind::pod_ejected || e.kind == EventKind::pod_returned;
+}
 
 QString seconds(double s) {
   QString text = QString::number(s, 'f', s < 10 ? 1 : 0);
@@ -51,6 +61,7 @@ QString laneTitle(const std::string& lane, RowKind kind, const Incident* inciden
                : QStringLiteral("Dependency");
   if (lane == "health") name = "Health check";
   if (lane == "checkout") name = "Checkout";
+  if (lane == "pods") name = "Pods in rotation";
   switch (kind) {
     case RowKind::recorded:
       return name + " · recorded";
@@ -83,6 +94,11 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->installEventFilter(this);
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this, &LanesView::onMouseMove);
+  // Event labels are placed in pixels: lay them out again when a zoom, pan or resize moves them
+  // (after the plot's layout, before it draws).
+  connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    if (eventsLayoutKey() != events_layout_) relayoutEvents();
+  });
   connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this](const QCPRange& range) {
             if (incident_ == nullptr) return;
@@ -143,12 +159,19 @@ void LanesView::layoutRows() {
   for (const char* lane_name : kLaneOrder) {
     const std::string lane = lane_name;
     const bool has_recorded = incident_ && incident_->recorded.lane(lane) != nullptr;
-    const bool ghost = baseline_ != nullptr && lane != "health" && lane != "dependency";
+    bool ghost = baseline_ != nullptr && lane != "health" && lane != "dependency";
+    if (lane == "pods") {
+      // Only runs with load-balancer health checks have a pods lane; the deployed config's shows
+      // as a ghost like the breaker's, and the row stays while either run has one.
+      ghost = baseline_ != nullptr && !baseline_->pods.intervals.empty();
+      const bool replayed = replayed_ != nullptr && !replayed_->pods.intervals.empty();
+      if (!has_recorded && !replayed && !ghost) continue;
+    }
     if (has_recorded) {
       rows_.push_back({lane, RowKind::recorded, y, y + kRecordedHeight});
       y += kRecordedHeight + kRowGap;
     }
-    const double height = lane == "health" ? kRecordedHeight : kReplayedHeight;
+    const double height = lane == "health" || lane == "pods" ? kRecordedHeight : kReplayedHeight;
     rows_.push_back({lane, RowKind::replayed, y, y + height});
     y += height;
     if (ghost) {
@@ -167,22 +190,35 @@ void LanesView::rebuild() {
   std::vector<LaneRow> rows;
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   for (const auto& place : rows_) {
-    LaneRow row{place.top, place.bottom, {}, place.kind == RowKind::baseline};
+    LaneRow row;
+    row.top = place.top;
+    row.bottom = place.bottom;
+    row.ghost = place.kind == RowKind::baseline;
     const Lane* lane = nullptr;
     if (place.kind == RowKind::recorded && incident_) lane = incident_->recorded.lane(place.lane);
-    if (place.kind == RowKind::replayed && replayed_) lane = replayed_->lane(place.lane);
-    if (place.kind == RowKind::baseline && baseline_) lane = baseline_->lane(place.lane);
+    if (place.kind == RowKind::replayed && replayed_) lane = laneOf(*replayed_, place.lane);
+    if (place.kind == RowKind::baseline && baseline_) lane = laneOf(*baseline_, place.lane);
     if (lane) row.bars = barsOf(*lane, place.lane);
+    if (place.kind == RowKind::replayed && place.lane == "pods" && replayed_) {
+      // Every ejection and return is a tick across the row: "7 of 8" and "6 of 8" share a colour.
+      QColor ink = palette().color(QPalette::WindowText);
+      ink.setAlpha(150);
+      row.mark_color = ink.rgba();
+      for (const auto& e : replayed_->events)
+        if (isPodEvent(e)) row.marks.push_back(toSeconds(e.at));
+    }
     rows.push_back(std::move(row));
     ticker->addTick((place.top + place.bottom) / 2, laneTitle(place.lane, place.kind, incident_));
   }
   lanes_->setRows(std::move(rows));
   plot_->yAxis->setTicker(ticker);
   plot_->yAxis->setRange(-kBracketBand, lanes_bottom_ + kEventBand);
+  event_items_.clear();  // clearItems() deleted them
   if (replayed_) {
     addBrackets();
     addEvents();
   }
+  events_layout_ = eventsLayoutKey();
   updateCursors();
 }
 
@@ -241,15 +277,31 @@ void LanesView::addEvents() {
   constexpr int kLevels = 4;
   double occupied_until[kLevels];  // per text line, the rightmost pixel taken so far
   std::fill(std::begin(occupied_until), std::end(occupied_until), -1e300);
-  for (const auto& e : replayed_->events) {
-    if (e.kind == EventKind::probe) continue;
-    const double t = toSeconds(e.at);
+  std::vector<std::pair<double, double>> taken[kLevels];  // per text line, the pixels taken
+  QColor faint = ink;
+  faint.setAlpha(110);
+  auto marker = [&](double t, double top) {
     auto* line = new QCPItemLine(plot_);
-    line->start->setCoords(t, 0);
+    line->start->setCoords(t, top);
     line->end->setCoords(t, lanes_bottom_ + 0.1);
-    QColor c = ink;
-    c.setAlpha(110);
-    line->setPen(QPen(c, 1, Qt::DashLine));
+    line->setPen(QPen(faint, 1, Qt::DashLine));
+    event_items_.push_back(line);
+  };
+  auto text = [&](double t, int level, bool hang_left, const QString& label) {
+    auto* item = new QCPItemText(plot_);
+    item->position->setCoords(t, lanes_bottom_ + 0.15 + 0.3 * level);
+    item->setPositionAlignment((hang_left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    item->setText(label);
+    item->setColor(ink);
+    item->setClipToAxisRect(true);
+    item->setFont(small);
+    event_items_.push_back(item);
+  };
+
+  for (const auto& e : replayed_->events) {
+    if (e.kind == EventKind::probe || isPodEvent(e)) continue;
+    const double t = toSeconds(e.at);
+    marker(t, 0);
 
     QString label = QString::fromStdString(e.label);
     if (e.kind == EventKind::half_open)
@@ -268,15 +320,70 @@ void LanesView::addEvents() {
           static_cast<int>(std::min_element(std::begin(occupied_until), std::end(occupied_until)) -
                            std::begin(occupied_until));
     occupied_until[level] = from + width;
-
-    auto* text = new QCPItemText(plot_);
-    text->position->setCoords(t, lanes_bottom_ + 0.15 + 0.3 * level);
-    text->setPositionAlignment((hang_left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
-    text->setText(label);
-    text->setColor(ink);
-    text->setClipToAxisRect(true);
-    text->setFont(small);
+    taken[level].emplace_back(from, from + width);
+    text(t, level, hang_left, label);
   }
+
+  // Pod ejections and returns are ticks in the pods row (LaneRow::marks). A flapping load
+  // balancer makes dozens, so nearby ones are labelled together ("pods: 5 ejected, 4 back"), and
+  // a label is only drawn where a text line has room: it never covers another.
+  const auto pods_row = std::find_if(rows_.begin(), rows_.end(), [](const RowPlace& p) {
+    return p.lane == "pods" && p.kind == RowKind::replayed;
+  });
+  if (pods_row == rows_.end()) return;
+  struct Cluster {
+    double t = 0, last_x = 0;
+    const Event* first = nullptr;
+    int ejected = 0, returned = 0;
+  };
+  std::vector<Cluster> clusters;
+  const double join = metrics.horizontalAdvance(QStringLiteral("pod 88 ejected")) + 8;
+  for (const auto& e : replayed_->events) {
+    if (!isPodEvent(e)) continue;
+    const double t = toSeconds(e.at);
+    const double x = plot_->xAxis->coordToPixel(t);
+    if (clusters.empty() || x - clusters.back().last_x >= join) clusters.push_back({t, x, &e});
+    Cluster& c = clusters.back();
+    c.last_x = x;
+    (e.kind == EventKind::pod_ejected ? c.ejected : c.returned) += 1;
+  }
+  for (const Cluster& c : clusters) {
+    QString label;
+    if (c.ejected + c.returned == 1) {
+      // "pod 3 ejected by the load balancer (6 of 8)" -> "pod 3 ejected"
+      const QString full = QString::fromStdString(c.first->label);
+      const QString pod = full.section(' ', 0, 1);
+      label = c.ejected ? tr("%1 ejected").arg(pod) : tr("%1 back").arg(pod);
+    } else {
+      label = tr("pods: %1 ejected, %2 back").arg(c.ejected).arg(c.returned);
+    }
+    const double x = plot_->xAxis->coordToPixel(c.t);
+    const double width = metrics.horizontalAdvance(label) + 8;
+    const bool hang_left = x + width > rect->right();
+    const double from = hang_left ? x - width : x;
+    for (int level = 0; level < kLevels; ++level) {
+      const bool free = std::none_of(taken[level].begin(), taken[level].end(), [&](const auto& r) {
+        return r.first < from + width && from < r.second;
+      });
+      if (!free) continue;
+      taken[level].emplace_back(from, from + width);
+      marker(c.t, pods_row->top);
+      text(c.t, level, hang_left, label);
+      break;
+    }
+  }
+}
+
+void LanesView::relayoutEvents() {
+  for (QCPAbstractItem* item : event_items_) plot_->removeItem(item);
+  event_items_.clear();
+  if (replayed_) addEvents();
+  events_layout_ = eventsLayoutKey();
+}
+
+LanesView::EventsLayoutKey LanesView::eventsLayoutKey() const {
+  const QCPRange range = plot_->xAxis->range();
+  return {range.lower, range.upper, plot_->axisRect()->rect()};
 }
 
 void LanesView::updateCursors() {
@@ -304,12 +411,15 @@ QString LanesView::readoutAt(double s) const {
   QStringList parts;
   const Micros t = fromSeconds(s);
   for (const char* lane_name : kLaneOrder) {
-    const Lane* lane = replayed_->lane(lane_name);
+    const Lane* lane = laneOf(*replayed_, lane_name);
     if (lane == nullptr) continue;
     const auto state = lane->stateAt(t);
     if (state.empty()) continue;
-    parts << laneTitle(lane_name, RowKind::replayed, incident_) + " " +
-                 QString::fromUtf8(state.data(), static_cast<int>(state.size()));
+    const QString text = QString::fromUtf8(state.data(), static_cast<int>(state.size()));
+    if (std::string_view(lane_name) == "pods")
+      parts << tr("%1 in rotation").arg(text);  // "6 of 8 pods in rotation"
+    else
+      parts << laneTitle(lane_name, RowKind::replayed, incident_) + " " + text;
   }
   return parts.join(QStringLiteral(" · "));
 }
@@ -333,7 +443,7 @@ double LanesView::snapToChange(double s, double pixel_radius) const {
   double best = s, best_distance = pixel_radius;
   const double x = plot_->xAxis->coordToPixel(s);
   for (const char* lane_name : kLaneOrder) {
-    const Lane* lane = replayed_->lane(lane_name);
+    const Lane* lane = laneOf(*replayed_, lane_name);
     if (lane == nullptr) continue;
     for (std::size_t i = 1; i < lane->intervals.size(); ++i) {
       const double edge = toSeconds(lane->intervals[i].from);
@@ -431,6 +541,12 @@ QRect LanesView::rowRect(const std::string& lane, RowKind kind) const {
 
 std::vector<std::string> LanesView::bracketLabels() const {
   return bracket_labels_;
+}
+
+std::vector<double> LanesView::rowMarks(const std::string& lane, RowKind kind) const {
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].lane == lane && rows_[i].kind == kind) return lanes_->rows()[i].marks;
+  return {};
 }
 
 std::vector<std::pair<double, double>> LanesView::rowSpans(const std::string& lane,

@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 #include "breakerlab/views/lane_colors.h"
@@ -25,6 +26,50 @@ const char* kHeadline[] = {"failed_checkouts",
                            "oldest_cached_price_s",
                            "latency_p99_ms",
                            "dependency_calls"};
+
+// Undefined metrics whose "—" says something about the run (the breaker never tripped, never
+// closed again, no checkout failed); they are always shown.
+const char* kDashShown[] = {"time_to_trip_s", "time_to_close_after_recovery_s",
+                            "calls_per_failed_checkout", "time_to_recover_s"};
+
+// Every other metric undefined in both runs measures something neither run has (a bounded pool,
+// bounded workers, load-balancer health checks, a capped dependency): a column of dashes that
+// would bury the metrics that matter, so its row is hidden. The counts of those resources are
+// zero rather than undefined; they are hidden while neither run has the resource and the count
+// is zero in both.
+bool pool(const Metrics& m) {
+  return m.peak_pool_utilization_pct.has_value();
+}
+bool workers(const Metrics& m) {
+  return m.peak_worker_utilization_pct.has_value();
+}
+bool healthChecks(const Metrics& m) {
+  return m.min_pods_in_rotation.has_value();
+}
+bool retries(const Metrics& m) {
+  return m.retries > 0;
+}
+
+struct ResourceCount {
+  std::string_view name;
+  bool (*present)(const Metrics&);  // whether the run has the resource
+};
+const ResourceCount kResourceCounts[] = {
+    {"pool_exhausted", pool},          {"worker_rejections", workers},
+    {"pod_ejections", healthChecks},   {"no_pod_rejections", healthChecks},
+    {"peak_pending_retries", retries},
+};
+
+bool applies(const MetricInfo& info, const Metrics& current, const Metrics& baseline) {
+  const auto now = info.get(current), before = info.get(baseline);
+  for (const auto& r : kResourceCounts)
+    if (info.name == r.name)
+      return r.present(current) || r.present(baseline) || now.value_or(0) != 0 ||
+             before.value_or(0) != 0;
+  if (now || before) return true;
+  return std::any_of(std::begin(kDashShown), std::end(kDashShown),
+                     [&](const char* name) { return info.name == name; });
+}
 
 }  // namespace
 
@@ -88,6 +133,7 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline,
     const auto now = info.get(current.metrics);
     const auto before = info.get(baseline.metrics);
     const bool integral = info.integral;
+    item->setHidden(!applies(info, current.metrics, baseline.metrics));
     item->setText(1, formatMetric(info.unit, now, integral));
     item->setText(2, formatMetric(info.unit, before, integral));
     int direction = 0;
@@ -130,6 +176,11 @@ QString MetricsPanel::deltaText(const QString& metric) const {
   return item ? item->text(3) : QString();
 }
 
+bool MetricsPanel::isShown(const QString& metric) const {
+  const auto* item = rows_.value(metric);
+  return item != nullptr && !item->isHidden();
+}
+
 int MetricsPanel::deltaDirection(const QString& metric) const {
   return directions_.value(metric, 0);
 }
@@ -138,6 +189,7 @@ QString MetricsPanel::asText() const {
   QStringList lines{QStringLiteral("metric\treplay\tdeployed\tdelta")};
   for (int i = 0; i < metrics_->topLevelItemCount(); ++i) {
     const auto* item = metrics_->topLevelItem(i);
+    if (item->isHidden()) continue;  // copied as shown
     lines << QStringList{item->data(0, Qt::UserRole).toString(), item->text(1), item->text(2),
                          item->text(3)}
                  .join('\t');

@@ -3,6 +3,8 @@
 
 #include <qcustomplot.h>
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
@@ -11,12 +13,15 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QValueAxis>
 
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
+#include "breakerlab/views/outcome_chart.h"
+#include "breakerlab/views/resource_chart.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "test_incident.h"
@@ -143,6 +148,42 @@ TEST_F(Workbench, TheRenderedWindowShowsTheLanesInTheirColours) {
   EXPECT_EQ(at(5), views::palette::kGood.rgb());
   EXPECT_EQ(at(20), views::palette::kBad.rgb());
   EXPECT_EQ(at(54), views::palette::kWarn.rgb());
+}
+
+TEST_F(Workbench, TheResourceChartAndPodsLaneAppearOnlyWhenTheRunHasThem) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  // 8 Sep: unlimited workers and pool, one pod: no resource chart, no pods row, no rows of
+  // dashes for resources in the metrics.
+  EXPECT_FALSE(window.resources()->isVisibleTo(&window));
+  EXPECT_TRUE(window.chart()->isVisibleTo(&window));
+  EXPECT_TRUE(window.lanes()->rowRect("pods", views::RowKind::replayed).isEmpty());
+  EXPECT_FALSE(window.metrics()->isShown("peak_worker_utilization_pct"));
+
+  // Four pods of 20 workers behind a health-checking load balancer.
+  window.knobs()->spinBox("load_balancer.pods")->setValue(4);
+  window.knobs()->spinBox("workers.per_pod")->setValue(20);
+  window.knobs()->checkBox("load_balancer.health_check.enabled")->setChecked(true);
+  EXPECT_TRUE(window.session().config().load_balancer.health_check.enabled);
+  EXPECT_TRUE(window.resources()->isVisibleTo(&window));
+  const QStringList shown = window.resources()->shownNames();
+  EXPECT_TRUE(shown.contains("workers busy")) << shown.join(", ").toStdString();
+  EXPECT_TRUE(shown.contains("pods in rotation")) << shown.join(", ").toStdString();
+  EXPECT_GT(window.resources()->height(), 40);
+  EXPECT_FALSE(window.lanes()->rowSpans("pods", views::RowKind::replayed).empty());
+  EXPECT_TRUE(window.metrics()->isShown("peak_worker_utilization_pct"));
+  EXPECT_TRUE(window.metrics()->isShown("min_pods_in_rotation"));
+
+  // The chart follows the lanes' zoom like the outcome chart.
+  window.lanes()->plot()->xAxis->setRange(10, 30);
+  const auto* x =
+      qobject_cast<QValueAxis*>(window.resources()->view()->chart()->axes(Qt::Horizontal).value(0));
+  ASSERT_NE(x, nullptr);
+  EXPECT_DOUBLE_EQ(x->min(), 10.0);
+  EXPECT_DOUBLE_EQ(x->max(), 30.0);
+
+  window.action("reset")->trigger();
+  EXPECT_FALSE(window.resources()->isVisibleTo(&window));
+  EXPECT_TRUE(window.lanes()->rowRect("pods", views::RowKind::replayed).isEmpty());
 }
 
 TEST_F(Workbench, RemembersRecentFilesAndRestoresTheLayout) {

@@ -5,8 +5,9 @@
 
 namespace breakerlab::views {
 
-// `lane` is "breaker", "dependency", "health" or "checkout"; unknown states get a stable colour
-// derived from their name.
+// `lane` is "breaker", "dependency", "health", "checkout" or "pods" ("k of N pods": all in
+// rotation good, some ejected warn, none bad); unknown states get a stable colour derived from
+// their name.
 QColor stateColor(std::string_view lane, std::string_view state);
 
 namespace palette {

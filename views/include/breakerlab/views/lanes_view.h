@@ -1,8 +1,10 @@
 #pragma once
-// The timing view: breaker, dependency, health and checkout lanes over time, the recorded lane
-// above each replayed one and a faint ghost of the baseline config below it; event markers,
+// The timing view: breaker, dependency, health and checkout lanes over time (and pods in
+// rotation when the load balancer health-checks its pods), the recorded lane above each replayed
+// one and a faint ghost of the baseline config below it; event markers,
 // duration brackets computed from the replay, zoom and pan on time, and two cursors (keys 1
 // and 2, snapping to state changes) with a readout of every lane and the interval between them.
+#include <QRect>
 #include <QWidget>
 #include <array>
 #include <optional>
@@ -13,6 +15,7 @@
 #include "breakerlab/core/result.h"
 
 class QCustomPlot;
+class QCPAbstractItem;
 class QLabel;
 class QMouseEvent;
 
@@ -51,6 +54,8 @@ class LanesView : public QWidget {
   QRect rowRect(const std::string& lane, RowKind kind) const;
   // The bars drawn in a row, as [from, to] seconds.
   std::vector<std::pair<double, double>> rowSpans(const std::string& lane, RowKind kind) const;
+  // The event ticks drawn across a row (pod ejections and returns), in seconds.
+  std::vector<double> rowMarks(const std::string& lane, RowKind kind) const;
   std::vector<std::string> bracketLabels() const;
 
  signals:
@@ -71,6 +76,13 @@ class LanesView : public QWidget {
   void layoutRows();
   void addBrackets();
   void addEvents();
+  void relayoutEvents();
+  struct EventsLayoutKey {
+    double lower = 0, upper = 0;
+    QRect axis_rect;
+    bool operator==(const EventsLayoutKey&) const = default;
+  };
+  EventsLayoutKey eventsLayoutKey() const;
   void updateCursors();
   void applyPalette();
   double snapToChange(double seconds, double pixel_radius) const;
@@ -84,6 +96,8 @@ class LanesView : public QWidget {
   const Result* baseline_ = nullptr;
   std::vector<RowPlace> rows_;
   std::vector<std::string> bracket_labels_;
+  std::vector<QCPAbstractItem*> event_items_;  // markers and labels of addEvents()
+  EventsLayoutKey events_layout_;
   std::array<std::optional<double>, 2> cursors_;
   std::optional<double> hover_;
   double lanes_bottom_ = 0;

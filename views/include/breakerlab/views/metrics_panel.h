@@ -24,10 +24,13 @@ class MetricsPanel : public QWidget {
   // The shown value of a metric ("14.09 s"), and its delta column ("-12.04 s").
   QString valueText(const QString& metric) const;
   QString deltaText(const QString& metric) const;
+  // False for a row hidden because neither run has the resource it measures (no bounded pool,
+  // no health checks, ...); undefined metrics otherwise show as "—".
+  bool isShown(const QString& metric) const;
   // Whether the delta is shown as better (+1), worse (-1) or unchanged (0).
   int deltaDirection(const QString& metric) const;
   int failedExpectations() const { return failed_expectations_; }
-  // Tab-separated: metric, value, deployed, delta; then the expectations.
+  // Tab-separated: metric, value, deployed, delta (the rows shown); then the expectations.
   QString asText() const;
 
  private:

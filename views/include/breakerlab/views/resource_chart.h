@@ -1,0 +1,56 @@
+#pragma once
+// What the client's resources did, second by second, under the outcome chart: workers busy,
+// connections in use, retries waiting out their backoff, calls the dependency holds (peaks per
+// second) and pods in rotation (the fewest per second, on an axis of its own). Only the series
+// the run has are shown; a run with none (unlimited workers and pool, one pod, no retries) has
+// nothing to show and the window hides the chart. Long incidents are binned to at most kMaxBins
+// columns, keeping each bin's peak (for pods, its minimum).
+#include <QStringList>
+#include <QWidget>
+#include <array>
+
+#include "breakerlab/core/result.h"
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QValueAxis;
+
+namespace breakerlab::views {
+
+class ResourceChart : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kMaxBins = 600;
+  explicit ResourceChart(QWidget* parent = nullptr);
+
+  // `start_s` is the window start (the series are indexed from it).
+  void setResult(const Result& result, double start_s);
+  void setTimeRange(double lower_s, double upper_s);
+  QChartView* view() const { return view_; }
+
+  // Whether the last result had any resource series.
+  bool hasSeries() const { return !shownNames().isEmpty(); }
+  // The legend names of the series shown ("workers busy", "pods in rotation", ...).
+  QStringList shownNames() const;
+  // The value drawn for a series in the bin containing `seconds` (for tests); -1 when the
+  // series is not shown.
+  double valueAt(const QString& name, double seconds) const;
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  static constexpr int kSeries = 5;
+  void applyTheme();
+  void attach(unsigned shown);
+  QChart* chart_ = nullptr;
+  QChartView* view_ = nullptr;
+  std::array<QLineSeries*, kSeries> series_{};
+  QValueAxis* x_ = nullptr;
+  QValueAxis* y_ = nullptr;     // counts of things in use
+  QValueAxis* pods_ = nullptr;  // pods in rotation, right (left when it is the only series)
+  unsigned shown_ = 0;          // bit i: series_[i] is in the chart
+};
+
+}  // namespace breakerlab::views
