@@ -119,8 +119,12 @@ void ResourceChart::setResult(const Result& result, double start_s) {
 void ResourceChart::attach(unsigned shown) {
   // Only the series the run has are in the chart (and its legend). Pods in rotation get an axis
   // of their own on the right, or the left one when they are the only series.
-  for (QLineSeries* s : series_)
-    if (chart_->series().contains(s)) chart_->removeSeries(s);
+  // removeSeries() hands a series back without a parent: this widget owns it again.
+  for (QLineSeries* s : series_) {
+    if (!chart_->series().contains(s)) continue;
+    chart_->removeSeries(s);
+    s->setParent(this);
+  }
   const bool counts = (shown & ~(1u << kPods)) != 0;
   const bool pods = (shown & (1u << kPods)) != 0;
   QValueAxis* pods_axis = counts ? pods_ : y_;
