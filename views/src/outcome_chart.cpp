@@ -1,5 +1,7 @@
 #include "breakerlab/views/outcome_chart.h"
 
+#include "chart_theme.h"
+
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
@@ -75,20 +77,11 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
 }
 
 void OutcomeChart::applyTheme() {
-  // Follow the application palette: a dark desktop gets the dark chart theme. Setting a theme
-  // resets series colours, so they are set again after it.
-  const bool dark = palette().color(QPalette::Window).lightness() < 128;
-  chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-  chart_->setBackgroundBrush(palette().brush(QPalette::Base));
+  applyChartPalette(chart_, palette(), {x_, y_});
   const QColor colors[] = {palette::kGood, palette::kCached, palette::kBad};
   for (int i = 0; i < 3; ++i) {
     areas_[i]->setColor(colors[i]);
     areas_[i]->setPen(Qt::NoPen);  // a zero-height area would still draw its border
-  }
-  chart_->legend()->setLabelColor(palette().color(QPalette::WindowText));
-  for (QValueAxis* axis : {x_, y_}) {
-    axis->setLabelsColor(palette().color(QPalette::WindowText));
-    axis->setTitleBrush(palette().brush(QPalette::WindowText));
   }
 }
 

@@ -1,5 +1,7 @@
 #include "breakerlab/views/resource_chart.h"
 
+#include "chart_theme.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
@@ -162,20 +164,12 @@ double ResourceChart::valueAt(const QString& name, double seconds) const {
 }
 
 void ResourceChart::applyTheme() {
-  // As the outcome chart: follow the application palette, then set the series' pens again.
-  const bool dark = palette().color(QPalette::Window).lightness() < 128;
-  chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-  chart_->setBackgroundBrush(palette().brush(QPalette::Base));
+  applyChartPalette(chart_, palette(), {x_, y_, pods_});
   // Series often coincide (each busy worker holds one call in flight): each is drawn thinner
   // than the one before it, so that both colours show where they do.
   for (int i = 0; i < kSeries; ++i)
     series_[static_cast<std::size_t>(i)]->setPen(
         QPen(spec(i).color, i == kPods ? 1.5 : 4.0 - i * 0.75));
-  chart_->legend()->setLabelColor(palette().color(QPalette::WindowText));
-  for (QValueAxis* axis : {x_, y_, pods_}) {
-    axis->setLabelsColor(palette().color(QPalette::WindowText));
-    axis->setTitleBrush(palette().brush(QPalette::WindowText));
-  }
 }
 
 void ResourceChart::changeEvent(QEvent* event) {
