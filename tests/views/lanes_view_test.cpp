@@ -287,6 +287,48 @@ TEST_F(PodsLaneTest, AFlappingLoadBalancerGetsTicksAndASummaryNotAPileOfLabels) 
           << zoomed[i].first.toStdString() << " overlaps " << zoomed[j].first.toStdString();
 }
 
+// All text items over or under the lanes (brackets above, events below), in widget pixels.
+std::vector<std::pair<QString, QRectF>> allLabels(const LanesView& view) {
+  std::vector<std::pair<QString, QRectF>> labels;
+  auto* plot = view.plot();
+  for (int i = 0; i < plot->itemCount(); ++i) {
+    auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+    if (text == nullptr || text->layer()->name() == "cursors") continue;
+    const QPointF at = text->position->pixelPosition();
+    const QFontMetricsF metrics(text->font());
+    const double width = metrics.horizontalAdvance(text->text());
+    double left = at.x();
+    if (text->positionAlignment() & Qt::AlignRight) left -= width;
+    if (text->positionAlignment() & Qt::AlignHCenter) left -= width / 2;
+    double top = at.y();
+    if (text->positionAlignment() & Qt::AlignBottom) top -= metrics.height();
+    labels.emplace_back(text->text(), QRectF(left, top, width, metrics.height()));
+  }
+  return labels;
+}
+
+TEST_F(LanesViewTest, AFlappingBreakerDoesNotPileUpLabels) {
+  // A 1 s open interval re-probes a refusing Pricing every couple of seconds: dozens of opens.
+  Config flapping = test::incident0908().deployed;
+  flapping.breaker.open_interval = kSecond;
+  flapping.breaker.backoff_max = kSecond;
+  const Result r = simulate(test::incident0908(), flapping);
+  int opens = 0;
+  for (const auto& i : r.breaker.intervals) opens += i.state == "open" ? 1 : 0;
+  ASSERT_GE(opens, 10);
+  view.setResults(r, &deployed);
+  view.replotNow();
+  const auto labels = allLabels(view);
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      EXPECT_FALSE(labels[i].second.intersects(labels[j].second))
+          << labels[i].first.toStdString() << " overlaps " << labels[j].first.toStdString();
+  const auto brackets = view.bracketLabels();
+  EXPECT_LT(brackets.size(), static_cast<std::size_t>(opens) + 1) << "not every bracket fits";
+  EXPECT_TRUE(std::any_of(brackets.begin(), brackets.end(),
+                          [](const std::string& b) { return b.find("to trip") != b.npos; }));
+}
+
 TEST(LaneColors, PodsInRotation) {
   EXPECT_EQ(stateColor("pods", "8 of 8 pods"), palette::kGood);
   EXPECT_EQ(stateColor("pods", "1 of 8 pods"), palette::kWarn);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "breakerlab/views/lane_colors.h"
 #include "lanes_plottable.h"
@@ -225,33 +226,57 @@ void LanesView::rebuild() {
 void LanesView::addBrackets() {
   const Result& r = *replayed_;
   const QColor ink = palette().color(QPalette::WindowText);
+  const QFontMetrics metrics(font());
+  // A breaker that flaps opens dozens of times: a bracket narrower than a few pixels is left
+  // out, and a label is drawn only where it does not run into another on its line (zooming in
+  // lays them out again and shows more).
+  std::map<double, std::vector<std::pair<double, double>>> taken;  // per bracket line (y)
   auto bracket = [&](double from, double to, double y, const QString& label) {
     if (to - from <= 0) return;
+    const double x1 = plot_->xAxis->coordToPixel(from);
+    const double x2 = plot_->xAxis->coordToPixel(to);
+    if (x2 - x1 < 3) return;
     auto* b = new QCPItemBracket(plot_);
     b->left->setCoords(to, y);
     b->right->setCoords(from, y);
     b->setLength(6);
     b->setPen(QPen(ink, 1));
+    event_items_.push_back(b);
+    const double width = metrics.horizontalAdvance(label) + 6;
+    // Centred on the bracket, but kept inside the plot (a bracket from t=0 would clip it).
+    const QRect area = plot_->axisRect()->rect();
+    const double centre =
+        std::clamp((x1 + x2) / 2, area.left() + width / 2,
+                   std::max<double>(area.left() + width / 2, area.right() - width / 2));
+    const double left = centre - width / 2;
+    auto& line = taken[y];
+    if (std::any_of(line.begin(), line.end(),
+                    [&](const auto& r) { return r.first < left + width && left < r.second; }))
+      return;
+    line.emplace_back(left, left + width);
     auto* text = new QCPItemText(plot_);
-    text->position->setCoords((from + to) / 2, y - 0.12);
+    text->position->setCoords(plot_->xAxis->pixelToCoord(centre), y - 0.12);
     text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     text->setText(label);
     text->setColor(ink);
     text->setClipToAxisRect(true);
+    event_items_.push_back(text);
     bracket_labels_.push_back(label.toStdString());
   };
   const auto& breaker = r.breaker.intervals;
-  double first_open = -1;
-  for (const auto& i : breaker) {
-    if (i.state == "open") {
-      if (first_open < 0) first_open = toSeconds(i.from);
-      bracket(toSeconds(i.from), toSeconds(i.to), -0.25,
-              tr("open %1 s").arg(seconds(toSeconds(i.to - i.from))));
-    }
-  }
-  if (r.metrics.time_to_trip_s && first_open >= 0) {
+  // The time to trip is labelled first: when labels compete for room, it wins over the
+  // repeated "open" ones.
+  const auto first = std::find_if(breaker.begin(), breaker.end(),
+                                  [](const LaneInterval& i) { return i.state == "open"; });
+  if (r.metrics.time_to_trip_s && first != breaker.end()) {
+    const double first_open = toSeconds(first->from);
     bracket(first_open - *r.metrics.time_to_trip_s, first_open, -0.25,
             tr("%1 s to trip").arg(seconds(*r.metrics.time_to_trip_s)));
+  }
+  for (const auto& i : breaker) {
+    if (i.state == "open")
+      bracket(toSeconds(i.from), toSeconds(i.to), -0.25,
+              tr("open %1 s").arg(seconds(toSeconds(i.to - i.from))));
   }
   if (r.metrics.time_to_close_after_recovery_s &&
       *r.metrics.time_to_close_after_recovery_s > 0.05 && !breaker.empty()) {
@@ -315,10 +340,7 @@ void LanesView::addEvents() {
     const double from = hang_left ? x - width : x;
     int level = 0;
     while (level < kLevels && occupied_until[level] > from) ++level;
-    if (level == kLevels)
-      level =
-          static_cast<int>(std::min_element(std::begin(occupied_until), std::end(occupied_until)) -
-                           std::begin(occupied_until));
+    if (level == kLevels) continue;  // no line has room: the marker alone (zoom in for more)
     occupied_until[level] = from + width;
     taken[level].emplace_back(from, from + width);
     text(t, level, hang_left, label);
@@ -377,7 +399,11 @@ void LanesView::addEvents() {
 void LanesView::relayoutEvents() {
   for (QCPAbstractItem* item : event_items_) plot_->removeItem(item);
   event_items_.clear();
-  if (replayed_) addEvents();
+  bracket_labels_.clear();
+  if (replayed_) {
+    addBrackets();
+    addEvents();
+  }
   events_layout_ = eventsLayoutKey();
 }
 
