@@ -6,6 +6,7 @@
 #include <QFontDatabase>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 int main(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -13,6 +14,11 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("BreakerLabTests"));
   QApplication::setApplicationName(QStringLiteral("BreakerLabTests"));
+  // ctest runs each test in its own process, two at a time: each process gets settings of its
+  // own, so one test's clear() or saved layout never lands in another's.
+  const QTemporaryDir settings_dir;
+  for (auto format : {QSettings::NativeFormat, QSettings::IniFormat})
+    QSettings::setPath(format, QSettings::UserScope, settings_dir.path());
   QSettings().clear();  // every run starts without remembered files or layout
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
