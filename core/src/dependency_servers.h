@@ -102,16 +102,10 @@ class DependencyServers {
     if (!capacity_.keeps_working) done = std::min(done, t + patience);
     held_.push_back(done);
     std::push_heap(held_.begin(), held_.end(), std::greater<>{});
-    if (!usage_.empty()) recordShare(t, done);
+    // Utilization counts each held call as a server (clipped to the ceiling in utilization()).
+    if (!usage_.empty()) recordBusy(t, done);
     return {service == kNever ? 0 : stretched - service, false};
   }
-  // Under sharing the ceiling is busy whenever calls are held: each call counts for its share.
-  void recordShare(Micros from, Micros to) {
-    // Approximation for utilization: a held call occupies 1/max(1, held/c) of a server; counted
-    // as one server here and clipped to the ceiling in utilization().
-    recordBusy(from, to);
-  }
-
   void recordBusy(Micros from, Micros to) {
     from = std::max(from, usage_start_);
     to = std::min(to, usage_end_);

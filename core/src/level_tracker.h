@@ -43,7 +43,6 @@ class LevelTracker {
     }
     level_ = level;
     peaks_[second] = std::max(peaks_[second], level);
-    peak_ = std::max(peak_, level);
   }
 
   // Closes the window: the remaining seconds held the last level.

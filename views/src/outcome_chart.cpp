@@ -1,6 +1,6 @@
 #include "breakerlab/views/outcome_chart.h"
 
-#include "chart_theme.h"
+#include "per_second_chart.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -16,10 +16,7 @@
 namespace breakerlab::views {
 
 OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
-  chart_ = new QChart;
-  chart_->setMargins(QMargins(4, 4, 4, 4));
-  chart_->legend()->setAlignment(Qt::AlignRight);
-  chart_->setBackgroundRoundness(0);
+  chart_ = newPerSecondChart();
   x_ = new QValueAxis;
   y_ = new QValueAxis;
   x_->setTitleText(tr("time (s)"));
@@ -38,11 +35,7 @@ OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
     areas_[i]->attachAxis(y_);
   }
   applyTheme();
-  view_ = new QChartView(chart_);
-  view_->setRenderHint(QPainter::Antialiasing, false);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view_);
+  view_ = embedChart(this, chart_);
 }
 
 void OutcomeChart::setResult(const Result& result, double start_s) {

@@ -1,13 +1,36 @@
 #pragma once
-// The per-second charts follow the application palette: a dark desktop gets Qt Charts' dark
-// theme. Setting a theme resets series colours, so callers set their pens again afterwards.
+// What the per-second charts (outcomes, resources) share: the chart's frame, its view filling
+// the widget, and following the application palette.
 #include <QChart>
+#include <QChartView>
 #include <QPalette>
+#include <QVBoxLayout>
 #include <QValueAxis>
+#include <QWidget>
 #include <initializer_list>
 
 namespace breakerlab::views {
 
+inline QChart* newPerSecondChart() {
+  auto* chart = new QChart;
+  chart->setMargins(QMargins(4, 4, 4, 4));
+  chart->legend()->setAlignment(Qt::AlignRight);
+  chart->setBackgroundRoundness(0);
+  return chart;
+}
+
+// A view of `chart` that fills `owner`.
+inline QChartView* embedChart(QWidget* owner, QChart* chart) {
+  auto* view = new QChartView(chart);
+  view->setRenderHint(QPainter::Antialiasing, false);
+  auto* layout = new QVBoxLayout(owner);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(view);
+  return view;
+}
+
+// A dark desktop gets Qt Charts' dark theme. Setting a theme resets series colours, so callers
+// set their pens again afterwards.
 inline void applyChartPalette(QChart* chart, const QPalette& palette,
                               std::initializer_list<QValueAxis*> axes) {
   const bool dark = palette.color(QPalette::Window).lightness() < 128;

@@ -1,6 +1,6 @@
 #include "breakerlab/views/resource_chart.h"
 
-#include "chart_theme.h"
+#include "per_second_chart.h"
 
 #include <QChart>
 #include <QChartView>
@@ -51,10 +51,7 @@ std::uint32_t podCount(const Result& result) {
 }  // namespace
 
 ResourceChart::ResourceChart(QWidget* parent) : QWidget(parent) {
-  chart_ = new QChart;
-  chart_->setMargins(QMargins(4, 4, 4, 4));
-  chart_->legend()->setAlignment(Qt::AlignRight);
-  chart_->setBackgroundRoundness(0);
+  chart_ = newPerSecondChart();
   x_ = new QValueAxis;
   y_ = new QValueAxis;
   pods_ = new QValueAxis;
@@ -70,11 +67,7 @@ ResourceChart::ResourceChart(QWidget* parent) : QWidget(parent) {
   }
   attach(0);
   applyTheme();
-  view_ = new QChartView(chart_);
-  view_->setRenderHint(QPainter::Antialiasing, false);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view_);
+  view_ = embedChart(this, chart_);
 }
 
 void ResourceChart::setResult(const Result& result, double start_s) {
