@@ -11,6 +11,11 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev
   fonts-dejavu-core xvfb xauth x11-utils xdotool imagemagick
 )
+# The differential tests drive the real opossum and cockatiel: Debian's Node.js and npm, unless
+# the machine already has a node and npm of its own.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -19,8 +24,22 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# opossum, cockatiel and @sinonjs/fake-timers at the versions of package-lock.json, into
+# tests/differential/node_modules (again only when the lock file changed).
+install_npm_packages() {
+  local dir
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/differential"
+  if [ -f "$dir/node_modules/.package-lock.json" ] &&
+     [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    return
+  fi
+  echo "setup: npm packages for the differential tests (opossum, cockatiel)"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup: all ${#packages[@]} packages present"
+  install_npm_packages
   exit 0
 fi
 
@@ -41,4 +60,5 @@ echo "setup: installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_npm_packages
 echo "setup: done"

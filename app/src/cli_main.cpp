@@ -38,7 +38,14 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
 void addBreaker(CLI::App& app, BreakerOptions& o) {
   CLI::App* breaker =
       app.add_subcommand("breaker", "Replay a call log (CSV) through one breaker policy");
-  breaker->add_option("--policy", o.policy, "breakerlab-config/1 file (its breaker section)")
+  breaker->add_option("--library", o.library,
+                      "Whose rules: resilience4j, gobreaker, polly, opossum, cockatiel, envoy or "
+                      "breakerlab (default: what the policy file is for)");
+  breaker
+      ->add_option("--policy", o.policy,
+                   "The library's own config file (application.yml, a Go file with "
+                   "gobreaker.Settings, appsettings.json, opossum or cockatiel JSON, Envoy "
+                   "cluster YAML) or a breakerlab-config/1 file")
       ->required();
   breaker->add_option("--calls", o.calls, "Call log: start_s,duration_s,outcome per line")
       ->required();

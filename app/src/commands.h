@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "breakerlab/core/config.h"
+
 namespace breakerlab::cli {
 
 inline constexpr int kExitOk = 0;
@@ -35,6 +37,7 @@ struct ReplayOptions {
 };
 
 struct BreakerOptions {
+  std::string library;  // empty: the policy file says (breakerlab-config/1) or is detected
   std::string policy;
   std::string calls;
   bool json = false;
@@ -42,6 +45,10 @@ struct BreakerOptions {
 
 int runReplay(const ReplayOptions& options, std::ostream& out);
 int runBreaker(const BreakerOptions& options, std::ostream& out);
+
+// A breaker policy: a breakerlab-config/1 file, or a library's native config (its import notes
+// go to stderr). `library_name` empty: whatever the file is for.
+Config loadPolicy(const std::string& policy, const std::string& library_name);
 
 // `replay --list-metrics` and `replay --list-whatifs INCIDENT`.
 int listMetrics(std::ostream& out);

@@ -43,6 +43,18 @@ std::string_view toString(BreakerTransition::Cause cause) {
       return "probes failed";
     case C::probes_succeeded:
       return "probes succeeded";
+    case C::trip_rule:
+      return "trip rule";
+    case C::first_call_after_wait:
+      return "first call after the wait";
+    case C::half_open_expired:
+      return "half-open wait elapsed";
+    case C::late_result:
+      return "late result";
+    case C::hosts_ejected:
+      return "hosts ejected";
+    case C::hosts_returned:
+      return "hosts returned";
   }
   return "?";
 }
@@ -75,7 +87,7 @@ CircuitBreaker::Permit CircuitBreaker::acquireSlow(Micros now) {
           now < half_open_since_ + static_cast<Micros>(probes_admitted_) * config_.probe_spacing) {
         return {};
       }
-      return {true, true, probes_admitted_++, generation_};
+      return admitted(generation_, true, probes_admitted_++);
   }
   return {};
 }
@@ -83,7 +95,7 @@ CircuitBreaker::Permit CircuitBreaker::acquireSlow(Micros now) {
 void CircuitBreaker::record(Micros now, const Permit& permit, CallOutcome outcome,
                             Micros duration) {
   if (!permit.permitted || permit.generation != generation_) return;  // from an older state
-  const bool failure = config_.failures.contains(outcome);
+  const bool failure = outcome == CallOutcome::failure || config_.failures.contains(outcome);
   const bool slow = config_.slow_call_duration > 0 && duration > config_.slow_call_duration;
   if (state_ == BreakerState::closed) {
     if (failure && episode_start_ == kNever) episode_start_ = now - duration;

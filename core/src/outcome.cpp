@@ -8,7 +8,7 @@ namespace breakerlab {
 
 namespace {
 constexpr std::array<std::string_view, kCallOutcomeCount> kCallOutcomeNames = {
-    "success", "timeout", "refused", "server_error", "client_error", "pool_exhausted"};
+    "success", "timeout", "refused", "server_error", "client_error", "pool_exhausted", "failure"};
 }
 
 std::string_view toString(CallOutcome outcome) {

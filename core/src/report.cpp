@@ -33,6 +33,8 @@ std::string_view plainOutcome(CallOutcome o) {
       return "client error";
     case CallOutcome::pool_exhausted:
       return "no connection";
+    case CallOutcome::failure:
+      return "failure";
   }
   return "?";
 }

@@ -426,7 +426,7 @@ class Simulation {
         return false;
       }
     }
-    CircuitBreaker::Permit permit{true, false, 0, 0};
+    CircuitBreaker::Permit permit = CircuitBreaker::admitted(0);
     if (breakerOutside()) {
       permit = breaker_.acquire(t);
       if (!permit.permitted) {
@@ -441,7 +441,7 @@ class Simulation {
   }
 
   void startRefresh(Micros t, std::uint16_t pod, std::uint32_t key) {
-    CircuitBreaker::Permit permit{true, false, 0, 0};
+    CircuitBreaker::Permit permit = CircuitBreaker::admitted(0);
     if (breakerOutside()) {
       permit = breaker_.acquire(t);
       if (!permit.permitted) return;

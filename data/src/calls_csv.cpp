@@ -1,10 +1,12 @@
 // Call logs: "start_s,duration_s,outcome" per line.
 #include "breakerlab/data/calls_csv.h"
 
-#include <array>
-#include <cmath>
+#include <sys/stat.h>
 
-#include "breakerlab/data/file_io.h"
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
 #include "breakerlab/data/values.h"
 
 namespace breakerlab {
@@ -25,8 +27,9 @@ std::string_view trim(std::string_view s, int* leading = nullptr) {
   return s.substr(b, e - b);
 }
 
-std::vector<Field> splitFields(std::string_view line) {
-  std::vector<Field> fields;
+// At most 4 fields are kept: a line with more is an error anyway.
+std::size_t splitFields(std::string_view line, Field (&fields)[4]) {
+  std::size_t count = 0;
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = line.find(',', start);
@@ -34,24 +37,16 @@ std::vector<Field> splitFields(std::string_view line) {
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     int leading = 0;
     const std::string_view text = trim(raw, &leading);
-    fields.push_back({text, static_cast<int>(start) + leading + 1});
+    if (count < 4) fields[count] = {text, static_cast<int>(start) + leading + 1};
+    ++count;
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  return fields;
+  return count;
 }
 
 std::optional<CallOutcome> outcomeFrom(std::string_view text) {
-  constexpr std::array<std::pair<std::string_view, CallOutcome>, 6> kNames = {{
-      {"success", CallOutcome::success},
-      {"timeout", CallOutcome::timeout},
-      {"refused", CallOutcome::refused},
-      {"server_error", CallOutcome::server_error},
-      {"client_error", CallOutcome::client_error},
-      {"pool_exhausted", CallOutcome::pool_exhausted},
-  }};
-  for (const auto& [name, o] : kNames)
-    if (name == text) return o;
+  if (auto o = callOutcomeFromString(text)) return o;
   if (text.size() == 3 && text.find_first_not_of("0123456789") == std::string_view::npos) {
     const int status = (text[0] - '0') * 100 + (text[1] - '0') * 10 + (text[2] - '0');
     if (status >= 200 && status <= 299) return CallOutcome::success;
@@ -61,72 +56,148 @@ std::optional<CallOutcome> outcomeFrom(std::string_view text) {
   return std::nullopt;
 }
 
-bool looksLikeHeader(const std::vector<Field>& fields) {
-  return !fields.empty() && !fields[0].text.empty() && !parseNumber(fields[0].text);
+// A field as an error quotes it: at most 40 characters.
+std::string quote(std::string_view text) {
+  constexpr std::size_t kMax = 40;
+  if (text.size() <= kMax) return "\"" + std::string(text) + "\"";
+  return "\"" + std::string(text.substr(0, kMax)) + "...\" (" + std::to_string(text.size()) +
+         " characters)";
 }
 
 }  // namespace
 
+bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
+  ++line_number_;
+  const std::string_view content = trim(line);
+  if (content.empty() || content.front() == '#') return false;
+  const auto error = [&](int column, const std::string& message) {
+    return LoadError(file_, line_number_, column, message);
+  };
+  Field fields[4];
+  const std::size_t count = splitFields(line, fields);
+  const bool first = !seen_line_;
+  seen_line_ = true;
+  if (first && !fields[0].text.empty() && !parseNumber(fields[0].text)) {
+    if (count != 3)
+      throw error(1, "the header must have 3 columns (start_s,duration_s,outcome), got " +
+                         std::to_string(count));
+    return false;
+  }
+  if (count != 3)
+    throw error(count > 3 ? fields[3].column : static_cast<int>(line.size()) + 1,
+                "expected 3 fields (start_s,duration_s,outcome), got " + std::to_string(count));
+  const auto start = parseNumber(fields[0].text);
+  if (!start || std::abs(*start) > toSeconds(kMaxDuration))
+    throw error(fields[0].column,
+                "start_s: expected a number of seconds, got " + quote(fields[0].text));
+  const auto duration = parseNumber(fields[1].text);
+  if (!duration || *duration < 0 || *duration > toSeconds(kMaxDuration))
+    throw error(fields[1].column, "duration_s: expected a non-negative number of seconds, got " +
+                                      quote(fields[1].text));
+  const auto outcome = outcomeFrom(fields[2].text);
+  if (!outcome)
+    throw error(fields[2].column,
+                "outcome: expected one of success, failure, timeout, refused, server_error, "
+                "client_error, pool_exhausted or an HTTP status 2xx, 4xx, 5xx, got " +
+                    quote(fields[2].text));
+  call.start = fromSeconds(*start);
+  call.duration = fromSeconds(*duration);
+  call.outcome = *outcome;
+  if (have_last_ && call.start < last_start_)
+    throw error(fields[0].column, "start_s: " + std::string(fields[0].text.substr(0, 40)) +
+                                      " is before the previous call's start (" +
+                                      formatSeconds(last_start_) +
+                                      "); calls must be sorted by start");
+  last_start_ = call.start;
+  have_last_ = true;
+  return true;
+}
+
+CallLogReader::CallLogReader(const std::filesystem::path& path)
+    : name_(path.string()), parser_(name_), buffer_(1 << 16) {
+  struct stat st {};
+  if (::stat(name_.c_str(), &st) != 0)
+    throw LoadError(name_, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+  // A FIFO or a device would block or never end; a call log is a file.
+  if (!S_ISREG(st.st_mode)) throw LoadError(name_, 0, 0, "cannot read: not a regular file");
+  size_ = static_cast<std::uint64_t>(st.st_size);
+  file_ = std::fopen(name_.c_str(), "rb");
+  if (file_ == nullptr)
+    throw LoadError(name_, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+}
+
+CallLogReader::~CallLogReader() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+bool CallLogReader::fill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  const std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_);
+  if (n == 0) {
+    if (std::ferror(file_))
+      throw LoadError(name_, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+    eof_ = true;
+    return false;
+  }
+  end_ += n;
+  return true;
+}
+
+bool CallLogReader::next(LoggedCall& out) {
+  for (;;) {
+    const char* data = buffer_.data();
+    const void* nl = std::memchr(data + begin_, '\n', end_ - begin_);
+    std::string_view line;
+    if (nl != nullptr) {
+      const auto len = static_cast<std::size_t>(static_cast<const char*>(nl) - (data + begin_));
+      line = std::string_view(data + begin_, len);
+      begin_ += len + 1;
+      consumed_ += len + 1;
+    } else if (end_ - begin_ > kMaxCallLogLine) {
+      throw LoadError(name_, parser_.lineNumber() + 1, 0,
+                      "line longer than " + std::to_string(kMaxCallLogLine) + " bytes");
+    } else if (fill()) {
+      continue;
+    } else if (begin_ < end_) {
+      line = std::string_view(data + begin_, end_ - begin_);  // a last line without '\n'
+      consumed_ += end_ - begin_;
+      begin_ = end_;
+    } else {
+      return false;
+    }
+    if (line.size() > kMaxCallLogLine)
+      throw LoadError(name_, parser_.lineNumber() + 1, 0,
+                      "line longer than " + std::to_string(kMaxCallLogLine) + " bytes");
+    if (parser_.parseLine(line, out)) return true;
+  }
+}
+
 std::vector<LoggedCall> parseCallsCsv(std::string_view text, const std::string& file_name) {
   std::vector<LoggedCall> calls;
-  bool seen_line = false;
-  int line_number = 0;
+  CallLogParser parser(file_name);
   std::size_t pos = 0;
+  LoggedCall call;
   while (pos < text.size()) {
     const std::size_t nl = text.find('\n', pos);
     const std::string_view line =
         text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
-    ++line_number;
-    const std::string_view content = trim(line);
-    if (content.empty() || content.front() == '#') continue;
-    const auto error = [&](int column, const std::string& message) {
-      return LoadError(file_name, line_number, column, message);
-    };
-    const std::vector<Field> fields = splitFields(line);
-    const bool first = !seen_line;
-    seen_line = true;
-    if (first && looksLikeHeader(fields)) {
-      if (fields.size() != 3)
-        throw error(1, "the header must have 3 columns (start_s,duration_s,outcome), got " +
-                           std::to_string(fields.size()));
-      continue;
-    }
-    if (fields.size() != 3)
-      throw error(
-          fields.size() > 3 ? fields[3].column : static_cast<int>(line.size()) + 1,
-          "expected 3 fields (start_s,duration_s,outcome), got " + std::to_string(fields.size()));
-    LoggedCall call;
-    const auto start = parseNumber(fields[0].text);
-    if (!start || std::abs(*start) > toSeconds(kMaxDuration))
-      throw error(fields[0].column, "start_s: expected a number of seconds, got \"" +
-                                        std::string(fields[0].text) + "\"");
-    const auto duration = parseNumber(fields[1].text);
-    if (!duration || *duration < 0 || *duration > toSeconds(kMaxDuration))
-      throw error(fields[1].column,
-                  "duration_s: expected a non-negative number of seconds, got \"" +
-                      std::string(fields[1].text) + "\"");
-    const auto outcome = outcomeFrom(fields[2].text);
-    if (!outcome)
-      throw error(fields[2].column,
-                  "outcome: expected one of success, timeout, refused, server_error, "
-                  "client_error, pool_exhausted or an HTTP status 2xx, 4xx, 5xx, got \"" +
-                      std::string(fields[2].text) + "\"");
-    call.start = fromSeconds(*start);
-    call.duration = fromSeconds(*duration);
-    call.outcome = *outcome;
-    if (!calls.empty() && call.start < calls.back().start)
-      throw error(fields[0].column, "start_s: " + std::string(fields[0].text) +
-                                        " is before the previous call's start (" +
-                                        formatSeconds(calls.back().start) +
-                                        "); calls must be sorted by start");
-    calls.push_back(call);
+    if (parser.parseLine(line, call)) calls.push_back(call);
   }
   return calls;
 }
 
 std::vector<LoggedCall> loadCallsCsv(const std::filesystem::path& path) {
-  return parseCallsCsv(readTextFile(path), path.string());
+  std::vector<LoggedCall> calls;
+  CallLogReader reader(path);
+  LoggedCall call;
+  while (reader.next(call)) calls.push_back(call);
+  return calls;
 }
 
 }  // namespace breakerlab

@@ -213,6 +213,7 @@ std::string_view exampleException(CallOutcome o) {
     case CallOutcome::pool_exhausted:
       return "org.apache.http.conn.ConnectionPoolTimeoutException  # pool_exhausted";
     case CallOutcome::success:
+    case CallOutcome::failure:
       break;
   }
   return "";
@@ -665,6 +666,7 @@ ExportedConfig exportGobreaker(const Config& c, const std::string& name) {
         pool_placeholder = true;
         break;
       case CallOutcome::success:
+      case CallOutcome::failure:
         break;
     }
   }

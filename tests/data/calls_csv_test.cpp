@@ -53,7 +53,7 @@ TEST(CallsCsv, ErrorsHaveLineAndColumn) {
     return e ? std::string(e->what()) : std::string();
   };
   EXPECT_EQ(at("0,0.1,success\n1,0.1,teapot\n"),
-            "c.csv:2:7: outcome: expected one of success, timeout, refused, server_error, "
+            "c.csv:2:7: outcome: expected one of success, failure, timeout, refused, server_error, "
             "client_error, pool_exhausted or an HTTP status 2xx, 4xx, 5xx, got \"teapot\"");
   EXPECT_EQ(at("0,0.1,302\n").substr(0, 12), "c.csv:1:7: o");
   EXPECT_EQ(at("0,x,success\n"),

@@ -4,35 +4,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "breakerlab/core/breaker_types.h"
 #include "breakerlab/core/config.h"
 #include "breakerlab/core/outcome.h"
 #include "breakerlab/core/time.h"
 
 namespace breakerlab {
-
-enum class BreakerState : std::uint8_t { closed, open, half_open };
-std::string_view toString(BreakerState state);
-
-struct BreakerTransition {
-  Micros at = 0;
-  BreakerState from = BreakerState::closed;
-  BreakerState to = BreakerState::closed;
-  enum class Cause : std::uint8_t {
-    failure_rate,      // closed -> open: failure rate at or above threshold
-    slow_call_rate,    // closed -> open: slow-call rate at or above threshold
-    consecutive,       // closed -> open: consecutive failures
-    interval_elapsed,  // open -> half-open: open interval over
-    health_green,      // open -> half-open: early probe on health green
-    probes_failed,     // half-open -> open
-    probes_succeeded,  // half-open -> closed
-  } cause = Cause::failure_rate;
-  // For trips: the window as it was, and when the first call of the failure episode started
-  // (the first counted failure since the window last held none).
-  std::uint32_t window_calls = 0;
-  std::uint32_t window_failures = 0;
-  Micros episode_start = 0;
-};
-std::string_view toString(BreakerTransition::Cause cause);
 
 struct ProbeResult {
   Micros at = 0;
@@ -41,21 +18,17 @@ struct ProbeResult {
   bool counted_failure = false;
 };
 
-// Answers "is the dependency's health check green at time t?" for the early probe.
-class HealthSignal {
- public:
-  virtual ~HealthSignal() = default;
-  virtual bool greenAt(Micros t) const = 0;
-};
-
 class CircuitBreaker {
  public:
-  struct Permit {
-    bool permitted = false;
-    bool probe = false;
-    std::uint32_t probe_index = 0;
-    std::uint32_t generation = 0;  // results from an older generation are ignored
-  };
+  using Permit = BreakerPermit;
+  static Permit admitted(std::uint32_t generation, bool probe = false, std::uint32_t index = 0) {
+    Permit p;
+    p.permitted = true;
+    p.probe = probe;
+    p.probe_index = index;
+    p.generation = generation;
+    return p;
+  }
 
   explicit CircuitBreaker(const BreakerConfig& config, const HealthSignal* health = nullptr);
 
@@ -73,13 +46,17 @@ class CircuitBreaker {
   void fireTimer();
 
   Permit acquire(Micros now) {
-    if (state_ == BreakerState::closed) return {true, false, 0, generation_};
+    if (state_ == BreakerState::closed) return admitted(generation_);
     if (state_ == BreakerState::open) return {};
     return acquireSlow(now);
   }
   void record(Micros now, const Permit& permit, CallOutcome outcome, Micros duration);
 
   const std::vector<BreakerTransition>& transitions() const { return transitions_; }
+  void forgetTransitions() {
+    transitions_.clear();
+    probe_results_.clear();
+  }
   const std::vector<ProbeResult>& probeResults() const { return probe_results_; }
 
  private:
@@ -133,12 +110,6 @@ class CircuitBreaker {
 };
 
 // Feeds a call log straight through one breaker: the check against other implementations.
-struct LoggedCall {
-  Micros start = 0;
-  Micros duration = 0;
-  CallOutcome outcome = CallOutcome::success;
-};
-
 struct BreakerReplay {
   std::vector<bool> permitted;  // per call, in log order
   std::vector<BreakerTransition> transitions;

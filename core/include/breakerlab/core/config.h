@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "breakerlab/core/breaker_library.h"
+#include "breakerlab/core/native_breakers.h"
 #include "breakerlab/core/outcome.h"
 #include "breakerlab/core/time.h"
 
@@ -29,6 +31,9 @@ enum class HealthCheckPool : std::uint8_t { shared, separate };
 struct BreakerConfig {
   bool enabled = true;
   BreakerPlacement placement = BreakerPlacement::outside_retry;
+  // Whose rules the breaker follows. For a library, its settings are Config::native's; the rest
+  // of this struct is the generic machine's.
+  BreakerLibrary library = BreakerLibrary::breakerlab;
 
   // Closed state: how failures are collected and when the breaker trips.
   WindowType window_type = WindowType::count;
@@ -39,7 +44,7 @@ struct BreakerConfig {
   Micros slow_call_duration = 0;  // 0 = slow-call rule off; a call is slow if strictly longer
   double slow_call_rate_pct = 100.0;
   OutcomeSet failures{CallOutcome::timeout, CallOutcome::refused, CallOutcome::server_error,
-                      CallOutcome::pool_exhausted};
+                      CallOutcome::pool_exhausted};  // a log's `failure` always counts
 
   // Open state.
   Micros open_interval = 20 * kSecond;
@@ -158,6 +163,7 @@ struct PricingConfig {
 
 struct Config {
   BreakerConfig breaker;
+  NativeBreakers native;
   TimeoutConfig timeout;
   RetryConfig retry;
   CacheConfig cache;

@@ -14,8 +14,9 @@ enum class CallOutcome : std::uint8_t {
   server_error,    // 5xx, Unavailable, Internal
   client_error,    // 4xx business answer: NotFound, InvalidArgument
   pool_exhausted,  // no connection from the client's pool within its max wait
+  failure,         // a call log's generic failure: every breaker counts it, whatever its rules
 };
-inline constexpr int kCallOutcomeCount = 6;
+inline constexpr int kCallOutcomeCount = 7;
 
 std::string_view toString(CallOutcome outcome);
 std::optional<CallOutcome> callOutcomeFromString(std::string_view name);

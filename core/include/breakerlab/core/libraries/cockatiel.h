@@ -1,0 +1,111 @@
+#pragma once
+// connor4312/cockatiel 4.0.0 (src/CircuitBreakerPolicy.ts, src/breaker/*.ts, src/backoff/*.ts),
+// call for call: half-open entered lazily at the first call after halfOpenAfter, extra callers
+// held until the trial's verdict and then run again, results of calls that started closed fed to
+// the breaker whatever the state is now, the closing success kept in the breaker's samples, and
+// SamplingBreaker windows that rotate one slot per sample.
+#include <cstdint>
+#include <vector>
+
+#include "breakerlab/core/breaker_model_base.h"
+
+namespace breakerlab {
+
+// halfOpenAfter: a number of ms (ConstantBackoff) or an ExponentialBackoff. Only its
+// noJitterGenerator is deterministic: min(maxDelay, initialDelay * 2^n) for the n-th reopening in
+// a row (the generator ignores `exponent`).
+struct CockatielBackoff {
+  enum class Kind : std::uint8_t { constant, exponential } kind = Kind::constant;
+  Micros delay = 10'000 * kMillisecond;  // constant
+  Micros initial_delay = 128 * kMillisecond;
+  Micros max_delay = 30'000 * kMillisecond;
+  double exponent = 2;  // kept for the file; noJitterGenerator does not use it
+  bool operator==(const CockatielBackoff&) const = default;
+  Micros duration(std::uint32_t step) const;
+};
+
+struct CockatielBreakerSpec {
+  enum class Kind : std::uint8_t { consecutive, count, sampling } kind = Kind::consecutive;
+  std::uint32_t consecutive_threshold = 5;    // ConsecutiveBreaker(threshold)
+  double threshold = 0.5;                     // Count/SamplingBreaker, (0, 1)
+  std::uint32_t size = 100;                   // CountBreaker
+  std::uint32_t minimum_number_of_calls = 0;  // CountBreaker; 0 = size
+  Micros duration = 10'000 * kMillisecond;    // SamplingBreaker
+  double minimum_rps = 0;                     // SamplingBreaker; 0 = 5 / threshold
+  bool operator==(const CockatielBreakerSpec&) const = default;
+};
+
+// circuitBreaker(policy, {halfOpenAfter, breaker, halfOpenSampling}). The classification is the
+// policy's handleWhen: failures are handled errors; ignored outcomes are errors the policy does
+// not handle (thrown past the breaker while closed, a success for a half-open trial).
+struct CockatielSettings {
+  CockatielBackoff half_open_after;
+  CockatielBreakerSpec breaker;
+  std::uint32_t half_open_calls = 1;  // halfOpenSampling.calls
+  double half_open_threshold = 0;     // halfOpenSampling.threshold, [0, 1)
+  OutcomeClassification classification;
+  bool operator==(const CockatielSettings&) const = default;
+};
+
+class CockatielModel : public BreakerModelBase {
+ public:
+  CockatielModel(const CockatielSettings& settings, Micros created_at);
+
+  BreakerPermit acquire(Micros now, std::uint32_t token);
+  void record(Micros now, const BreakerPermit& permit, CallOutcome outcome, Micros duration);
+  Micros nextTimer() const { return kNever; }  // cockatiel reads Date.now(), it sets no timers
+  void fireTimer() {}
+
+ private:
+  enum Kind : std::uint8_t { kClosedCall = 1, kTrial = 2 };
+
+  BreakerPermit executeHalfOpen(std::uint32_t token);
+  void open(Micros now, BreakerTransition::Cause cause);
+  void close(Micros now, BreakerTransition::Cause cause);
+  void releaseWaiters();
+  void recordHalfOpenSuccess(Micros now, std::uint32_t trial_state);
+  void recordHalfOpenFailure(Micros now, std::uint32_t trial_state);
+
+  // The breaker (IBreaker): success(state) / failure(state) -> should open.
+  enum class Seen : std::uint8_t { closed, half_open };
+  void breakerSuccess(Micros now, Seen seen);
+  bool breakerFailure(Micros now, Seen seen);
+  void sample(bool success);
+  void push(Micros now, bool success);
+  void resetSamples();
+
+  CockatielSettings settings_;
+  Micros created_at_;
+
+  // innerState
+  Micros opened_at_ = 0;
+  std::uint32_t backoff_step_ = 0;
+  std::uint32_t attempt_no_ = 0;
+  std::uint32_t half_open_id_ = 0;  // each half-open state is its own object
+  std::uint32_t in_flight_ = 0;
+  std::uint32_t trial_successes_ = 0;
+  std::uint32_t trial_failures_ = 0;
+  std::vector<std::uint32_t> waiters_;
+
+  // ConsecutiveBreaker
+  std::uint32_t consecutive_ = 0;
+  // CountBreaker: 0 no sample, 1 success, 2 failure
+  std::vector<std::uint8_t> samples_;
+  std::size_t current_sample_ = 0;
+  std::uint32_t successes_ = 0;
+  std::uint32_t failures_ = 0;
+  std::uint32_t minimum_calls_ = 0;
+  // SamplingBreaker
+  struct Window {
+    Micros started_at = 0;
+    std::uint32_t failures = 0;
+    std::uint32_t successes = 0;
+  };
+  std::vector<Window> windows_;
+  std::size_t current_window_ = 0;
+  Micros window_size_ = 0;
+  double duration_ms_ = 0;
+  double minimum_rpms_ = 0;
+};
+
+}  // namespace breakerlab

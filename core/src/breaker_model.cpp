@@ -1,0 +1,50 @@
+#include "breakerlab/core/breaker_model.h"
+
+#include <stdexcept>
+
+namespace breakerlab {
+
+namespace {
+using Impl = std::variant<CircuitBreaker, GobreakerModel, OpossumModel, CockatielModel>;
+
+Impl makeImpl(const BreakerConfig& generic, const NativeBreakers& native,
+              const HealthSignal* health, Micros created_at) {
+  switch (generic.library) {
+    case BreakerLibrary::breakerlab:
+      return CircuitBreaker(generic, health);
+    case BreakerLibrary::gobreaker:
+      return GobreakerModel(native.gobreaker, created_at);
+    case BreakerLibrary::opossum:
+      return OpossumModel(native.opossum, created_at);
+    case BreakerLibrary::cockatiel:
+      return CockatielModel(native.cockatiel, created_at);
+    case BreakerLibrary::resilience4j:
+    case BreakerLibrary::polly:
+    case BreakerLibrary::envoy:
+      break;
+  }
+  throw std::invalid_argument("breaker library " + std::string(toString(generic.library)) +
+                              " is not modelled yet");
+}
+}  // namespace
+
+Breaker::Breaker(const BreakerConfig& generic, const NativeBreakers& native,
+                 const HealthSignal* health, Micros created_at)
+    : library_(generic.library), impl_(makeImpl(generic, native, health, created_at)) {}
+
+const std::vector<ProbeResult>& Breaker::probeResults() const {
+  static const std::vector<ProbeResult> kNone;
+  if (const auto* g = std::get_if<CircuitBreaker>(&impl_)) return g->probeResults();
+  return kNone;
+}
+
+std::vector<std::uint32_t>& Breaker::released() {
+  if (auto* c = std::get_if<CockatielModel>(&impl_)) return c->released();
+  return none_released_;
+}
+
+void Breaker::rebind(const BreakerConfig& config, const HealthSignal* health) {
+  if (auto* g = std::get_if<CircuitBreaker>(&impl_)) g->rebind(config, health);
+}
+
+}  // namespace breakerlab

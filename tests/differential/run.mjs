@@ -1,0 +1,203 @@
+// Differential test: random call logs (healthy, failing and recovering phases, slow failures,
+// simultaneous calls) through the real opossum 10 and cockatiel 4 and through
+// `breakerlab-cli breaker --library ...`; every decision, every held call's time and every
+// transition must be the same.
+//
+//   node run.mjs --cli PATH [--logs N] [--calls N] [--seed S] [--library opossum|cockatiel]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { replay } from './driver.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((acc, a, i, all) => {
+    if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1]]);
+    return acc;
+  }, []));
+const CLI = args.cli;
+const LOGS = Number(args.logs ?? 12);
+const CALLS = Number(args.calls ?? 2000);
+const SEED = Number(args.seed ?? 1);
+const ONLY = args.library;
+if (!CLI) {
+  console.error('usage: node run.mjs --cli PATH [--logs N] [--calls N] [--seed S]');
+  process.exit(2);
+}
+
+// mulberry32: a small seeded generator, so that a failure names a seed that reproduces it.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
+const int = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
+
+// A log of `n` calls in phases: healthy, failing (fast or slow failures), recovering.
+function randomLog(r, n) {
+  const calls = [];
+  let t = 0;
+  while (calls.length < n) {
+    const phase = pick(r, ['healthy', 'failing', 'failing_slow', 'recovering', 'idle']);
+    const length = int(r, 5, 400);
+    const rate = pick(r, [0.5, 2, 10, 40, 200]); // calls per second
+    for (let k = 0; k < length && calls.length < n; k++) {
+      // Some calls share a millisecond with the previous one.
+      t += r() < 0.06 ? 0 : Math.max(1, Math.round((-Math.log(1 - r()) / rate) * 1000));
+      if (phase === 'idle' && k === 0) t += int(r, 1000, 40000);
+      const failP = { healthy: 0.03, failing: 0.85, failing_slow: 0.7, recovering: 0.3, idle: 0.1 }[phase];
+      let outcome = 'success';
+      if (r() < failP) outcome = pick(r, ['failure', 'failure', 'timeout', 'server_error', 'refused']);
+      else if (r() < 0.08) outcome = 'client_error';
+      let duration;
+      if (r() < 0.01) duration = 0;
+      else if (outcome !== 'success' && outcome !== 'client_error' && phase === 'failing_slow')
+        duration = int(r, 500, 15000);
+      else duration = int(r, 1, 300);
+      calls.push({ start: t, duration, outcome });
+    }
+  }
+  return calls;
+}
+
+function classificationVariant(r) {
+  const v = r();
+  if (v < 0.7) return undefined;
+  if (v < 0.8) return { failures: ['timeout', 'refused', 'server_error', 'client_error'] };
+  if (v < 0.9) return { failures: ['refused', 'server_error'], ignored: ['timeout'] };
+  return { failures: ['timeout', 'server_error'], ignored: ['client_error'] };
+}
+
+function randomOpossum(r) {
+  const buckets = int(r, 1, 20);
+  const p = {
+    timeout: pick(r, [false, int(r, 200, 3000), int(r, 3000, 12000), 10000]),
+    errorThresholdPercentage: pick(r, [50, int(r, 1, 99), 10, 90]),
+    resetTimeout: pick(r, [int(r, 50, 2000), int(r, 2000, 30000), 10000]),
+    rollingCountTimeout: pick(r, [10000, int(r, 500, 30000)]),
+    rollingCountBuckets: buckets,
+    volumeThreshold: pick(r, [0, int(r, 1, 40), 20]),
+    allowWarmUp: r() < 0.2,
+  };
+  if (p.rollingCountTimeout / buckets < 1) p.rollingCountBuckets = 1;
+  if (r() < 0.25) p.capacity = int(r, 1, 30);
+  const c = classificationVariant(r);
+  if (c) p.breakerlab = c;
+  return p;
+}
+
+function randomCockatiel(r) {
+  const kind = pick(r, ['consecutive', 'count', 'sampling']);
+  let breaker;
+  if (kind === 'consecutive') breaker = { type: 'consecutive', threshold: int(r, 1, 12) };
+  else if (kind === 'count') {
+    const size = int(r, 1, 120);
+    breaker = { type: 'count', threshold: pick(r, [0.5, 0.1, 0.9, Math.round(r() * 98 + 1) / 100]), size };
+    if (r() < 0.7) breaker.minimumNumberOfCalls = int(r, 1, size);
+  } else {
+    breaker = { type: 'sampling', threshold: pick(r, [0.5, 0.2, 0.8, Math.round(r() * 98 + 1) / 100]),
+                duration: pick(r, [10000, int(r, 1000, 30000), int(r, 100, 999)]) };
+    if (r() < 0.7) breaker.minimumRps = pick(r, [2, 1, 0.5, int(r, 1, 20)]);
+  }
+  const p = {
+    halfOpenAfter: r() < 0.7 ? pick(r, [10000, int(r, 50, 20000)])
+      : { type: 'exponential', initialDelay: int(r, 20, 4000), maxDelay: int(r, 4000, 40000), exponent: 2 },
+    breaker,
+  };
+  if (r() < 0.6) p.halfOpenSampling = { calls: int(r, 1, 6), threshold: pick(r, [0, 0.34, 0.5, Math.round(r() * 90) / 100]) };
+  const c = classificationVariant(r);
+  if (c) p.breakerlab = c;
+  return p;
+}
+
+// Fixed policies at the edges of each option's range, then random ones.
+const FIXED = {
+  opossum: [
+    { errorThresholdPercentage: 50, resetTimeout: 10000, rollingCountTimeout: 10000, rollingCountBuckets: 10, volumeThreshold: 20 },
+    { timeout: 1000, errorThresholdPercentage: 25, resetTimeout: 3000, volumeThreshold: 5, capacity: 3 },
+    { timeout: false, errorThresholdPercentage: 1, resetTimeout: 500, rollingCountTimeout: 1000, rollingCountBuckets: 1 },
+    { errorThresholdPercentage: 99, resetTimeout: 20000, volumeThreshold: 0, allowWarmUp: true },
+  ],
+  cockatiel: [
+    { halfOpenAfter: 10000, breaker: { type: 'consecutive', threshold: 5 } },
+    { halfOpenAfter: 10000, breaker: { type: 'count', threshold: 0.5, size: 100, minimumNumberOfCalls: 20 } },
+    { halfOpenAfter: 10000, breaker: { type: 'sampling', threshold: 0.5, duration: 10000, minimumRps: 2 } },
+    { halfOpenAfter: { type: 'exponential', initialDelay: 500, maxDelay: 8000 }, breaker: { type: 'consecutive', threshold: 3 },
+      halfOpenSampling: { calls: 3, threshold: 0.34 } },
+  ],
+};
+
+function toCsv(calls) {
+  return 'start_s,duration_s,outcome\n' +
+    calls.map(c => `${c.start / 1000},${c.duration / 1000},${c.outcome}`).join('\n') + '\n';
+}
+
+const ms = s => (s === null || s === undefined ? null : Math.round(s * 1000));
+
+function cliReplay(dir, library, policy, calls) {
+  const policyFile = join(dir, `${library}.json`);
+  const callsFile = join(dir, 'calls.csv');
+  writeFileSync(policyFile, JSON.stringify(policy, null, 2));
+  writeFileSync(callsFile, toCsv(calls));
+  const out = execFileSync(CLI, ['breaker', '--library', library, '--policy', policyFile,
+    '--calls', callsFile, '--json'], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+  const report = JSON.parse(out.toString());
+  return {
+    calls: report.calls.map(c => ({ permitted: c.permitted, waited_until: ms(c.waited_until) })),
+    transitions: report.transitions.map(t => [ms(t.t), t.to]),
+  };
+}
+
+function firstDifference(real, ours, calls) {
+  const n = Math.max(real.calls.length, ours.calls.length);
+  for (let i = 0; i < n; i++) {
+    const a = real.calls[i], b = ours.calls[i];
+    if (!a || !b || a.permitted !== b.permitted || a.waited_until !== b.waited_until)
+      return `call ${i} (start ${calls[i]?.start} ms, ${calls[i]?.duration} ms, ${calls[i]?.outcome}): ` +
+        `library ${JSON.stringify(a)}, breakerlab ${JSON.stringify(b)}`;
+  }
+  const m = Math.max(real.transitions.length, ours.transitions.length);
+  for (let i = 0; i < m; i++) {
+    const a = real.transitions[i], b = ours.transitions[i];
+    if (!a || !b || a[0] !== b[0] || a[1] !== b[1])
+      return `transition ${i}: library ${JSON.stringify(a)}, breakerlab ${JSON.stringify(b)}`;
+  }
+  return null;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'breakerlab-diff-'));
+let logs = 0, mismatches = 0, decisions = 0, transitions = 0, held = 0;
+try {
+  for (const library of ['opossum', 'cockatiel']) {
+    if (ONLY && ONLY !== library) continue;
+    const r = rng(SEED * 7919 + (library === 'opossum' ? 1 : 2));
+    const policies = [...FIXED[library]];
+    for (let k = 0; k < LOGS; k++) policies.push(library === 'opossum' ? randomOpossum(r) : randomCockatiel(r));
+    for (const [p, policy] of policies.entries()) {
+      const logSeed = Math.floor(r() * 1e9);
+      const calls = randomLog(rng(logSeed), CALLS);
+      const real = await replay(library, policy, calls);
+      const ours = cliReplay(dir, library, policy, calls);
+      logs++;
+      decisions += calls.length;
+      transitions += real.transitions.length;
+      held += real.calls.filter(c => c.waited_until !== null).length;
+      const diff = firstDifference(real, ours, calls);
+      if (diff) {
+        mismatches++;
+        console.log(`MISMATCH ${library} policy #${p} ${JSON.stringify(policy)} log seed ${logSeed}: ${diff}`);
+      }
+    }
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`${logs} logs, ${decisions} decisions, ${transitions} transitions, ${held} held calls; ` +
+  `${mismatches} logs differ`);
+process.exit(mismatches === 0 ? 0 : 1);
