@@ -5,7 +5,8 @@
 namespace breakerlab {
 
 namespace {
-using Impl = std::variant<CircuitBreaker, GobreakerModel, OpossumModel, CockatielModel>;
+using Impl = std::variant<CircuitBreaker, Resilience4jModel, GobreakerModel, PollyModel,
+                          OpossumModel, CockatielModel, EnvoyOutlierModel>;
 
 Impl makeImpl(const BreakerConfig& generic, const NativeBreakers& native,
               const HealthSignal* health, Micros created_at) {
@@ -19,12 +20,13 @@ Impl makeImpl(const BreakerConfig& generic, const NativeBreakers& native,
     case BreakerLibrary::cockatiel:
       return CockatielModel(native.cockatiel, created_at);
     case BreakerLibrary::resilience4j:
+      return Resilience4jModel(native.resilience4j, created_at);
     case BreakerLibrary::polly:
+      return PollyModel(native.polly, created_at);
     case BreakerLibrary::envoy:
-      break;
+      return EnvoyOutlierModel(native.envoy, created_at);
   }
-  throw std::invalid_argument("breaker library " + std::string(toString(generic.library)) +
-                              " is not modelled yet");
+  throw std::invalid_argument("unknown breaker library");
 }
 }  // namespace
 

@@ -42,6 +42,7 @@ void CallLogReplay::admit(Micros now, std::uint64_t index, const LoggedCall& cal
     free_tokens_.push_back(token);
   }
   decide(index, permit.permitted, held_before, now);
+  if (permit.permitted && call.outcome != CallOutcome::refused) breaker_.connected(now, permit);
   if (permit.permitted)
     in_flight_.push({now + call.duration, next_seq_++, index, permit, call.outcome, call.duration});
 }

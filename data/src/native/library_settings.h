@@ -27,6 +27,29 @@ ordered_json gobreakerSettingsJson(const GobreakerSettings& settings);
 void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings& out,
                      std::vector<ImportNote>& notes);
 
+void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const std::string& path,
+                              Resilience4jSettings& out);
+ordered_json resilience4jInstanceJson(const Resilience4jSettings& settings);
+// application.yml, or one instance's properties on their own.
+void readResilience4jFile(SettingsReader& r, const YAML::Node& root, Resilience4jSettings& out);
+// A .properties file as YAML, with where each YAML line came from.
+struct PropertiesYaml {
+  std::string text;
+  std::vector<std::pair<int, int>> origin;  // per YAML line: properties line, column of the value
+};
+PropertiesYaml propertiesToYaml(std::string_view text);
+bool looksLikeProperties(std::string_view text, const std::string& file_name);
+
+void readPollyOptions(SettingsReader& r, const YAML::Node& node, const std::string& path,
+                      PollySettings& out);
+ordered_json pollyOptionsJson(const PollySettings& settings);
+void readPollyFile(SettingsReader& r, const YAML::Node& root, PollySettings& out);
+
+void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const std::string& path,
+                               EnvoyOutlierSettings& out, bool& max_ejection_time_set);
+ordered_json envoyOutlierJson(const EnvoyOutlierSettings& settings);
+void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& out);
+
 // The classification as the JSON extension, or null when it is the default.
 ordered_json classificationJson(const OutcomeClassification& c);
 // Milliseconds as a JSON number: a whole number when it is one.

@@ -24,6 +24,32 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 bool contains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
+
+// Reads the properties through their YAML form; positions go back to the properties' lines.
+void readResilience4jProperties(std::string_view text, const std::string& file_name,
+                                NativeConfig& out) {
+  const PropertiesYaml yaml = propertiesToYaml(text);
+  auto origin = [&](int line, int column) -> std::pair<int, int> {
+    if (line < 1 || static_cast<std::size_t>(line) > yaml.origin.size()) return {0, 0};
+    const auto& o = yaml.origin[static_cast<std::size_t>(line - 1)];
+    return {o.first, o.second + (column > 0 ? 0 : 0)};
+  };
+  std::vector<ImportNote> notes;
+  const Source src{file_name, yaml.text};
+  SettingsReader reader(src, &notes);
+  try {
+    readResilience4jFile(reader, parseYaml(yaml.text, file_name), out.native.resilience4j);
+  } catch (const LoadError& e) {
+    const auto [l, c] = origin(e.line(), e.column());
+    throw LoadError(file_name, l, c, e.message());
+  }
+  for (ImportNote n : notes) {
+    const auto [l, c] = origin(n.line, n.column);
+    n.line = l;
+    n.column = c;
+    out.notes.push_back(std::move(n));
+  }
+}
 }  // namespace
 
 std::optional<BreakerLibrary> detectLibrary(std::string_view text, const std::string& file_name) {
@@ -70,12 +96,22 @@ NativeConfig parseNativeConfig(std::string_view text, const std::string& file_na
           readGobreakerSettings(reader, parseYaml(text, file_name), "", out.native.gobreaker);
         }
         break;
+      case BreakerLibrary::resilience4j:
+        if (looksLikeProperties(text, file_name)) {
+          readResilience4jProperties(text, file_name, out);
+        } else {
+          readResilience4jFile(reader, parseYaml(text, file_name), out.native.resilience4j);
+        }
+        break;
+      case BreakerLibrary::polly:
+        readPollyFile(reader, parseYaml(text, file_name), out.native.polly);
+        break;
+      case BreakerLibrary::envoy:
+        readEnvoyFile(reader, parseYaml(text, file_name), out.native.envoy);
+        break;
       case BreakerLibrary::breakerlab:
         throw LoadError(file_name, 0, 0,
                         "BreakerLab's own configs are breakerlab-config/1 files, not native ones");
-      default:
-        throw LoadError(file_name, 0, 0,
-                        std::string(toString(*library)) + " configs are not read yet");
     }
   } catch (const LoadError&) {
     throw;

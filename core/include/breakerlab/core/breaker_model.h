@@ -25,6 +25,15 @@ class Breaker {
     if (auto* g = std::get_if<CircuitBreaker>(&impl_)) return g->acquire(now);
     return std::visit([&](auto& m) { return acquireModel(m, now, token); }, impl_);
   }
+  // A permitted call reached its dependency without being refused (Envoy's connect success).
+  void connected(Micros now, const BreakerPermit& permit) {
+    if (auto* e = std::get_if<EnvoyOutlierModel>(&impl_)) e->connected(now, permit);
+  }
+  // Hosts leaving and rejoining the load-balancing set (Envoy); null for other breakers.
+  const std::vector<HostEjection>* hostEjections() const {
+    if (const auto* e = std::get_if<EnvoyOutlierModel>(&impl_)) return &e->ejections();
+    return nullptr;
+  }
   void record(Micros now, const BreakerPermit& permit, CallOutcome outcome, Micros duration) {
     std::visit([&](auto& m) { m.record(now, permit, outcome, duration); }, impl_);
   }
@@ -80,7 +89,9 @@ class Breaker {
   }
 
   BreakerLibrary library_;
-  std::variant<CircuitBreaker, GobreakerModel, OpossumModel, CockatielModel> impl_;
+  std::variant<CircuitBreaker, Resilience4jModel, GobreakerModel, PollyModel, OpossumModel,
+               CockatielModel, EnvoyOutlierModel>
+      impl_;
   std::vector<std::uint32_t> none_released_;
 };
 

@@ -67,7 +67,13 @@ struct OutcomeClassification {
     if (ignored.contains(outcome)) return Verdict::ignored;
     return failures.contains(outcome) ? Verdict::failure : Verdict::success;
   }
-  bool operator==(const OutcomeClassification&) const = default;
+  // A log's `failure` always counts, listed or not.
+  bool operator==(const OutcomeClassification& o) const {
+    OutcomeSet a = failures, b = o.failures;
+    a.insert(CallOutcome::failure);
+    b.insert(CallOutcome::failure);
+    return a == b && ignored == o.ignored;
+  }
 };
 
 // Answers "is the dependency's health check green at time t?" for the early probe.

@@ -2,6 +2,7 @@
 // Envoy outlier detection (source/common/upstream/outlier_detection_impl.cc) over a cluster of
 // identical hosts, with the load balancer's panic threshold: a passive breaker per host.
 #include <cstdint>
+#include <vector>
 
 #include "breakerlab/core/breaker_model_base.h"
 
@@ -22,11 +23,70 @@ struct EnvoyOutlierSettings {
   Micros base_ejection_time = 30 * kSecond;
   Micros max_ejection_time = 300 * kSecond;
   std::uint32_t max_ejection_percent = 10;
+  bool always_eject_one_host = false;
   double healthy_panic_threshold = 50;
   bool successful_active_health_check_uneject_host = true;
   // Active health checking (health_checks[0]); 0 = none. A passing check returns an ejected host.
   Micros health_check_interval = 0;
   bool operator==(const EnvoyOutlierSettings&) const = default;
+};
+
+// One host leaving or rejoining the load-balancing set.
+struct HostEjection {
+  Micros at = 0;
+  std::uint32_t host = 0;
+  bool ejected = true;
+};
+
+// The breaker state BreakerLab reports for the cluster: closed while no host is ejected, open
+// while no host can take a call (all ejected and the cluster not in panic), half-open otherwise.
+class EnvoyOutlierModel : public BreakerModelBase {
+ public:
+  EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micros created_at);
+
+  // Picks the host (round robin over the hosts the load balancer may use); rejected: no healthy
+  // upstream.
+  BreakerPermit acquire(Micros now, std::uint32_t token);
+  // The call got its connection (split mode: a local-origin success for its host).
+  void connected(Micros now, const BreakerPermit& permit);
+  void record(Micros now, const BreakerPermit& permit, CallOutcome outcome, Micros duration);
+  Micros nextTimer() const { return next_sweep_; }
+  // The sweep that returns the next ejected host, if any is ejected.
+  Micros nextStateTimer() const;
+  void fireTimer();
+  // A passing active health check (the dependency's health is green): returns every ejected host.
+  void healthCheckPassed(Micros now);
+
+  const std::vector<HostEjection>& ejections() const { return ejections_; }
+
+ private:
+  struct Host {
+    bool ejected = false;
+    std::uint32_t consecutive_5xx = 0;
+    std::uint32_t consecutive_gateway = 0;
+    std::uint32_t consecutive_local = 0;
+    std::uint32_t backoff = 0;  // eject_time_backoff_
+    Micros last_ejection = 0;
+    Micros last_unejection = 0;
+    bool ever_returned = false;
+  };
+  enum class Detector : std::uint8_t { gateway, five_xx, local_origin };
+
+  bool inPanic() const;
+  void putHttpCode(Micros now, std::uint32_t host, int code);
+  void localOriginFailure(Micros now, std::uint32_t host);
+  void detected(Micros now, std::uint32_t host, Detector type);
+  void eject(Micros now, std::uint32_t host);
+  void uneject(Micros now, std::uint32_t host);
+  void reportAggregate(Micros now, BreakerTransition::Cause cause);
+  Micros ejectionLength(const Host& h) const;
+
+  EnvoyOutlierSettings settings_;
+  std::vector<Host> hosts_;
+  std::uint32_t active_ = 0;  // hosts ejected now
+  std::uint32_t round_robin_ = 0;
+  Micros next_sweep_;
+  std::vector<HostEjection> ejections_;
 };
 
 }  // namespace breakerlab

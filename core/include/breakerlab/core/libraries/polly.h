@@ -2,6 +2,7 @@
 // Polly v8 (Polly.Core CircuitBreaker: CircuitStateController, AdvancedCircuitBehavior,
 // RollingHealthMetrics), call for call.
 #include <cstdint>
+#include <deque>
 
 #include "breakerlab/core/breaker_model_base.h"
 
@@ -20,6 +21,42 @@ struct PollySettings {
   Micros generator_max = 0;  // 0 = no cap
   OutcomeClassification classification;
   bool operator==(const PollySettings&) const = default;
+
+  // The break after `half_open_attempts` failed trials in a row.
+  Micros breakDuration(std::uint32_t half_open_attempts) const;
+};
+
+class PollyModel : public BreakerModelBase {
+ public:
+  PollyModel(const PollySettings& settings, Micros created_at);
+
+  BreakerPermit acquire(Micros now, std::uint32_t token);
+  void record(Micros now, const BreakerPermit& permit, CallOutcome outcome, Micros duration);
+  Micros nextTimer() const { return kNever; }  // Polly has no timers: every change is lazy
+  void fireTimer() {}
+
+ private:
+  // RollingHealthMetrics: sub-windows of SamplingDuration / 10 that start at the first event
+  // after the previous one ended, dropped whole once SamplingDuration old.
+  struct Window {
+    Micros started_at;
+    std::uint32_t successes = 0;
+    std::uint32_t failures = 0;
+  };
+  void updateWindows(Micros now);
+  void resetMetrics();
+  void open(Micros now, BreakerTransition::Cause cause);
+
+  PollySettings settings_;
+  // Durations in 100 ns ticks, as TimeSpan holds them: the sub-window is ticks / 10, truncated.
+  std::int64_t window_ticks_;
+  std::int64_t sampling_ticks_;
+  std::deque<Window> windows_;
+  bool have_current_ = false;
+  std::uint32_t successes_ = 0;
+  std::uint32_t failures_ = 0;
+  Micros blocked_until_ = 0;
+  std::uint32_t half_open_attempts_ = 0;
 };
 
 }  // namespace breakerlab

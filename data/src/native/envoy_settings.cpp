@@ -1,0 +1,201 @@
+// Envoy cluster YAML (v3 API): outlier_detection with its proto field names and defaults, the
+// hosts of load_assignment, common_lb_config.healthy_panic_threshold and the active health
+// checks. A cluster, a clusters list, static_resources, or the outlier_detection map alone.
+#include <cmath>
+
+#include "breakerlab/data/values.h"
+#include "library_settings.h"
+
+namespace breakerlab::data_detail {
+
+namespace {
+
+// google.protobuf.UInt32Value / Percent: a number, or {value: number}.
+const YAML::Node& unwrapped(const YAML::Node& v) {
+  static thread_local YAML::Node inner;
+  if (v.IsMap() && v["value"]) {
+    inner = v["value"];
+    return inner;
+  }
+  return v;
+}
+
+Micros readProtoDuration(SettingsReader& r, const YAML::Node& v, const std::string& path) {
+  if (v.IsScalar()) {
+    if (auto d = parseDuration(v.Scalar())) return *d;
+  }
+  failExpected(r.source(), v, path, "a duration such as 10s or 0.5s");
+}
+
+std::uint32_t readEnforcing(SettingsReader& r, const YAML::Node& v, const std::string& path) {
+  const std::uint32_t pct = r.whole(unwrapped(v), path, 0, 100);
+  if (pct != 0 && pct != 100)
+    r.note(v, path + ": " + std::to_string(pct) +
+                  "% is a random draw per detection in Envoy; replayed as " +
+                  (pct >= 50 ? "always enforced" : "never enforced"));
+  return pct >= 50 ? 100 : 0;
+}
+
+}  // namespace
+
+void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const std::string& path,
+                               EnvoyOutlierSettings& e, bool& max_set) {
+  const std::vector<std::string_view> known = {"consecutive_5xx",
+                                               "consecutive_gateway_failure",
+                                               "consecutive_local_origin_failure",
+                                               "interval",
+                                               "base_ejection_time",
+                                               "max_ejection_time",
+                                               "max_ejection_time_jitter",
+                                               "max_ejection_percent",
+                                               "always_eject_one_host",
+                                               "enforcing_consecutive_5xx",
+                                               "enforcing_consecutive_gateway_failure",
+                                               "enforcing_consecutive_local_origin_failure",
+                                               "split_external_local_origin_errors",
+                                               "successful_active_health_check_uneject_host",
+                                               "hosts",
+                                               "healthy_panic_threshold"};
+  r.forEach(
+      node, path, known, [&](const std::string& key, const YAML::Node& v, const std::string& q) {
+        if (key == "consecutive_5xx") {
+          e.consecutive_5xx = r.whole(unwrapped(v), q, 0, 4'294'967'295u);
+        } else if (key == "consecutive_gateway_failure") {
+          e.consecutive_gateway_failure = r.whole(unwrapped(v), q, 0, 4'294'967'295u);
+        } else if (key == "consecutive_local_origin_failure") {
+          e.consecutive_local_origin_failure = r.whole(unwrapped(v), q, 0, 4'294'967'295u);
+        } else if (key == "interval") {
+          e.interval = readProtoDuration(r, v, q);
+          if (e.interval < kMillisecond) failExpected(r.source(), v, q, "at least 1ms");
+        } else if (key == "base_ejection_time") {
+          e.base_ejection_time = readProtoDuration(r, v, q);
+        } else if (key == "max_ejection_time") {
+          e.max_ejection_time = readProtoDuration(r, v, q);
+          max_set = true;
+        } else if (key == "max_ejection_time_jitter") {
+          if (readProtoDuration(r, v, q) != 0)
+            r.note(v, q + ": a random extra per ejection; replayed as 0s");
+        } else if (key == "max_ejection_percent") {
+          e.max_ejection_percent = r.whole(unwrapped(v), q, 0, 100);
+        } else if (key == "always_eject_one_host") {
+          e.always_eject_one_host = r.boolean(unwrapped(v), q);
+        } else if (key == "enforcing_consecutive_5xx") {
+          e.enforcing_consecutive_5xx = readEnforcing(r, v, q);
+        } else if (key == "enforcing_consecutive_gateway_failure") {
+          e.enforcing_consecutive_gateway_failure = readEnforcing(r, v, q);
+        } else if (key == "enforcing_consecutive_local_origin_failure") {
+          e.enforcing_consecutive_local_origin_failure = readEnforcing(r, v, q);
+        } else if (key == "split_external_local_origin_errors") {
+          e.split_external_local_origin_errors = r.boolean(v, q);
+        } else if (key == "successful_active_health_check_uneject_host") {
+          e.successful_active_health_check_uneject_host = r.boolean(unwrapped(v), q);
+        } else if (key == "hosts") {  // BreakerLab: the cluster's size without load_assignment
+          e.hosts = r.whole(v, q, 1, 100'000);
+        } else if (key == "healthy_panic_threshold") {
+          e.healthy_panic_threshold = r.number(unwrapped(v), q, 0, 100);
+        } else if (key.rfind("success_rate", 0) == 0 || key.rfind("failure_percentage", 0) == 0 ||
+                   key == "enforcing_success_rate" || key == "enforcing_failure_percentage" ||
+                   key == "enforcing_failure_percentage_local_origin" ||
+                   key == "enforcing_local_origin_success_rate") {
+          if (r.strict()) return false;
+          r.note(v, q + ": success-rate and failure-percentage ejection compare hosts with each "
+                        "other; BreakerLab's hosts are identical, so it does not model them");
+        } else {
+          return false;
+        }
+        return true;
+      });
+}
+
+ordered_json envoyOutlierJson(const EnvoyOutlierSettings& e) {
+  ordered_json j;
+  j["consecutive_5xx"] = e.consecutive_5xx;
+  j["enforcing_consecutive_5xx"] = e.enforcing_consecutive_5xx;
+  j["consecutive_gateway_failure"] = e.consecutive_gateway_failure;
+  j["enforcing_consecutive_gateway_failure"] = e.enforcing_consecutive_gateway_failure;
+  j["split_external_local_origin_errors"] = e.split_external_local_origin_errors;
+  if (e.split_external_local_origin_errors) {
+    j["consecutive_local_origin_failure"] = e.consecutive_local_origin_failure;
+    j["enforcing_consecutive_local_origin_failure"] = e.enforcing_consecutive_local_origin_failure;
+  }
+  j["interval"] = formatDuration(e.interval);
+  j["base_ejection_time"] = formatDuration(e.base_ejection_time);
+  j["max_ejection_time"] = formatDuration(e.max_ejection_time);
+  j["max_ejection_percent"] = e.max_ejection_percent;
+  if (e.always_eject_one_host) j["always_eject_one_host"] = true;
+  j["successful_active_health_check_uneject_host"] = e.successful_active_health_check_uneject_host;
+  return j;
+}
+
+// The whole file: find the cluster and read what the replay needs from it.
+void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& e) {
+  const Source& src = r.source();
+  YAML::Node cluster = root;
+  std::string path;
+  if (root.IsMap() && root["static_resources"] && root["static_resources"]["clusters"]) {
+    cluster = root["static_resources"]["clusters"];
+    path = "static_resources.clusters";
+  } else if (root.IsMap() && root["clusters"]) {
+    cluster = root["clusters"];
+    path = "clusters";
+  }
+  if (cluster.IsSequence()) {
+    YAML::Node chosen;
+    std::size_t index = 0;
+    for (std::size_t i = 0; i < cluster.size(); ++i)
+      if (cluster[i]["outlier_detection"]) {
+        chosen = cluster[i];
+        index = i;
+        break;
+      }
+    if (!chosen) fail(src, cluster, path + ": no cluster has outlier_detection");
+    if (cluster.size() > 1)
+      r.remark(chosen, path + ": " + std::to_string(cluster.size()) +
+                           " clusters; BreakerLab "
+                           "replays the first with outlier_detection");
+    cluster = chosen;
+    path = indexPath(path, index);
+  }
+  bool max_set = false;
+  if (!cluster.IsMap() || !cluster["outlier_detection"]) {
+    // The outlier_detection map on its own (with BreakerLab's hosts / healthy_panic_threshold).
+    readEnvoyOutlierDetection(r, root, "", e, max_set);
+  } else {
+    readEnvoyOutlierDetection(r, cluster["outlier_detection"], joinPath(path, "outlier_detection"),
+                              e, max_set);
+    std::uint32_t hosts = 0;
+    if (const YAML::Node la = cluster["load_assignment"]; la && la["endpoints"]) {
+      for (const auto& locality : la["endpoints"])
+        if (locality["lb_endpoints"])
+          hosts += static_cast<std::uint32_t>(locality["lb_endpoints"].size());
+    }
+    if (hosts > 0) {
+      e.hosts = hosts;
+    } else {
+      r.remark(cluster, joinPath(path, "load_assignment") +
+                            ": no endpoints listed (DNS or EDS); replayed as 1 host: set "
+                            "outlier_detection.hosts to the cluster's size");
+    }
+    if (const YAML::Node lb = cluster["common_lb_config"]; lb && lb["healthy_panic_threshold"])
+      e.healthy_panic_threshold =
+          r.number(unwrapped(lb["healthy_panic_threshold"]),
+                   joinPath(path, "common_lb_config.healthy_panic_threshold"), 0, 100);
+    if (const YAML::Node hc = cluster["health_checks"];
+        hc && hc.IsSequence() && hc.size() > 0 && hc[0]["interval"])
+      e.health_check_interval =
+          readProtoDuration(r, hc[0]["interval"], joinPath(path, "health_checks[0].interval"));
+    if (cluster["circuit_breakers"])
+      r.remark(cluster["circuit_breakers"],
+               joinPath(path, "circuit_breakers") +
+                   ": concurrency limits, not the breaker; BreakerLab's pool and retry settings "
+                   "are its own knobs");
+  }
+  // max_ejection_time defaults to max(300s, base_ejection_time); smaller than base is invalid.
+  if (!max_set) e.max_ejection_time = std::max<Micros>(300 * kSecond, e.base_ejection_time);
+  if (e.max_ejection_time < e.base_ejection_time)
+    fail(src, cluster,
+         "outlier_detection: max_ejection_time cannot be smaller than "
+         "base_ejection_time (Envoy refuses the cluster)");
+}
+
+}  // namespace breakerlab::data_detail

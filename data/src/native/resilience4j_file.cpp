@@ -1,0 +1,220 @@
+// A resilience4j config as users hold it: Spring Boot application.yml (or .properties) with
+// resilience4j.circuitbreaker.instances.NAME and configs.NAME (baseConfig, the default config),
+// or one instance's properties on their own.
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "library_settings.h"
+
+namespace breakerlab::data_detail {
+
+Micros readSpringDuration(SettingsReader& r, const YAML::Node& v, const std::string& path);
+void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const std::string& path,
+                              Resilience4jSettings& p);
+
+namespace {
+
+std::string canonical(std::string_view key) {
+  std::string out;
+  for (char c : key)
+    if (c != '-' && c != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The value of `key` in a map under Spring's relaxed names; undefined when absent.
+YAML::Node relaxed(const YAML::Node& map, std::string_view key) {
+  if (!map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  for (const auto& kv : map)
+    if (kv.first.IsScalar() && canonical(kv.first.Scalar()) == canonical(key)) return kv.second;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+// The base config's keys, then the instance's, which win (ConfigUtils.mergePropertiesIfAny).
+YAML::Node merged(const YAML::Node& base, const YAML::Node& instance) {
+  YAML::Node out(YAML::NodeType::Map);
+  std::map<std::string, std::string> seen;  // canonical -> key as written
+  auto add = [&](const YAML::Node& m) {
+    if (!m.IsMap()) return;
+    for (const auto& kv : m) {
+      const std::string k = kv.first.Scalar();
+      if (canonical(k) == "baseconfig") continue;
+      if (auto it = seen.find(canonical(k)); it != seen.end()) out.remove(it->second);
+      seen[canonical(k)] = k;
+      out[k] = kv.second;
+    }
+  };
+  add(base);
+  add(instance);
+  return out;
+}
+
+}  // namespace
+
+void readResilience4jFile(SettingsReader& r, const YAML::Node& root, Resilience4jSettings& p) {
+  const Source& src = r.source();
+  YAML::Node cb = relaxed(relaxed(root, "resilience4j"), "circuitbreaker");
+  if (!cb.IsDefined()) {
+    if (relaxed(root, "resilience4j").IsDefined())
+      fail(src, root, "resilience4j: no circuitbreaker section (resilience4j.circuitbreaker)");
+    // One instance's properties on their own.
+    readResilience4jInstance(r, root, "", p);
+    return;
+  }
+  for (const auto& kv : relaxed(root, "resilience4j")) {
+    const std::string k = canonical(kv.first.Scalar());
+    if (k != "circuitbreaker")
+      r.remark(kv.first, "resilience4j." + kv.first.Scalar() +
+                             ": not the breaker; BreakerLab's retry, timeout and pool settings "
+                             "are its own knobs and are not imported from here");
+  }
+  YAML::Node configs = relaxed(cb, "configs");
+  YAML::Node instances = relaxed(cb, "instances");
+  if (!instances.IsDefined()) instances = relaxed(cb, "backends");  // the legacy name
+  if (!instances.IsDefined() || !instances.IsMap() || instances.size() == 0)
+    fail(src, cb,
+         "resilience4j.circuitbreaker: no instances (resilience4j.circuitbreaker.instances.NAME)");
+  const auto first = instances.begin();
+  p.name = first->first.Scalar();
+  if (instances.size() > 1)
+    r.remark(first->first,
+             "resilience4j.circuitbreaker.instances: " + std::to_string(instances.size()) +
+                 " instances; BreakerLab replays '" + p.name + "', the first");
+  const YAML::Node instance = first->second;
+  YAML::Node base(YAML::NodeType::Undefined);
+  if (const YAML::Node name = relaxed(instance, "baseConfig"); name.IsDefined()) {
+    base = relaxed(configs, name.Scalar());
+    if (!base.IsDefined())
+      fail(src, name,
+           "baseConfig: no config '" + name.Scalar() +
+               "' under resilience4j.circuitbreaker.configs");
+  } else {
+    base = relaxed(configs, "default");  // the default config applies to every instance
+  }
+  const std::string path = "resilience4j.circuitbreaker.instances." + p.name;
+  readResilience4jInstance(r, base.IsDefined() ? merged(base, instance) : instance, path, p);
+}
+
+// `.properties`: key=value lines (key: value too), # and ! comments, lists as a,b or key[0]=a.
+// Turned into YAML whose leaf lines are mapped back to the properties file for errors.
+
+namespace {
+struct PropertyLeaf {
+  std::string value;
+  int line, column;
+};
+struct PropertyNode {
+  std::vector<std::pair<std::string, PropertyNode>> children;
+  std::vector<PropertyLeaf> items;  // a list
+  std::vector<PropertyLeaf> value;  // at most one: a scalar
+  PropertyNode& child(const std::string& key) {
+    for (auto& [k, n] : children)
+      if (k == key) return n;
+    children.push_back({key, PropertyNode{}});
+    return children.back().second;
+  }
+};
+
+std::string yamlQuoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void emit(const PropertyNode& node, int depth, PropertiesYaml& out) {
+  const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
+  for (const auto& [key, child] : node.children) {
+    if (!child.value.empty() && child.children.empty() && child.items.empty()) {
+      const PropertyLeaf& v = child.value.back();
+      out.text += indent + yamlQuoted(key) + ": " + yamlQuoted(v.value) + "\n";
+      out.origin.push_back({v.line, v.column});
+      continue;
+    }
+    const int line = !child.value.empty()   ? child.value.back().line
+                     : !child.items.empty() ? child.items.front().line
+                                            : 0;
+    out.text += indent + yamlQuoted(key) + ":\n";
+    out.origin.push_back({line, 1});
+    if (!child.items.empty()) {
+      for (const PropertyLeaf& item : child.items) {
+        out.text += indent + "  - " + yamlQuoted(item.value) + "\n";
+        out.origin.push_back({item.line, item.column});
+      }
+    } else {
+      emit(child, depth + 1, out);
+    }
+  }
+}
+}  // namespace
+
+PropertiesYaml propertiesToYaml(std::string_view text) {
+  PropertyNode root;
+  int line = 0;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    const std::string_view l =
+        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++line;
+    std::size_t b = 0;
+    while (b < l.size() && (l[b] == ' ' || l[b] == '\t')) ++b;
+    if (b >= l.size() || l[b] == '#' || l[b] == '!') continue;
+    const std::size_t sep = l.find_first_of("=:", b);
+    if (sep == std::string_view::npos) continue;
+    std::string key(l.substr(b, sep - b));
+    while (!key.empty() && (key.back() == ' ' || key.back() == '\t')) key.pop_back();
+    std::size_t v = sep + 1;
+    while (v < l.size() && (l[v] == ' ' || l[v] == '\t')) ++v;
+    std::string value(l.substr(v));
+    while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
+    PropertyNode* node = &root;
+    std::size_t s = 0;
+    bool element = false;
+    for (;;) {
+      const std::size_t d = key.find('.', s);
+      std::string part = key.substr(s, d == std::string::npos ? std::string::npos : d - s);
+      if (const std::size_t br = part.find('['); br != std::string::npos) {
+        part.resize(br);
+        element = true;
+      }
+      node = &node->child(part);
+      if (d == std::string::npos) break;
+      s = d + 1;
+    }
+    const int column = static_cast<int>(v) + 1;
+    if (element) {
+      node->items.push_back({value, line, column});
+    } else if (canonical(key).find("exceptions") != std::string::npos) {
+      // A comma-separated list.
+      std::size_t from = 0;
+      for (;;) {
+        const std::size_t c = value.find(',', from);
+        std::string item =
+            value.substr(from, c == std::string::npos ? std::string::npos : c - from);
+        while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+        while (!item.empty() && item.back() == ' ') item.pop_back();
+        if (!item.empty()) node->items.push_back({item, line, column});
+        if (c == std::string::npos) break;
+        from = c + 1;
+      }
+    } else {
+      node->value = {{value, line, column}};
+    }
+  }
+  PropertiesYaml out;
+  emit(root, 0, out);
+  return out;
+}
+
+bool looksLikeProperties(std::string_view text, const std::string& file_name) {
+  if (file_name.size() >= 11 && file_name.substr(file_name.size() - 11) == ".properties")
+    return true;
+  return text.find("resilience4j.circuitbreaker.") != std::string_view::npos &&
+         text.find('=') != std::string_view::npos;
+}
+
+}  // namespace breakerlab::data_detail
