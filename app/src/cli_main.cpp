@@ -18,6 +18,12 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
   replay->add_option("incident", o.incident,
                      "Incident file (breakerlab/1 YAML or JSON), or a bundled incident's name");
   replay->add_option("--config", o.config_file, "Use this breakerlab-config/1 file instead");
+  replay->add_option("--library", o.library,
+                     "Replay with this library's breaker: resilience4j, gobreaker, polly, "
+                     "opossum, cockatiel, envoy or breakerlab");
+  replay->add_option("--policy", o.policy,
+                     "The breaker from a library's own config file (application.yml, a Go file, "
+                     "appsettings.json, opossum or cockatiel JSON, Envoy cluster YAML)");
   replay->add_option("--set", o.sets, "Override one config key: dotted.key=value (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -26,6 +26,8 @@ class UsageError : public std::runtime_error {
 struct ReplayOptions {
   std::string incident;
   std::string config_file;
+  std::string library;  // whose breaker rules; with --policy, the native file's library
+  std::string policy;   // a library's own config file for the breaker
   std::vector<std::string> sets;
   std::string what_if;
   std::string seed;  // empty: the incident's

@@ -72,6 +72,20 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     }
     if (!options.no_incident_expect) expectations = incident.expect;
   }
+  if (!options.policy.empty()) {
+    // The breaker of the library's own config file, on top of the rest of the config.
+    const Config policy = loadPolicy(options.policy, options.library);
+    config.breaker.library = policy.breaker.library;
+    config.native = policy.native;
+    if (policy.breaker.library == BreakerLibrary::breakerlab) config.breaker = policy.breaker;
+    label += " with the " + std::string(libraryInfo(config.breaker.library).title) +
+             " breaker of " + options.policy;
+  } else if (!options.library.empty()) {
+    const auto library = breakerLibraryFromString(options.library);
+    if (!library) throw UsageError("--library: unknown library \"" + options.library + "\"");
+    config.breaker.library = *library;
+    label += " with " + std::string(libraryInfo(*library).title) + "'s rules";
+  }
   if (!options.sets.empty()) {
     config = applyOverrides(config, options.sets);
     for (const std::string& s : options.sets) label += " --set " + s;

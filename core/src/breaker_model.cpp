@@ -24,7 +24,7 @@ Impl makeImpl(const BreakerConfig& generic, const NativeBreakers& native,
     case BreakerLibrary::polly:
       return PollyModel(native.polly, created_at);
     case BreakerLibrary::envoy:
-      return EnvoyOutlierModel(native.envoy, created_at);
+      return EnvoyOutlierModel(native.envoy, created_at, health);
   }
   throw std::invalid_argument("unknown breaker library");
 }

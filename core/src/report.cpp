@@ -146,6 +146,19 @@ double overlapSeconds(const Lane& a, std::string_view a_not_state, const Lane* b
 std::string tripLabel(const BreakerTransition& t, const BreakerConfig& config) {
   using C = BreakerTransition::Cause;
   std::ostringstream s;
+  if (config.library == BreakerLibrary::envoy) {
+    s << "host ejected by outlier detection";
+    return s.str();
+  }
+  if (config.library != BreakerLibrary::breakerlab) {
+    s << libraryInfo(config.library).title << ": ";
+    if (t.cause == C::consecutive) {
+      s << t.window_failures << " consecutive failures";
+    } else {
+      s << t.window_failures << " of " << t.window_calls << " calls failed";
+    }
+    return s.str();
+  }
   if (t.cause == C::consecutive) {
     s << t.window_failures << " consecutive failures";
   } else if (t.cause == C::slow_call_rate) {
@@ -157,6 +170,36 @@ std::string tripLabel(const BreakerTransition& t, const BreakerConfig& config) {
     s << t.window_failures << " of last " << t.window_calls << " calls failed";
   }
   return s.str();
+}
+
+// What a library's own transition was, for its event label.
+std::string transitionLabel(const BreakerTransition& t) {
+  using C = BreakerTransition::Cause;
+  switch (t.cause) {
+    case C::health_green:
+      return "half-open: health check seen green";
+    case C::interval_elapsed:
+      return t.to == BreakerState::half_open ? "half-open: open interval elapsed"
+                                             : "open interval elapsed";
+    case C::first_call_after_wait:
+      return "half-open at the first call after the wait";
+    case C::half_open_expired:
+      return t.to == BreakerState::closed ? "closed: half-open wait elapsed"
+                                          : "reopened: half-open wait elapsed";
+    case C::probes_failed:
+      return "trial failed";
+    case C::probes_succeeded:
+      return "trial succeeded";
+    case C::late_result:
+      return t.to == BreakerState::closed ? "closed by a late success"
+                                          : "reopened by a late failure";
+    case C::hosts_ejected:
+      return t.to == BreakerState::open ? "every host ejected" : "hosts ejected";
+    case C::hosts_returned:
+      return t.to == BreakerState::closed ? "every host back" : "hosts back";
+    default:
+      return std::string(toString(t.cause));
+  }
 }
 
 std::string probesLabel(const std::vector<const ProbeResult*>& spell) {
@@ -204,17 +247,16 @@ void addEvents(const RunFacts& facts, const Config& config, const Result& result
         if (t.from == BreakerState::closed) {
           events.push_back({t.at, EventKind::trip, "breaker", tripLabel(t, config.breaker)});
         } else {
-          events.push_back({t.at, EventKind::reopen, "breaker", probesLabel(spell)});
+          events.push_back({t.at, EventKind::reopen, "breaker",
+                            spell.empty() ? transitionLabel(t) : probesLabel(spell)});
         }
         break;
       case BreakerState::half_open:
-        events.push_back({t.at, EventKind::half_open, "breaker",
-                          t.cause == BreakerTransition::Cause::health_green
-                              ? "half-open: health check seen green"
-                              : "half-open: open interval elapsed"});
+        events.push_back({t.at, EventKind::half_open, "breaker", transitionLabel(t)});
         break;
       case BreakerState::closed:
-        events.push_back({t.at, EventKind::close, "breaker", probesLabel(spell)});
+        events.push_back({t.at, EventKind::close, "breaker",
+                          spell.empty() ? transitionLabel(t) : probesLabel(spell)});
         break;
     }
   }

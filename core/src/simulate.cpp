@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "breakerlab/core/breaker.h"
+#include "breakerlab/core/breaker_model.h"
 #include "client_state.h"
 #include "dependency_model.h"
 #include "health_timeline.h"
@@ -53,6 +53,24 @@ class RetryQueue {
   std::size_t size() const { return heap_.size(); }
 };
 
+// opossum times each call it wraps with its own timer: inside the retry loop that is every
+// attempt; outside it the whole loop, as a deadline (opossum answers the caller then and lets the
+// loop run on; the replay stops the loop there).
+TimeoutConfig effectiveTimeout(const Config& c) {
+  TimeoutConfig t = c.timeout;
+  const OpossumOptions& o = c.native.opossum;
+  if (c.breaker.enabled && c.breaker.library == BreakerLibrary::opossum && o.enabled &&
+      o.timeout > 0) {
+    const Micros limit = nodeTimerDelay(o.timeout);
+    if (c.breaker.placement == BreakerPlacement::inside_retry) {
+      t.attempt = std::min(t.attempt, limit);
+    } else {
+      t.total = t.total > 0 ? std::min(t.total, limit) : limit;
+    }
+  }
+  return t;
+}
+
 // The closed-state rules: all that a lead-in in which the breaker never left closed depends on.
 bool sameClosedRules(const BreakerConfig& a, const BreakerConfig& b) {
   return a.enabled == b.enabled && a.window_type == b.window_type &&
@@ -73,7 +91,7 @@ struct ReplayCache::Snapshot {
   Micros lead_in;
   Config config;
   bool breaker_moved;  // the breaker left the closed state during the lead-in
-  CircuitBreaker breaker;
+  Breaker breaker;
   DependencyModel dependency;
   std::vector<Micros> price_fetched_at;
   InFlight in_flight;
@@ -90,6 +108,9 @@ struct ReplayCache::Snapshot {
       return false;
     if (c.pricing.mode == PricingMode::cache_first && !(config.cache == c.cache)) return false;
     if (config.breaker.placement != c.breaker.placement) return false;
+    if (config.breaker.library != c.breaker.library) return false;
+    if (config.breaker.library != BreakerLibrary::breakerlab)
+      return config.breaker.enabled == c.breaker.enabled && config.native == c.native;
     return breaker_moved ? config.breaker == c.breaker : sameClosedRules(config.breaker, c.breaker);
   }
 };
@@ -109,11 +130,13 @@ class Simulation {
         config_(config),
         rng_(incident.seed),
         health_(incident.dependency.health),
-        breaker_(config.breaker, &health_),
+        breaker_(config.breaker, config.native, &health_,
+                 incident.start - incident.traffic.lead_in),
+        timeout_(effectiveTimeout(config)),
         dependency_(incident.dependency),
         keys_(incident.traffic.keys),
         price_fetched_at_(keys_.count(), kNever),
-        in_flight_(incident.start - incident.traffic.lead_in, config.timeout.attempt),
+        in_flight_(incident.start - incident.traffic.lead_in, effectiveTimeout(config).attempt),
         governor_(config.retry),
         client_(config.load_balancer.pods, keys_.count(), incident.dependency.capacity),
         workers_limit_(config.workers.per_pod),
@@ -121,7 +144,9 @@ class Simulation {
         health_checks_(config.load_balancer.health_check.enabled),
         background_(config.retry.mode == RetryMode::background),
         cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
-        call_threads_(config.workers.call_threads && config.workers.per_pod > 0) {
+        call_threads_(config.workers.call_threads && config.workers.per_pod > 0),
+        holds_calls_(config.breaker.enabled && breaker_.holdsCalls()),
+        connects_(config.breaker.enabled && config.breaker.library == BreakerLibrary::envoy) {
     resources_ = config.load_balancer.pods > 1 || workers_limit_ > 0 || pool_limit_ > 0 ||
                  health_checks_ || client_.servers.limited();
     if (health_checks_) {
@@ -202,6 +227,7 @@ class Simulation {
       const Micros timer = breaker_.nextTimer();
       if (timer < next || (timer == next && completion != next && thread != next)) {
         breaker_.fireTimer();
+        if (holds_calls_) serveReleased(timer);
         continue;
       }
       if (completion == next) {
@@ -213,6 +239,7 @@ class Simulation {
       } else {
         startRetry(retries_.pop());
       }
+      if (holds_calls_) serveReleased(next);
     }
     result_.simulated_requests = lead_in_requests + window.produced();
 
@@ -307,9 +334,11 @@ class Simulation {
       if (completion <= timer && completion <= retry) {
         if (completion > t) return;
         complete(in_flight_.pop());
+        if (holds_calls_) serveReleased(completion);
       } else if (timer <= retry) {
         if (timer > t) return;
         breaker_.fireTimer();
+        if (holds_calls_) serveReleased(timer);
       } else {
         if (retry > t) return;
         startRetry(retries_.pop());
@@ -340,14 +369,18 @@ class Simulation {
       } else {
         healthCheck();
       }
+      if (holds_calls_) serveReleased(next);
     }
   }
 
+  // Envoy is a proxy: every attempt is a request to one of its hosts, wherever the app retries.
   bool breakerOutside() const {
-    return config_.breaker.enabled && config_.breaker.placement == BreakerPlacement::outside_retry;
+    return config_.breaker.enabled &&
+           config_.breaker.placement == BreakerPlacement::outside_retry && !connects_;
   }
   bool breakerInside() const {
-    return config_.breaker.enabled && config_.breaker.placement == BreakerPlacement::inside_retry;
+    return config_.breaker.enabled &&
+           (config_.breaker.placement == BreakerPlacement::inside_retry || connects_);
   }
   static Stream streamOf(std::uint32_t record) {
     if (record == kLeadInRecord) return Stream::lead_in;
@@ -426,11 +459,19 @@ class Simulation {
         return false;
       }
     }
-    CircuitBreaker::Permit permit = CircuitBreaker::admitted(0);
+    return admitOutside(t, arrival, pod, key, record, request);
+  }
+
+  // The outside breaker, then the first attempt. Returns whether the request still holds its
+  // worker (it is under way, or held by the breaker until it decides).
+  bool admitOutside(Micros t, Micros arrival, std::uint16_t pod, std::uint32_t key,
+                    std::uint32_t record, std::uint32_t request) {
+    BreakerPermit permit = CircuitBreaker::admitted(0);
     if (breakerOutside()) {
-      permit = breaker_.acquire(t);
+      permit = acquireAt(t, HeldCall::Kind::request, arrival, key, record, request, 0, pod);
+      if (permit.waiting) return true;
       if (!permit.permitted) {
-        if (counted) {
+        if (record != kLeadInRecord) {
           ++facts_.rejected_calls;
           fallBack(record, key, t, t - arrival);
         }
@@ -441,10 +482,10 @@ class Simulation {
   }
 
   void startRefresh(Micros t, std::uint16_t pod, std::uint32_t key) {
-    CircuitBreaker::Permit permit = CircuitBreaker::admitted(0);
+    BreakerPermit permit = CircuitBreaker::admitted(0);
     if (breakerOutside()) {
-      permit = breaker_.acquire(t);
-      if (!permit.permitted) return;
+      permit = acquireAt(t, HeldCall::Kind::refresh, t, key, kRefreshRecord, 0, 0, pod);
+      if (!permit.permitted) return;  // rejected, or held until the breaker decides
     }
     client_.refreshing[key] = 1;
     client_.refreshed_at[key] = t;
@@ -452,14 +493,74 @@ class Simulation {
       client_.refreshing[key] = 0;
   }
 
+  // --- Calls the breaker holds until it decides (cockatiel's half-open waiters) -----------
+
+  struct HeldCall {
+    enum class Kind : std::uint8_t { request, refresh, attempt } kind;
+    Micros request_start;
+    std::uint32_t key, record, request;
+    std::uint8_t attempt;
+    std::uint16_t pod;
+  };
+
+  // Asks the breaker; a call it holds is kept under a token until it is released.
+  BreakerPermit acquireAt(Micros t, HeldCall::Kind kind, Micros request_start, std::uint32_t key,
+                          std::uint32_t record, std::uint32_t request, std::uint8_t attempt,
+                          std::uint16_t pod) {
+    if (!holds_calls_) return breaker_.acquire(t);
+    std::uint32_t token;
+    const HeldCall held{kind, request_start, key, record, request, attempt, pod};
+    if (!free_held_.empty()) {
+      token = free_held_.back();
+      free_held_.pop_back();
+      held_[token] = held;
+    } else {
+      token = static_cast<std::uint32_t>(held_.size());
+      held_.push_back(held);
+    }
+    const BreakerPermit permit = breaker_.acquire(t, token);
+    if (!permit.waiting) free_held_.push_back(token);
+    return permit;
+  }
+
+  // The breaker decided: every call it released asks again, in the order it was held, and goes
+  // on as it would have (or lets go of its worker when it is rejected now).
+  void serveReleased(Micros t) {
+    std::vector<std::uint32_t>& released = breaker_.released();
+    if (released.empty()) return;
+    std::vector<std::uint32_t> tokens;
+    tokens.swap(released);
+    for (const std::uint32_t token : tokens) {
+      const HeldCall h = held_[token];
+      free_held_.push_back(token);
+      switch (h.kind) {
+        case HeldCall::Kind::request:
+          if (!admitOutside(t, h.request_start, h.pod, h.key, h.record, h.request))
+            releaseWorker(h.pod, t);
+          break;
+        case HeldCall::Kind::refresh:
+          if (!client_.refreshing[h.key]) startRefresh(t, h.pod, h.key);
+          break;
+        case HeldCall::Kind::attempt:
+          if (!startAttempt(t, h.request_start, h.key, h.record, h.request,
+                            CircuitBreaker::admitted(0), h.attempt, h.pod) &&
+              h.record != kRefreshRecord && (h.attempt == 0 || !background_))
+            releaseWorker(h.pod, t);
+          break;
+      }
+    }
+  }
+
   // Attempt `attempt` of a request at time t: the inside breaker, then a connection. Returns
   // whether the attempt is under way (false: the breaker rejected it and the request is over).
   [[gnu::always_inline]] bool startAttempt(Micros t, Micros request_start, std::uint32_t key,
                                            std::uint32_t record, std::uint32_t request,
-                                           CircuitBreaker::Permit permit, std::uint8_t attempt,
+                                           BreakerPermit permit, std::uint8_t attempt,
                                            std::uint16_t pod) {
     if (breakerInside()) {
-      permit = breaker_.acquire(t);
+      permit =
+          acquireAt(t, HeldCall::Kind::attempt, request_start, key, record, request, attempt, pod);
+      if (permit.waiting) return true;
       if (!permit.permitted) {
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
         // failure it was retrying. With retries in the background the attempt is retried later
@@ -547,10 +648,11 @@ class Simulation {
     const bool counted =
         isCheckout(c.record) || (c.record == kRefreshRecord && t >= incident_.start);
     if (c.attempt == 0 && c.record != kRefreshRecord) governor_.onRequest(t);
-    Micros timeout = config_.timeout.attempt;
-    if (config_.timeout.total > 0)
-      timeout = std::max<Micros>(0, std::min(timeout, c.request_start + config_.timeout.total - t));
+    Micros timeout = timeout_.attempt;
+    if (timeout_.total > 0)
+      timeout = std::max<Micros>(0, std::min(timeout, c.request_start + timeout_.total - t));
     DependencyAnswer answer = dependency_.answer(t, rng_, streamOf(c.record), c.request, c.attempt);
+    if (connects_ && answer.outcome != CallOutcome::refused) breaker_.connected(t, c.permit);
     if (client_.servers.limited() && answer.outcome != CallOutcome::refused)
       queueAtDependency(t, timeout, answer);
     if (counted) {
@@ -568,7 +670,7 @@ class Simulation {
     call.duration = static_cast<std::int32_t>(duration);
     call.outcome = outcome;
     // Only full-length timeouts complete in start order; a deadline-shortened one does not.
-    if (hung && timeout == config_.timeout.attempt) {
+    if (hung && timeout == timeout_.attempt) {
       in_flight_.pushTimeout(call);
     } else {
       in_flight_.push(call);
@@ -742,7 +844,7 @@ class Simulation {
     return total;
   }
 
-  void recordAtBreaker(Micros t, const CircuitBreaker::Permit& permit, CallOutcome outcome,
+  void recordAtBreaker(Micros t, const BreakerPermit& permit, CallOutcome outcome,
                        Micros duration) {
     breaker_.record(t, permit, outcome, duration);
     if (!facts_.first_trip && t >= incident_.start && t <= incident_.end &&
@@ -762,7 +864,7 @@ class Simulation {
       return rng_.uniform(stream, call.request, n, Purpose::backoff);
     });
     const Micros at = call.at + delay;
-    if (config_.timeout.total > 0 && at >= call.request_start + config_.timeout.total) return false;
+    if (timeout_.total > 0 && at >= call.request_start + timeout_.total) return false;
     if (!governor_.allowRetry(call.at)) {
       facts_.retries_refused += call.record != kLeadInRecord ? 1 : 0;
       return false;
@@ -807,7 +909,8 @@ class Simulation {
   const Config& config_;
   CounterRng rng_;
   HealthTimeline health_;
-  CircuitBreaker breaker_;
+  Breaker breaker_;
+  TimeoutConfig timeout_;  // the config's, or shorter where the breaker times calls (opossum)
   DependencyModel dependency_;
   KeySampler keys_;
   std::vector<Micros> price_fetched_at_;
@@ -821,10 +924,14 @@ class Simulation {
   bool background_;
   bool cache_first_;
   bool call_threads_;
+  bool holds_calls_;  // the breaker may hold calls until it decides (cockatiel's half-open)
+  bool connects_;     // the breaker wants to know when a call got through (Envoy)
   bool resources_ = false;
   LevelTracker workers_, pool_, pending_, load_, ejected_;
   RunFacts facts_;
   Result result_;
+  std::vector<HeldCall> held_;
+  std::vector<std::uint32_t> free_held_;
 };
 
 Result simulate(const Incident& incident, const Config& config) {

@@ -192,7 +192,13 @@ void CockatielModel::open(Micros now, BreakerTransition::Cause cause) {
   backoff_step_ = from_half_open ? backoff_step_ + 1 : 0;
   attempt_no_ = from_half_open ? attempt_no_ : 1;
   opened_at_ = now;
-  report(now, BreakerState::open, cause, successes_ + failures_, failures_);
+  if (settings_.breaker.kind == CockatielBreakerSpec::Kind::consecutive &&
+      cause == BreakerTransition::Cause::trip_rule) {
+    report(now, BreakerState::open, BreakerTransition::Cause::consecutive, consecutive_,
+           consecutive_);
+  } else {
+    report(now, BreakerState::open, cause, successes_ + failures_, failures_);
+  }
   if (from_half_open) releaseWaiters();
 }
 

@@ -8,11 +8,16 @@ namespace {
 constexpr std::uint32_t kOverprovisioningFactor = 140;  // kDefaultOverProvisioningFactor
 }
 
-EnvoyOutlierModel::EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micros created_at)
+EnvoyOutlierModel::EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micros created_at,
+                                     const HealthSignal* health)
     : settings_(settings),
       hosts_(std::max<std::uint32_t>(settings.hosts, 1)),
       // initialize(): armIntervalTimer(), so the first sweep is one interval after creation.
-      next_sweep_(created_at + std::max<Micros>(settings.interval, kMillisecond)) {}
+      next_sweep_(created_at + std::max<Micros>(settings.interval, kMillisecond)),
+      health_(health) {
+  if (health_ != nullptr && settings.health_check_interval > 0)
+    next_health_check_ = created_at + settings.health_check_interval;
+}
 
 bool EnvoyOutlierModel::inPanic() const {
   // LoadBalancerBase::recalculatePerPriorityPanic and isHostSetInPanic, one priority.
@@ -185,6 +190,12 @@ Micros EnvoyOutlierModel::nextStateTimer() const {
 }
 
 void EnvoyOutlierModel::fireTimer() {
+  if (next_health_check_ < next_sweep_) {
+    const Micros now = next_health_check_;
+    next_health_check_ += settings_.health_check_interval;
+    if (health_->greenAt(now)) healthCheckPassed(now);
+    return;
+  }
   const Micros now = next_sweep_;
   next_sweep_ += std::max<Micros>(settings_.interval, kMillisecond);
   // checkHostForUneject for every host, in host order.

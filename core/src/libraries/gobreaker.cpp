@@ -176,9 +176,14 @@ void GobreakerModel::toNewGeneration(Micros now) {
 
 void GobreakerModel::setState(BreakerState to, Micros now, BreakerTransition::Cause cause) {
   if (state_ == to) return;
-  const GobreakerCounts before = counts_;
-  // OnStateChange runs after toNewGeneration, but the trip's window is the one that tripped.
-  report(now, to, cause, before.total_successes + before.total_failures, before.total_failures);
+  const GobreakerCounts& c = counts_;
+  // The trip as its rule saw it: the run of failures, or the window's totals.
+  if (cause == BreakerTransition::Cause::trip_rule && consecutive_rule_) {
+    report(now, to, BreakerTransition::Cause::consecutive, c.consecutive_failures,
+           c.consecutive_failures);
+  } else {
+    report(now, to, cause, c.total_successes + c.total_failures, c.total_failures);
+  }
   toNewGeneration(now);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Envoy outlier detection (source/common/upstream/outlier_detection_impl.cc) over a cluster of
 // identical hosts, with the load balancer's panic threshold: a passive breaker per host.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -42,7 +43,10 @@ struct HostEjection {
 // while no host can take a call (all ejected and the cluster not in panic), half-open otherwise.
 class EnvoyOutlierModel : public BreakerModelBase {
  public:
-  EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micros created_at);
+  // With a health signal and a health_check_interval, active health checks run: a passing one
+  // returns every ejected host at once (successful_active_health_check_uneject_host).
+  EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micros created_at,
+                    const HealthSignal* health = nullptr);
 
   // Picks the host (round robin over the hosts the load balancer may use); rejected: no healthy
   // upstream.
@@ -50,7 +54,7 @@ class EnvoyOutlierModel : public BreakerModelBase {
   // The call got its connection (split mode: a local-origin success for its host).
   void connected(Micros now, const BreakerPermit& permit);
   void record(Micros now, const BreakerPermit& permit, CallOutcome outcome, Micros duration);
-  Micros nextTimer() const { return next_sweep_; }
+  Micros nextTimer() const { return std::min(next_sweep_, next_health_check_); }
   // The sweep that returns the next ejected host, if any is ejected.
   Micros nextStateTimer() const;
   void fireTimer();
@@ -86,6 +90,8 @@ class EnvoyOutlierModel : public BreakerModelBase {
   std::uint32_t active_ = 0;  // hosts ejected now
   std::uint32_t round_robin_ = 0;
   Micros next_sweep_;
+  const HealthSignal* health_;
+  Micros next_health_check_ = kNever;
   std::vector<HostEjection> ejections_;
 };
 
