@@ -4,6 +4,7 @@
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "config_yaml.h"
+#include "native/library_settings.h"
 
 namespace breakerlab {
 namespace data_detail {
@@ -124,9 +125,16 @@ void readHalfOpen(const Source& src, const YAML::Node& node, const std::string& 
 BreakerConfig readBreaker(const Source& src, const YAML::Node& node, const std::string& path) {
   BreakerConfig b;
   const MapReader m(src, node, path,
-                    {"enabled", "placement", "window", "min_calls", "failure_rate",
+                    {"enabled", "library", "placement", "window", "min_calls", "failure_rate",
                      "consecutive_failures", "slow_call", "failures", "open", "half_open"});
   if (auto* v = m.find("enabled")) b.enabled = readBool(src, *v, m.path("enabled"));
+  if (auto* v = m.find("library")) {
+    const auto library = v->IsScalar() ? breakerLibraryFromString(v->Scalar()) : std::nullopt;
+    std::vector<std::string_view> names;
+    for (const auto& info : kBreakerLibraries) names.push_back(info.key);
+    if (!library) failExpected(src, *v, m.path("library"), "one of " + joinNames(names));
+    b.library = *library;
+  }
   if (auto* v = m.find("placement"))
     b.placement = readEnum<BreakerPlacement>(src, *v, m.path("placement"),
                                              {{"outside_retry", BreakerPlacement::outside_retry},
@@ -217,9 +225,10 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
     if (entry.key == "format" && (!entry.value.IsScalar() || entry.value.Scalar() != kConfigFormat))
       failExpected(src, entry.value, joinPath(path, "format"), quoted(kConfigFormat));
   }
-  const MapReader m(src, node, path,
-                    {"format", "breaker", "timeout", "retry", "fallback", "pool", "workers",
-                     "load_balancer", "pricing"});
+  const MapReader m(
+      src, node, path,
+      {"format", "breaker", "timeout", "retry", "fallback", "pool", "workers", "load_balancer",
+       "pricing", "resilience4j", "gobreaker", "polly", "opossum", "cockatiel", "envoy"});
   if (require_format) m.require("format");
   if (auto* v = m.find("breaker")) c.breaker = readBreaker(src, *v, m.path("breaker"));
   if (auto* v = m.find("timeout")) {
@@ -242,6 +251,24 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
   if (auto* v = m.find("load_balancer"))
     c.load_balancer = readLoadBalancer(src, *v, m.path("load_balancer"));
   if (auto* v = m.find("pricing")) c.pricing = readPricing(src, *v, m.path("pricing"));
+  // Each library's settings, in its own names (strict: an unknown name is an error here).
+  SettingsReader native(src, nullptr);
+  if (auto* v = m.find("resilience4j"))
+    readResilience4jInstance(native, *v, m.path("resilience4j"), c.native.resilience4j);
+  if (auto* v = m.find("gobreaker"))
+    readGobreakerSettings(native, *v, m.path("gobreaker"), c.native.gobreaker);
+  if (auto* v = m.find("polly")) readPollyOptions(native, *v, m.path("polly"), c.native.polly);
+  if (auto* v = m.find("opossum"))
+    readOpossumOptions(native, *v, m.path("opossum"), c.native.opossum);
+  if (auto* v = m.find("cockatiel"))
+    readCockatielSettings(native, *v, m.path("cockatiel"), c.native.cockatiel);
+  if (auto* v = m.find("envoy")) {
+    bool max_set = false;
+    readEnvoyOutlierDetection(native, *v, m.path("envoy"), c.native.envoy, max_set);
+    if (!max_set)
+      c.native.envoy.max_ejection_time =
+          std::max<Micros>(300 * kSecond, c.native.envoy.base_ejection_time);
+  }
   return c;
 }
 

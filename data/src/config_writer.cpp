@@ -4,6 +4,7 @@
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/values.h"
 #include "config_yaml.h"
+#include "native/library_settings.h"
 
 namespace breakerlab {
 namespace data_detail {
@@ -46,13 +47,14 @@ std::string_view closeRuleName(CloseRule r) {
 }
 }  // namespace
 
-YAML::Node toYamlNode(const Config& c) {
+YAML::Node toYamlNode(const Config& c, bool every_library) {
   const BreakerConfig& b = c.breaker;
   YAML::Node root(YAML::NodeType::Map);
   root["format"] = std::string(kConfigFormat);
 
   YAML::Node breaker(YAML::NodeType::Map);
   breaker["enabled"] = boolText(b.enabled);
+  breaker["library"] = std::string(toString(b.library));
   breaker["placement"] =
       std::string(b.placement == BreakerPlacement::inside_retry ? "inside_retry" : "outside_retry");
   YAML::Node window = flowMap();
@@ -155,6 +157,23 @@ YAML::Node toYamlNode(const Config& c) {
       std::string(c.pricing.mode == PricingMode::cache_first ? "cache_first" : "sync");
   pricing["refresh_after"] = formatDuration(c.pricing.refresh_after);
   root["pricing"] = pricing;
+
+  // Each library's settings in its own names and units.
+  const NativeBreakers defaults;
+  auto section = [&](BreakerLibrary library, bool is_default, const ordered_json& json) {
+    if (every_library || b.library == library || !is_default)
+      root[std::string(toString(library))] = jsonToYaml(json);
+  };
+  const NativeBreakers& n = c.native;
+  section(BreakerLibrary::resilience4j, n.resilience4j == defaults.resilience4j,
+          resilience4jInstanceJson(n.resilience4j));
+  section(BreakerLibrary::gobreaker, n.gobreaker == defaults.gobreaker,
+          gobreakerSettingsJson(n.gobreaker));
+  section(BreakerLibrary::polly, n.polly == defaults.polly, pollyOptionsJson(n.polly));
+  section(BreakerLibrary::opossum, n.opossum == defaults.opossum, opossumOptionsJson(n.opossum));
+  section(BreakerLibrary::cockatiel, n.cockatiel == defaults.cockatiel,
+          cockatielSettingsJson(n.cockatiel));
+  section(BreakerLibrary::envoy, n.envoy == defaults.envoy, envoyConfigJson(n.envoy));
   return root;
 }
 

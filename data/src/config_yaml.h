@@ -19,8 +19,10 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
 // Runs validate(Config) and reports a problem at `at`.
 void validateConfigAt(const Source& src, const YAML::Node& at, const Config& config);
 
-// The full config as a YAML tree (the shape of a config file).
-YAML::Node toYamlNode(const Config& config);
+// The full config as a YAML tree (the shape of a config file). A library's section is written
+// when the breaker follows that library or its settings differ from the library's defaults;
+// `every_library` writes all six (the tree `--set` edits, so that any of their keys exists).
+YAML::Node toYamlNode(const Config& config, bool every_library = false);
 
 // Sets `value` at the dotted `key` (e.g. "breaker.window.size") inside `tree`, a full config
 // tree from toYamlNode. A map value sets the keys it names and keeps the others; any other

@@ -60,7 +60,7 @@ Config readWhatIfConfig(const Source& src, const YAML::Node& item, const YAML::N
   wsrc.fallback_line = at.line;
   wsrc.fallback_column = at.column;
   wsrc.message_prefix = "what-if '" + name + "': ";
-  YAML::Node tree = toYamlNode(deployed);
+  YAML::Node tree = toYamlNode(deployed, true);
   for (const auto& entry : mapEntries(src, *set, set_path))
     setAtPath(tree, entry.key, entry.value, wsrc, entry.key_node);
   const Config config = readConfigNode(wsrc, tree, "", false);

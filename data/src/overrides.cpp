@@ -36,7 +36,17 @@ std::string keyList(const YAML::Node& map) {
 void assign(YAML::Node parent, const std::string& path, std::string_view key,
             const YAML::Node& value, const Source& src, const YAML::Node& key_node) {
   auto existing = child(parent, key);
-  if (!existing) unknownKey(src, key_node, key, path, parent);
+  if (!existing) {
+    // A library's section holds only the settings that differ from its defaults: any of its
+    // own names may be added, and its reader says which names exist.
+    const std::string_view section = std::string_view(path).substr(0, path.find('.'));
+    if (!path.empty() && breakerLibraryFromString(section) &&
+        section != toString(BreakerLibrary::breakerlab)) {
+      parent[std::string(key)] = value;
+      return;
+    }
+    unknownKey(src, key_node, key, path, parent);
+  }
   const std::string child_path = joinPath(path, key);
   if (existing->IsMap() && value.IsMap()) {
     for (const auto& entry : mapEntries(src, value, child_path))
@@ -80,7 +90,7 @@ Config applyOverrides(const Config& base, const std::vector<std::string>& assign
   using namespace data_detail;
   if (assignments.empty()) return base;
   const std::vector<YAML::Node> nothing_trusted;  // marks inside values refer to the value text
-  YAML::Node tree = toYamlNode(base);
+  YAML::Node tree = toYamlNode(base, true);
   std::vector<Source> sources;
   std::vector<bool> valid;
   Config config = base;

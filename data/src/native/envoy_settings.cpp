@@ -91,6 +91,8 @@ void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const 
           e.successful_active_health_check_uneject_host = r.boolean(unwrapped(v), q);
         } else if (key == "hosts") {  // BreakerLab: the cluster's size without load_assignment
           e.hosts = r.whole(v, q, 1, 100'000);
+        } else if (key == "health_check_interval") {  // BreakerLab: health_checks[0].interval
+          e.health_check_interval = readProtoDuration(r, v, q);
         } else if (key == "healthy_panic_threshold") {
           e.healthy_panic_threshold = r.number(unwrapped(v), q, 0, 100);
         } else if (key.rfind("success_rate", 0) == 0 || key.rfind("failure_percentage", 0) == 0 ||
@@ -124,6 +126,15 @@ ordered_json envoyOutlierJson(const EnvoyOutlierSettings& e) {
   j["max_ejection_percent"] = e.max_ejection_percent;
   if (e.always_eject_one_host) j["always_eject_one_host"] = true;
   j["successful_active_health_check_uneject_host"] = e.successful_active_health_check_uneject_host;
+  return j;
+}
+
+ordered_json envoyConfigJson(const EnvoyOutlierSettings& e) {
+  ordered_json j = envoyOutlierJson(e);
+  j["hosts"] = e.hosts;
+  j["healthy_panic_threshold"] = e.healthy_panic_threshold;
+  if (e.health_check_interval > 0)
+    j["health_check_interval"] = formatDuration(e.health_check_interval);
   return j;
 }
 

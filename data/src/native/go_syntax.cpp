@@ -228,6 +228,7 @@ struct Num {
   std::uint8_t mask = 0;  // fields (sum); ratio numerator
   std::uint8_t den = 0;   // ratio denominator
   bool is_float = false;  // converted with float64()
+  double scale = 1;       // fields: a constant factor (total*100)
 };
 using Dnf = std::vector<std::vector<GobreakerCondition>>;
 
@@ -415,13 +416,28 @@ class TripParser {
       bound = &left;
       cmp = flip(cmp);
     }
+    GobreakerCondition c;
+    if (left.kind == Num::Kind::fields && right.kind == Num::Kind::fields) {
+      // a*k1 >= b*k2, as users write a rate without division: the ratio a/b against k2/k1.
+      if (left.scale <= 0 || right.scale <= 0)
+        failAtToken(left_token, "ReadyToTrip: BreakerLab reads a*k >= b*m with positive k, m");
+      c.op = cmp;
+      c.numerator = left.mask;
+      c.denominator = right.mask;
+      c.value = right.scale / left.scale;
+      return Dnf{{c}};
+    }
     if (bound->kind != Num::Kind::constant)
       failAtToken(left_token,
                   "ReadyToTrip: BreakerLab compares a Counts value with a number, "
-                  "not two Counts values");
-    GobreakerCondition c;
+                  "or two sums of Counts fields");
     c.op = cmp;
     c.value = bound->value;
+    if (subject->kind == Num::Kind::fields && subject->scale != 1) {
+      if (subject->scale <= 0)
+        failAtToken(left_token, "ReadyToTrip: BreakerLab reads positive factors only");
+      c.value = bound->value / subject->scale;
+    }
     if (subject->kind == Num::Kind::constant) {
       // A comparison of numbers: always or never true.
       const double a = subject->value, b = bound->value;
@@ -446,8 +462,8 @@ class TripParser {
       const Num r = term();
       if (v.kind == Num::Kind::constant && r.kind == Num::Kind::constant) {
         v.value += r.value;
-      } else if (v.kind == Num::Kind::fields && r.kind == Num::Kind::fields &&
-                 v.is_float == r.is_float && !(v.mask & r.mask)) {
+      } else if (v.kind == Num::Kind::fields && r.kind == Num::Kind::fields && v.scale == 1 &&
+                 r.scale == 1 && !(v.mask & r.mask)) {
         v.mask |= r.mask;
       } else {
         failAtToken(op, "ReadyToTrip: BreakerLab adds Counts fields to each other only");
@@ -466,6 +482,16 @@ class TripParser {
       if (v.kind == Num::Kind::constant && r.kind == Num::Kind::constant) {
         v.value = divide ? v.value / r.value : v.value * r.value;
         continue;
+      }
+      if (!divide && (v.kind == Num::Kind::constant) != (r.kind == Num::Kind::constant)) {
+        // total*100, 50*total: a constant factor.
+        Num fields = v.kind == Num::Kind::constant ? r : v;
+        const double k = v.kind == Num::Kind::constant ? v.value : r.value;
+        if (fields.kind == Num::Kind::fields) {
+          fields.scale *= k;
+          v = fields;
+          continue;
+        }
       }
       if (divide && v.kind == Num::Kind::fields && r.kind == Num::Kind::fields) {
         if (!v.is_float || !r.is_float)

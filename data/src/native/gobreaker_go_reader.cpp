@@ -203,7 +203,9 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
 
   std::size_t literal = 0;
   for (std::size_t i = 0; i + 1 < f.t.size(); ++i) {
-    if (f.t[i].text == f.package + ".Settings" && f.t[i + 1].text == "{") {
+    // A composite literal, not a func's result type (`func f() gobreaker.Settings {`).
+    if (f.t[i].text == f.package + ".Settings" && f.t[i + 1].text == "{" &&
+        !(i > 0 && f.t[i - 1].text == ")")) {
       if (literal != 0) {
         f.note(f.t[i], "a second " + f.package + ".Settings literal; BreakerLab reads the first");
         break;
@@ -276,6 +278,41 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
     }
     i = end;
     if (f.t[i].text == ",") ++i;
+  }
+
+  // BreakerLab's own export writes the classification it replayed as comments.
+  auto marker = [&](std::string_view name, OutcomeSet& out) {
+    const std::string key = "breakerlab:" + std::string(name) + "=";
+    const std::size_t at = text.find(key);
+    if (at == std::string_view::npos) return false;
+    std::size_t end = text.find('\n', at);
+    const std::string_view value =
+        text.substr(at + key.size(), end == std::string_view::npos ? end : end - at - key.size());
+    OutcomeSet set;
+    std::size_t from = 0;
+    while (from <= value.size()) {
+      std::size_t comma = value.find(',', from);
+      std::string item(value.substr(from, comma == std::string_view::npos ? comma : comma - from));
+      while (!item.empty() && (item.back() == ' ' || item.back() == '\r')) item.pop_back();
+      if (const auto o = callOutcomeFromString(item)) set.insert(*o);
+      if (comma == std::string_view::npos) break;
+      from = comma + 1;
+    }
+    set.insert(CallOutcome::failure);
+    out = set;
+    return true;
+  };
+  if (marker("Failures", g.classification.failures)) {
+    OutcomeSet excluded;
+    if (marker("Excluded", excluded)) {
+      OutcomeSet ignored;
+      for (int i = 0; i < kCallOutcomeCount; ++i) {
+        const auto o = static_cast<CallOutcome>(i);
+        if (o != CallOutcome::failure && excluded.contains(o)) ignored.insert(o);
+      }
+      g.classification.ignored = ignored;
+    }
+    return;
   }
 
   std::size_t classifier_at = 0;

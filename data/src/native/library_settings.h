@@ -50,6 +50,13 @@ void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const 
 ordered_json envoyOutlierJson(const EnvoyOutlierSettings& settings);
 void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& out);
 
+// Envoy's section of a breakerlab-config file: outlier_detection plus hosts,
+// healthy_panic_threshold and health_check_interval.
+ordered_json envoyConfigJson(const EnvoyOutlierSettings& settings);
+
+// A JSON value as a YAML tree (scalars as plain strings, objects as maps, arrays as lists).
+YAML::Node jsonToYaml(const ordered_json& json);
+
 // The classification as the JSON extension, or null when it is the default.
 ordered_json classificationJson(const OutcomeClassification& c);
 // Milliseconds as a JSON number: a whole number when it is one.

@@ -51,8 +51,47 @@ YAML::Node merged(const YAML::Node& base, const YAML::Node& instance) {
 
 }  // namespace
 
-void readResilience4jFile(SettingsReader& r, const YAML::Node& root, Resilience4jSettings& p) {
+// Spring flattens YAML to properties, so `resilience4j.circuitbreaker:` as one key is the same as
+// the nested keys. The values keep their nodes (and positions).
+YAML::Node springNested(const YAML::Node& node) {
+  if (!node.IsMap()) return node;
+  YAML::Node out(YAML::NodeType::Map);
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    const YAML::Node value = springNested(kv.second);
+    if (key.find('.') == std::string::npos || key.front() == '[') {
+      if (out[key] && out[key].IsMap() && value.IsMap()) {
+        for (const auto& inner : value) out[key][inner.first.Scalar()] = inner.second;
+      } else {
+        out[key] = value;
+      }
+      continue;
+    }
+    YAML::Node cursor = out;
+    std::size_t from = 0;
+    for (;;) {
+      const std::size_t dot = key.find('.', from);
+      const std::string part = key.substr(from, dot == std::string::npos ? dot : dot - from);
+      if (dot == std::string::npos) {
+        if (cursor[part] && cursor[part].IsMap() && value.IsMap()) {
+          for (const auto& inner : value) cursor[part][inner.first.Scalar()] = inner.second;
+        } else {
+          cursor[part] = value;
+        }
+        break;
+      }
+      if (!cursor[part] || !cursor[part].IsMap()) cursor[part] = YAML::Node(YAML::NodeType::Map);
+      YAML::Node next = cursor[part];
+      cursor.reset(next);
+      from = dot + 1;
+    }
+  }
+  return out;
+}
+
+void readResilience4jFile(SettingsReader& r, const YAML::Node& original, Resilience4jSettings& p) {
   const Source& src = r.source();
+  const YAML::Node root = springNested(original);
   YAML::Node cb = relaxed(relaxed(root, "resilience4j"), "circuitbreaker");
   if (!cb.IsDefined()) {
     if (relaxed(root, "resilience4j").IsDefined())

@@ -77,9 +77,11 @@ OutcomeSet SettingsReader::outcomes(const YAML::Node& node, const std::string& p
 
 void readClassificationExtension(SettingsReader& r, const YAML::Node& node, const std::string& path,
                                  OutcomeClassification& c) {
-  r.forEach(node, path, {"failures", "ignored"},
+  r.forEach(node, path, {"failures", "ignored", "exported_by", "not_expressible"},
             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
-              if (key == "failures") {
+              if (key == "exported_by" || key == "not_expressible") {
+                // BreakerLab's own export header: nothing to replay.
+              } else if (key == "failures") {
                 c.failures = r.outcomes(v, p);
               } else if (key == "ignored") {
                 c.ignored = r.outcomes(v, p);

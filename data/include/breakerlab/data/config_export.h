@@ -10,10 +10,27 @@
 
 namespace breakerlab {
 
-enum class ExportTarget { breakerlab_yaml, resilience4j, gobreaker };
+enum class ExportTarget {
+  breakerlab_yaml,
+  resilience4j,
+  gobreaker,
+  polly,
+  opossum,
+  cockatiel,
+  envoy
+};
 
-inline constexpr std::array<ExportTarget, 3> kExportTargets = {
-    ExportTarget::breakerlab_yaml, ExportTarget::resilience4j, ExportTarget::gobreaker};
+inline constexpr std::array<ExportTarget, 7> kExportTargets = {ExportTarget::breakerlab_yaml,
+                                                               ExportTarget::resilience4j,
+                                                               ExportTarget::gobreaker,
+                                                               ExportTarget::polly,
+                                                               ExportTarget::opossum,
+                                                               ExportTarget::cockatiel,
+                                                               ExportTarget::envoy};
+
+// The library a target's file is for (breakerlab for BreakerLab YAML), and back.
+BreakerLibrary libraryOf(ExportTarget target);
+ExportTarget exportTargetOf(BreakerLibrary library);
 
 struct ExportedConfig {
   // Starts with a comment header: exported by BreakerLab, then one
@@ -29,9 +46,17 @@ struct ExportedConfig {
 // target (resilience4j instance, gobreaker Name); throws std::invalid_argument when empty or
 // when it holds a control character.
 // - breakerlab_yaml: configToYaml(config) after the header; parseConfig reads it back equal.
-// - resilience4j: a Spring Boot application.yml fragment (resilience4j.circuitbreaker and
-//   resilience4j.timelimiter instances), property names of resilience4j 2.x.
-// - gobreaker: a Go file with a function returning sony/gobreaker v2 Settings.
+// - a library's target, when the breaker follows that library: its settings in the library's
+//   own file, lossless (parseNativeConfig reads them back equal); the list names what of the
+//   rest of the config (retries, pool, workers, cache) the library does not configure.
+// - a library's target, when the breaker is the generic machine: the machine translated, each
+//   rule the library cannot express listed with how it was approximated:
+//   - resilience4j: a Spring Boot application.yml fragment (resilience4j.circuitbreaker and
+//     resilience4j.timelimiter instances), property names of resilience4j 2.x;
+//   - gobreaker: a Go file with a function returning sony/gobreaker v2 Settings;
+//   - polly: appsettings.json with a CircuitBreaker section; opossum and cockatiel: JSON of
+//     their options; envoy: a cluster with outlier_detection.
+// - throws std::invalid_argument when the breaker follows another library than the target's.
 ExportedConfig exportConfig(const Config& config, ExportTarget target,
                             const std::string& instance_name = "pricing");
 
