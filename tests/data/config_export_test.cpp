@@ -1,6 +1,7 @@
 #include "breakerlab/data/config_export.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -608,13 +609,24 @@ TEST(ConfigExportResources, PoolExhaustedIsAFailureClassOnlyWhenThePoolCanRunOut
 
 TEST(ConfigExportResources, HeaderAndRoundTripHoldWithEveryResource) {
   const Config c = withEveryResource();
-  for (ExportTarget t : kExportTargets) {
+  for (ExportTarget t : {ExportTarget::breakerlab_yaml, ExportTarget::resilience4j,
+                         ExportTarget::gobreaker, ExportTarget::envoy}) {
     const ExportedConfig e = exportConfig(c, t);
     const std::string_view comment = t == ExportTarget::gobreaker ? "//" : "#";
     const std::string_view name = t == ExportTarget::breakerlab_yaml ? "BreakerLab YAML"
                                   : t == ExportTarget::resilience4j  ? "resilience4j"
+                                  : t == ExportTarget::envoy         ? "Envoy"
                                                                      : "gobreaker";
     EXPECT_EQ(headerItems(e.text, comment, name), e.not_expressible) << e.text;
+  }
+  // JSON has no comments: the list is in the file's breakerlab extension.
+  for (ExportTarget t : {ExportTarget::polly, ExportTarget::opossum, ExportTarget::cockatiel}) {
+    const ExportedConfig e = exportConfig(c, t);
+    nlohmann::json j = nlohmann::json::parse(e.text);
+    if (t == ExportTarget::polly) j = j["pricing"]["CircuitBreaker"];
+    EXPECT_EQ(j["breakerlab"]["not_expressible"].get<std::vector<std::string>>(),
+              e.not_expressible)
+        << e.text;
   }
   EXPECT_EQ(parseConfig(exportConfig(c, ExportTarget::breakerlab_yaml).text, "e.yaml"), c);
 }

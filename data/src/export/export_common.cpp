@@ -211,7 +211,9 @@ std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
                     "answer with the first attempt's outcome and run the retries " +
                     (go ? "from a goroutine or queue" : "from a queue or executor") +
                     " off the request path" +
-                    (go ? "" : " (resilience4j's Retry runs in the calling thread)"));
+                    (target == ExportTarget::resilience4j
+                         ? " (resilience4j's Retry runs in the calling thread)"
+                         : ""));
   return items;
 }
 
