@@ -32,8 +32,17 @@ int main(int argc, char** argv) {
   QCommandLineOption dark(
       QStringLiteral("dark"),
       QStringLiteral("Use a dark palette (Fusion style) whatever the desktop."));
+  QCommandLineOption policy(QStringLiteral("policy"),
+                            QStringLiteral("Start with the breaker of a library's own config file "
+                                           "(application.yml, a Go file, appsettings.json, ...)."),
+                            QStringLiteral("file"));
+  QCommandLineOption size(QStringLiteral("size"),
+                          QStringLiteral("The window's size, as WIDTHxHEIGHT."),
+                          QStringLiteral("size"));
   parser.addOption(grab);
   parser.addOption(what_if);
+  parser.addOption(policy);
+  parser.addOption(size);
   parser.addOption(dark);
   parser.process(app);
   if (parser.isSet(dark)) {
@@ -59,9 +68,15 @@ int main(int argc, char** argv) {
   breakerlab::app::MainWindow window;
   const bool grabbing = parser.isSet(grab);
   if (grabbing) window.setInteractive(false);
+  if (parser.isSet(size)) {
+    const QStringList wh = parser.value(size).split('x');
+    if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
+  }
   window.show();
   const QStringList files = parser.positionalArguments();
-  if (!files.isEmpty() && window.openIncident(files.front()) && parser.isSet(what_if)) {
+  const bool opened = !files.isEmpty() && window.openIncident(files.front());
+  if (opened && parser.isSet(policy)) window.importConfigFrom(parser.value(policy));
+  if (opened && parser.isSet(what_if)) {
     const auto* w = window.session().incident().whatIf(parser.value(what_if).toStdString());
     if (w == nullptr) {
       qWarning("no what-if named '%s' in this incident", qPrintable(parser.value(what_if)));

@@ -24,7 +24,9 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
+#include "breakerlab/data/native_config.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
@@ -87,8 +89,8 @@ void MainWindow::buildWidgets() {
   main_split_->addWidget(center_split_);
   main_split_->addWidget(metrics_);
   main_split_->setStretchFactor(0, 0);
-  main_split_->setStretchFactor(1, 1);
-  main_split_->setStretchFactor(2, 0);
+  main_split_->setStretchFactor(1, 3);
+  main_split_->setStretchFactor(2, 1);  // a narrow window takes from the metrics too
   main_split_->setSizes({300, 780, 470});
   // The charts follow the lanes' zoom and pan.
   connect(lanes_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
@@ -128,9 +130,15 @@ void MainWindow::buildMenus() {
     if (session_->hasIncident()) openIncident(session_->path());
   });
   file->addSeparator();
+  add(file, "import-config", tr("&Import Config…"), QKeySequence(Qt::CTRL | Qt::Key_I),
+      [this] { importConfigDialog(); });
+  add(file, "export-library", tr("Export Config for the Breaker's &Library…"),
+      QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), [this] {
+        if (session_->hasIncident())
+          exportConfigDialog(exportTargetOf(session_->config().breaker.library));
+      });
   QMenu* export_config = file->addMenu(tr("&Export Config"));
-  for (ExportTarget target :
-       {ExportTarget::breakerlab_yaml, ExportTarget::resilience4j, ExportTarget::gobreaker}) {
+  for (ExportTarget target : kExportTargets) {
     const QString name = QStringLiteral("export-") + QString::number(static_cast<int>(target));
     const QKeySequence keys = target == ExportTarget::breakerlab_yaml
                                   ? QKeySequence(Qt::CTRL | Qt::Key_E)
@@ -225,7 +233,9 @@ void MainWindow::showResult() {
   if (!session_->hasIncident()) return;
   const Result& result = session_->result();
   const bool tuned = session_->isTuned();
+  lanes_->setBreakerLibrary(session_->config().breaker.library);
   lanes_->setResults(result, tuned ? &session_->baseline() : nullptr);
+  updateExportActions();
   metrics_->setResults(result, session_->baseline(), session_->expectations());
   chart_->setResult(result, toSeconds(session_->incident().start));
   resources_->setResult(result, toSeconds(session_->incident().start));
@@ -332,6 +342,70 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
   }
 }
 
+// A library's breaker exports as that library (or BreakerLab YAML); the generic machine to any.
+void MainWindow::updateExportActions() {
+  const BreakerLibrary library = session_->config().breaker.library;
+  for (ExportTarget target : kExportTargets) {
+    if (QAction* a = action(QStringLiteral("export-") + QString::number(static_cast<int>(target))))
+      a->setEnabled(target == ExportTarget::breakerlab_yaml ||
+                    library == BreakerLibrary::breakerlab || libraryOf(target) == library);
+  }
+  if (QAction* a = action(QStringLiteral("export-library")))
+    a->setEnabled(library != BreakerLibrary::breakerlab);
+}
+
+bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {
+  if (!session_->hasIncident()) return false;
+  const std::string file = path.toStdString();
+  Config after = session_->config();
+  QStringList found;
+  try {
+    const std::string text = readTextFile(file);
+    if (text.find(kConfigFormat) != std::string::npos) {
+      after = parseConfig(text, file);
+    } else {
+      const NativeConfig imported = parseNativeConfig(text, file);
+      applyNativeConfig(imported, after);
+      for (const ImportNote& n : imported.notes)
+        found << QString::fromStdString(formatNote(QFileInfo(path).fileName().toStdString(), n));
+    }
+  } catch (const std::exception& e) {
+    report_error_(tr("Could not import the config"), QString::fromStdString(e.what()));
+    return false;
+  }
+  const Config before = session_->config();
+  if (!(after == before)) {
+    undo_->push(new KnobCommand(QStringLiteral("import"), before, after,
+                                [this](const Config& c) { applyConfig(c); }));
+    applyConfig(after);
+  }
+  if (notes) *notes = found;
+  QString text = tr("Imported %1 · %2 breaker")
+                     .arg(QFileInfo(path).fileName(),
+                          QString::fromUtf8(libraryInfo(after.breaker.library).title.data()));
+  if (!found.isEmpty())
+    text += tr(" · %n note(s) on what is not modelled", "", static_cast<int>(found.size()));
+  status_->setText(text);
+  return true;
+}
+
+void MainWindow::importConfigDialog() {
+  if (!session_->hasIncident()) return;
+  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Import Config"), folder,
+      tr("Breaker configs (*.yml *.yaml *.properties *.go *.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  QStringList notes;
+  if (!importConfigFrom(path, &notes)) return;
+  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  if (interactive_ && !notes.isEmpty())
+    QMessageBox::information(this, tr("Imported with notes"),
+                             tr("BreakerLab does not model these parts of the file; the replay "
+                                "goes on without them:\n\n%1")
+                                 .arg(notes.join('\n')));
+}
+
 bool MainWindow::exportLanesTo(const QString& path) {
   lanes_->replotNow();
   QString error;
@@ -383,28 +457,28 @@ void MainWindow::refreshRecentMenu() {
 }
 
 void MainWindow::showShortcuts() {
+  // Every menu command with a key, as the menus name it, then the keys of the lanes.
   struct Row {
-    const char* keys;
-    const char* what;
+    QString keys;
+    QString what;
   };
-  static const Row rows[] = {
-      {"Ctrl+O", "Open an incident (or drop a file on the window)"},
-      {"F5", "Reload the incident from disk"},
-      {"Ctrl+E", "Export the config as BreakerLab YAML"},
-      {"Ctrl+Shift+E", "Export the lanes as PNG, SVG or PDF"},
-      {"Ctrl+Shift+C", "Copy the metrics as text"},
-      {"Ctrl+Z / Ctrl+Shift+Z", "Undo / redo a knob change (a whole slider drag is one step)"},
-      {"Ctrl+R", "Reset every knob to the deployed config"},
-      {"Wheel / drag", "Zoom / pan the time axis"},
-      {"Ctrl+0", "Fit the whole incident"},
-      {"1 / 2", "Place cursor A / B at the mouse (snaps to state changes)"},
-      {"Esc", "Remove the cursors"},
-      {"F1", "This sheet"},
-      {"Ctrl+Q", "Quit"},
-  };
+  std::vector<Row> rows;
+  for (QAction* a : findChildren<QAction*>()) {
+    if (a->shortcut().isEmpty() || a->objectName().isEmpty()) continue;
+    QString what = a->text();
+    what.remove('&');
+    what.remove(QStringLiteral("…"));
+    rows.push_back({a->shortcut().toString(QKeySequence::NativeText), what});
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.what < y.what; });
+  for (const auto& [keys, what] :
+       {std::pair{"Wheel / drag", "Zoom / pan the time axis"},
+        std::pair{"1 / 2", "Place cursor A / B at the mouse (snaps to state changes)"},
+        std::pair{"Esc", "Remove the cursors"}})
+    rows.push_back({QString::fromUtf8(keys), tr(what)});
   QString html = QStringLiteral("<table cellspacing=6>");
   for (const Row& r : rows)
-    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(r.keys, tr(r.what));
+    html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(r.keys, r.what);
   html += QStringLiteral("</table>");
   QDialog dialog(this);
   dialog.setWindowTitle(tr("Keyboard Shortcuts"));

@@ -40,6 +40,10 @@ class MainWindow : public QMainWindow {
   bool exportConfigTo(const QString& path, ExportTarget target,
                       std::vector<std::string>* not_expressible = nullptr);
   bool exportLanesTo(const QString& path);
+  // Takes a breaker config: a library's own file (its breaker replaces the current one) or a
+  // breakerlab-config/1 file (the whole config). One undo step; `notes` receives what the file
+  // holds that BreakerLab does not model, as FILE:LINE:COL lines.
+  bool importConfigFrom(const QString& path, QStringList* notes = nullptr);
 
   // Where errors and notices go: a dialog by default; tests capture them instead.
   using Reporter = std::function<void(const QString& title, const QString& text)>;
@@ -74,6 +78,8 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void browseForIncident();
   void exportConfigDialog(ExportTarget target);
+  void importConfigDialog();
+  void updateExportActions();
   void exportLanesDialog();
   void copyMetrics();
   void showShortcuts();

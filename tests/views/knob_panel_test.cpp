@@ -66,9 +66,12 @@ TEST(KnobSpecs, EveryKnobIdIsTheConfigKeyItEdits) {
   // tooltip and the exported file all use the id.
   const Config base = test::incident0908().deployed;
   for (const KnobSpec& k : knobSpecs()) {
+    if (!knobIsConfigKey(k)) continue;  // a part of a key (gobreaker.ReadyToTrip:ratio)
     const double v = k.kind == KnobSpec::Kind::number ? k.min + 7 * k.step : k.max;
     std::string text;
-    if (k.kind == KnobSpec::Kind::toggle) {
+    if (k.text != nullptr && k.kind != KnobSpec::Kind::choice) {
+      text = k.text(v);
+    } else if (k.kind == KnobSpec::Kind::toggle) {
       text = v != 0 ? "true" : "false";
     } else if (k.kind == KnobSpec::Kind::choice) {
       text = std::string(k.choices[static_cast<std::size_t>(v)]);

@@ -22,6 +22,23 @@ QString qs(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
 }
 
+// A library's names are long camelCase words (permittedNumberOfCallsInHalfOpenState): a label
+// may wrap at each word inside them, so the panel keeps its width.
+QLabel* knobLabel(const KnobSpec& spec) {
+  QString text = qs(spec.label);
+  if (spec.library && *spec.library != BreakerLibrary::breakerlab) {
+    QString wrapped;
+    for (int i = 0; i < text.size(); ++i) {
+      if (i > 0 && text[i].isUpper() && text[i - 1].isLower()) wrapped += QChar(0x200B);
+      wrapped += text[i];
+    }
+    text = wrapped;
+  }
+  auto* label = new QLabel(text);
+  label->setWordWrap(true);
+  return label;
+}
+
 int sliderPosition(const KnobSpec& k, double value) {
   return static_cast<int>(std::lround((std::clamp(value, k.min, k.max) - k.min) / k.step));
 }
@@ -51,6 +68,8 @@ void KnobPanel::build() {
     }
     KnobWidgets w;
     w.spec = &spec;
+    w.group = group;
+    w.form = form;
     const QString id = qs(spec.id);
     const QString tip = qs(spec.tip) + QStringLiteral("\n(") + id + QStringLiteral(")");
     switch (spec.kind) {
@@ -61,6 +80,7 @@ void KnobPanel::build() {
         connect(w.check, &QCheckBox::toggled, this,
                 [this, &spec](bool on) { edit(spec, on ? 1.0 : 0.0); });
         form->addRow(w.check);
+        w.row = w.check;
         break;
       case KnobSpec::Kind::choice:
         w.combo = new QComboBox;
@@ -69,8 +89,9 @@ void KnobPanel::build() {
         w.combo->setObjectName(id);
         connect(w.combo, &QComboBox::currentIndexChanged, this,
                 [this, &spec](int index) { edit(spec, index); });
-        w.label = new QLabel(qs(spec.label));
+        w.label = knobLabel(spec);
         form->addRow(w.label, w.combo);
+        w.row = w.combo;
         break;
       case KnobSpec::Kind::number: {
         auto* row = new QWidget;
@@ -94,9 +115,10 @@ void KnobPanel::build() {
                 [this, &spec](int position) { edit(spec, sliderValue(spec, position)); });
         connect(w.spin, &QDoubleSpinBox::valueChanged, this,
                 [this, &spec](double value) { edit(spec, value); });
-        w.label = new QLabel(qs(spec.label));
+        w.label = knobLabel(spec);
         w.label->setBuddy(w.spin);
         form->addRow(w.label, row);
+        w.row = row;
         break;
       }
     }
@@ -111,8 +133,9 @@ void KnobPanel::build() {
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   outer->addWidget(scroll);
-  setMinimumWidth(content->sizeHint().width() + 24);
   showValues();
+  // As wide as BreakerLab's own knobs need; a library's long names wrap instead.
+  setMinimumWidth(content->sizeHint().width() + 24);
 }
 
 void KnobPanel::setConfig(const Config& config) {
@@ -131,6 +154,15 @@ void KnobPanel::edit(const KnobSpec& spec, double value) {
 }
 
 void KnobPanel::showValues() {
+  // Only the chosen breaker's knobs: a group shows when one of its knobs does.
+  QHash<QGroupBox*, bool> group_shown;
+  for (const KnobWidgets& w : std::as_const(widgets_)) {
+    const bool shown = knobShown(*w.spec, config_);
+    w.form->setRowVisible(w.row, shown);
+    group_shown[w.group] = group_shown.value(w.group, false) || shown;
+  }
+  for (auto it = group_shown.cbegin(); it != group_shown.cend(); ++it)
+    it.key()->setVisible(it.value());
   for (const KnobWidgets& w : std::as_const(widgets_)) {
     const KnobSpec& spec = *w.spec;
     const double value = spec.get(config_);

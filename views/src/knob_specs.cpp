@@ -20,6 +20,12 @@ std::uint32_t count(double v) {
 bool rateWindow(const Config& c) {
   return c.breaker.enabled && c.breaker.window_type != WindowType::consecutive;
 }
+std::vector<std::string_view> libraryKeys() {
+  std::vector<std::string_view> keys;
+  for (const auto& info : kBreakerLibraries) keys.push_back(info.key);
+  return keys;
+}
+
 bool breakerOn(const Config& c) {
   return c.breaker.enabled;
 }
@@ -36,9 +42,39 @@ bool healthChecks(const Config& c) {
   return c.load_balancer.health_check.enabled;
 }
 
+std::vector<KnobSpec> ownSpecs();
+
+// BreakerLab's own knobs, then each library's after the generic machine's: only one breaker's
+// knobs show at a time.
 const std::vector<KnobSpec>& specs() {
-  static const std::vector<KnobSpec> all = {
+  static const std::vector<KnobSpec> all = [] {
+    std::vector<KnobSpec> v = ownSpecs();
+    std::size_t after_generic = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string_view id = v[i].id;
+      if (id.starts_with("breaker.") && id != "breaker.enabled" && id != "breaker.placement" &&
+          id != "breaker.library") {
+        v[i].library = BreakerLibrary::breakerlab;
+        after_generic = i + 1;
+      }
+    }
+    std::vector<KnobSpec> natives = nativeKnobSpecs();
+    v.insert(v.begin() + static_cast<std::ptrdiff_t>(after_generic), natives.begin(),
+             natives.end());
+    return v;
+  }();
+  return all;
+}
+
+std::vector<KnobSpec> ownSpecs() {
+  return {
       // Trip
+      {"breaker.library", "Trip", "Breaker library", Kind::choice, "", 0, 6, 1, 0, libraryKeys(),
+       [](const Config& c) { return static_cast<double>(c.breaker.library); },
+       [](Config& c, double v) { c.breaker.library = static_cast<BreakerLibrary>(count(v)); },
+       nullptr,
+       "Whose rules the breaker follows: BreakerLab's generic machine or a library's own state "
+       "machine, with that library's settings"},
       {"breaker.enabled",
        "Trip",
        "Breaker enabled",
@@ -65,7 +101,9 @@ const std::vector<KnobSpec>& specs() {
        {"outside_retry", "inside_retry"},
        [](const Config& c) { return static_cast<double>(c.breaker.placement); },
        [](Config& c, double v) { c.breaker.placement = static_cast<BreakerPlacement>(count(v)); },
-       breakerOn,
+       [](const Config& c) {
+         return c.breaker.enabled && c.breaker.library != BreakerLibrary::envoy;
+       },
        "outside_retry: the breaker sees each request once; inside_retry: every attempt"},
       {"breaker.window.type",
        "Trip",
@@ -573,9 +611,16 @@ const std::vector<KnobSpec>& specs() {
        "shared: the request workers (a check fails when every worker is busy); separate: a pool "
        "of its own"},
   };
-  return all;
 }
 }  // namespace
+
+bool knobShown(const KnobSpec& knob, const Config& config) {
+  return !knob.library || *knob.library == config.breaker.library;
+}
+
+bool knobIsConfigKey(const KnobSpec& knob) {
+  return knob.id.find(':') == std::string_view::npos;
+}
 
 std::span<const KnobSpec> knobSpecs() {
   return specs();

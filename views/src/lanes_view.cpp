@@ -53,9 +53,16 @@ std::vector<LaneBar> barsOf(const Lane& lane, const std::string& lane_name) {
   return bars;
 }
 
-QString laneTitle(const std::string& lane, RowKind kind, const Incident* incident) {
+QString laneTitle(const std::string& lane, RowKind kind, const Incident* incident,
+                  BreakerLibrary library = BreakerLibrary::breakerlab) {
   QString name;
-  if (lane == "breaker") name = "Breaker";
+  // The replayed breaker says whose rules made it.
+  if (lane == "breaker")
+    name = kind == RowKind::replayed && library != BreakerLibrary::breakerlab
+               ? QStringLiteral("Breaker · ") +
+                     QString::fromUtf8(libraryInfo(library).title.data(),
+                                       static_cast<int>(libraryInfo(library).title.size()))
+               : QStringLiteral("Breaker");
   if (lane == "dependency")
     name = incident && !incident->dependency.name.empty()
                ? QString::fromStdString(incident->dependency.name)
@@ -136,6 +143,17 @@ void LanesView::setIncident(const Incident& incident) {
   fitAll();
 }
 
+QStringList LanesView::rowTitles() const {
+  QStringList titles;
+  for (const RowPlace& place : rows_)
+    titles << laneTitle(place.lane, place.kind, incident_, library_);
+  return titles;
+}
+
+void LanesView::setBreakerLibrary(BreakerLibrary library) {
+  library_ = library;
+}
+
 void LanesView::setResults(const Result& replayed, const Result* baseline) {
   replayed_ = &replayed;
   baseline_ = baseline;
@@ -209,7 +227,8 @@ void LanesView::rebuild() {
         if (isPodEvent(e)) row.marks.push_back(toSeconds(e.at));
     }
     rows.push_back(std::move(row));
-    ticker->addTick((place.top + place.bottom) / 2, laneTitle(place.lane, place.kind, incident_));
+    ticker->addTick((place.top + place.bottom) / 2,
+                    laneTitle(place.lane, place.kind, incident_, library_));
   }
   lanes_->setRows(std::move(rows));
   plot_->yAxis->setTicker(ticker);
@@ -445,7 +464,7 @@ QString LanesView::readoutAt(double s) const {
     if (std::string_view(lane_name) == "pods")
       parts << tr("%1 in rotation").arg(text);  // "6 of 8 pods in rotation"
     else
-      parts << laneTitle(lane_name, RowKind::replayed, incident_) + " " + text;
+      parts << laneTitle(lane_name, RowKind::replayed, incident_, library_) + " " + text;
   }
   return parts.join(QStringLiteral(" · "));
 }

@@ -286,7 +286,6 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
       p.exponential_max_wait_duration_in_open_state = 0;
     }
   }
-  if (!p.enable_exponential_backoff) p.exponential_max_wait_duration_in_open_state = 0;
 
   // The classification: ignore is checked before record; with a record list, a thrown exception
   // it does not match counts as a success.
@@ -336,13 +335,12 @@ ordered_json resilience4jInstanceJson(const Resilience4jSettings& p) {
   j["slowCallRateThreshold"] = p.slow_call_rate_threshold;
   j["slowCallDurationThreshold"] = formatDuration(p.slow_call_duration_threshold);
   j["waitDurationInOpenState"] = formatDuration(p.wait_duration_in_open_state);
-  if (p.enable_exponential_backoff) {
-    j["enableExponentialBackoff"] = true;
+  if (p.enable_exponential_backoff) j["enableExponentialBackoff"] = true;
+  if (p.enable_exponential_backoff || p.exponential_backoff_multiplier != 1.5)
     j["exponentialBackoffMultiplier"] = p.exponential_backoff_multiplier;
-    if (p.exponential_max_wait_duration_in_open_state > 0)
-      j["exponentialMaxWaitDurationInOpenState"] =
-          formatDuration(p.exponential_max_wait_duration_in_open_state);
-  }
+  if (p.exponential_max_wait_duration_in_open_state > 0)
+    j["exponentialMaxWaitDurationInOpenState"] =
+        formatDuration(p.exponential_max_wait_duration_in_open_state);
   if (p.enable_randomized_wait) {
     j["enableRandomizedWait"] = true;
     j["randomizedWaitFactor"] = p.randomized_wait_factor;

@@ -6,9 +6,12 @@
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -16,6 +19,7 @@
 #include <QValueAxis>
 
 #include "breakerlab/data/config_io.h"
+#include "breakerlab/data/native_config.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lanes_view.h"
@@ -200,6 +204,70 @@ TEST_F(Workbench, RemembersRecentFilesAndRestoresTheLayout) {
   EXPECT_TRUE(std::any_of(recent.begin(), recent.end(), [&](QAction* a) {
     return a->text().endsWith(path);
   })) << "File > Open Recent lists it";
+}
+
+TEST_F(Workbench, ImportingTheLessonsGobreakerFileReplaysGobreakersLanes) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  QStringList notes;
+  const QString go = QString::fromStdString(test::resourcePath("configs/lesson-gobreaker.go"));
+  ASSERT_TRUE(window.importConfigFrom(go, &notes)) << errors.join('\n').toStdString();
+  const Config& c = window.session().config();
+  EXPECT_EQ(c.breaker.library, BreakerLibrary::gobreaker);
+  EXPECT_EQ(c.native.gobreaker.timeout, 10 * kSecond);
+  ASSERT_FALSE(notes.isEmpty()) << "Name comes from a variable";
+  EXPECT_TRUE(notes[0].startsWith("lesson-gobreaker.go:25:")) << notes[0].toStdString();
+
+  // 5 consecutive failures trip it; each open spell lasts the 10 s Timeout and ends lazily with
+  // one trial; the lane says whose rules made it.
+  const auto spans = window.lanes()->rowSpans("breaker", views::RowKind::replayed);
+  ASSERT_GE(spans.size(), 5u);
+  EXPECT_NEAR(spans[1].second - spans[1].first, 10.0, 0.1) << "open 10 s, then the next call";
+  EXPECT_EQ(window.metrics()->failedExpectations() > 0, true) << "the 8 Sep lanes differ";
+  const QString ticks = window.lanes()->rowTitles().join('|');
+  EXPECT_TRUE(ticks.contains("Breaker · gobreaker")) << ticks.toStdString();
+
+  // The knobs are gobreaker's own now; the generic machine's are hidden.
+  views::KnobPanel* knobs = window.knobs();
+  EXPECT_TRUE(knobs->spinBox("gobreaker.Timeout")->isVisibleTo(&window));
+  EXPECT_DOUBLE_EQ(knobs->spinBox("gobreaker.Timeout")->value(), 10.0);
+  EXPECT_FALSE(knobs->spinBox("breaker.open.interval")->isVisibleTo(&window));
+  EXPECT_EQ(knobs->comboBox("breaker.library")->currentText(), "gobreaker");
+
+  // Exports: gobreaker's own file (and BreakerLab YAML), not another library's.
+  EXPECT_TRUE(window.action("export-library")->isEnabled());
+  EXPECT_FALSE(
+      window.action(QStringLiteral("export-%1").arg(static_cast<int>(ExportTarget::resilience4j)))
+          ->isEnabled());
+  QTemporaryDir dir;
+  const QString out = dir.filePath("pricing.go");
+  ASSERT_TRUE(window.exportConfigTo(out, ExportTarget::gobreaker));
+  const NativeConfig back = loadNativeConfig(out.toStdString());
+  EXPECT_EQ(back.native.gobreaker.timeout, c.native.gobreaker.timeout);
+  EXPECT_EQ(back.native.gobreaker.ready_to_trip, c.native.gobreaker.ready_to_trip);
+
+  // One undo step takes the import back.
+  window.undoStack()->undo();
+  EXPECT_EQ(window.session().config().breaker.library, BreakerLibrary::breakerlab);
+  EXPECT_TRUE(knobs->spinBox("breaker.open.interval")->isVisibleTo(&window));
+}
+
+TEST_F(Workbench, ChoosingALibraryShowsItsOwnKnobsWithItsNamesAndUnits) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  views::KnobPanel* knobs = window.knobs();
+  QComboBox* library = knobs->comboBox("breaker.library");
+  library->setCurrentText("opossum");
+  EXPECT_EQ(window.session().config().breaker.library, BreakerLibrary::opossum);
+  QDoubleSpinBox* reset = knobs->spinBox("opossum.resetTimeout");
+  ASSERT_NE(reset, nullptr);
+  EXPECT_TRUE(reset->isVisibleTo(&window));
+  EXPECT_EQ(reset->suffix(), " ms");
+  EXPECT_FALSE(knobs->spinBox("gobreaker.Timeout")->isVisibleTo(&window));
+  reset->setValue(5000);
+  EXPECT_EQ(window.session().config().native.opossum.reset_timeout, 5 * kSecond);
+  // Undo takes the knob back, then the library.
+  window.undoStack()->undo();
+  window.undoStack()->undo();
+  EXPECT_EQ(window.session().config().breaker.library, BreakerLibrary::breakerlab);
 }
 
 }  // namespace

@@ -11,6 +11,8 @@ class QSlider;
 class QDoubleSpinBox;
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 
 namespace breakerlab::views {
@@ -45,6 +47,9 @@ class KnobPanel : public QWidget {
     QDoubleSpinBox* spin = nullptr;
     QCheckBox* check = nullptr;
     QComboBox* combo = nullptr;
+    QGroupBox* group = nullptr;
+    QFormLayout* form = nullptr;
+    QWidget* row = nullptr;  // the row's field, to hide it with its label
   };
   void build();
   void edit(const KnobSpec& spec, double value);

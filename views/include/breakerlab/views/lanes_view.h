@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "breakerlab/core/breaker_library.h"
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
 
@@ -36,6 +37,10 @@ class LanesView : public QWidget {
   // The replayed result, and the baseline (deployed config) drawn as a ghost when given.
   // Both must outlive the next call. Repaints on the next event-loop turn.
   void setResults(const Result& replayed, const Result* baseline);
+  // Whose breaker rules the replayed lanes follow (named in the breaker lane's title).
+  void setBreakerLibrary(BreakerLibrary library);
+  // The rows' titles, top to bottom (as the axis shows them).
+  QStringList rowTitles() const;
   // Repaints at once (for benchmarks and exports).
   void replotNow();
 
@@ -92,6 +97,7 @@ class LanesView : public QWidget {
   LanesPlottable* lanes_ = nullptr;
   QLabel* readout_ = nullptr;
   const Incident* incident_ = nullptr;
+  BreakerLibrary library_ = BreakerLibrary::breakerlab;
   const Result* replayed_ = nullptr;
   const Result* baseline_ = nullptr;
   std::vector<RowPlace> rows_;
