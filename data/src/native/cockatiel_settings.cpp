@@ -2,6 +2,7 @@
 // {"halfOpenAfter": ms | {"type": "exponential", ...}, "breaker": {"type": ...},
 //  "halfOpenSampling": {"calls", "threshold"}}. The checks are the constructors' RangeErrors.
 #include <cmath>
+#include <optional>
 
 #include "library_settings.h"
 
@@ -73,7 +74,7 @@ void readBreaker(SettingsReader& r, const YAML::Node& node, const std::string& p
     failExpected(r.source(), type_node, joinPath(path, "type"),
                  "\"consecutive\", \"count\" or \"sampling\"");
   }
-  const YAML::Node* min_calls = nullptr;
+  std::optional<YAML::Node> min_calls;  // a handle: the entries do not outlive forEach
   std::string min_calls_path;
   r.forEach(node, path,
             {"type", "threshold", "size", "minimumNumberOfCalls", "duration", "minimumRps"},
@@ -89,7 +90,7 @@ void readBreaker(SettingsReader& r, const YAML::Node& node, const std::string& p
               } else if (key == "size" && b.kind == K::count) {
                 b.size = r.whole(v, p, 1, 100'000'000);
               } else if (key == "minimumNumberOfCalls" && b.kind == K::count) {
-                min_calls = &v;
+                min_calls = v;
                 min_calls_path = p;
               } else if (key == "duration" && b.kind == K::sampling) {
                 b.duration = r.millis(v, p, kMaxMs);
@@ -102,8 +103,7 @@ void readBreaker(SettingsReader& r, const YAML::Node& node, const std::string& p
               return true;
             });
   // minimumNumberOfCalls defaults to size (kept as 0 so that it follows a new size).
-  if (min_calls != nullptr)
-    b.minimum_number_of_calls = r.whole(*min_calls, min_calls_path, 1, b.size);
+  if (min_calls) b.minimum_number_of_calls = r.whole(*min_calls, min_calls_path, 1, b.size);
 }
 }  // namespace
 

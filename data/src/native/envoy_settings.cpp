@@ -11,12 +11,8 @@ namespace breakerlab::data_detail {
 namespace {
 
 // google.protobuf.UInt32Value / Percent: a number, or {value: number}.
-const YAML::Node& unwrapped(const YAML::Node& v) {
-  static thread_local YAML::Node inner;
-  if (v.IsMap() && v["value"]) {
-    inner = v["value"];
-    return inner;
-  }
+YAML::Node unwrapped(const YAML::Node& v) {
+  if (v.IsMap() && v["value"]) return v["value"];
   return v;
 }
 

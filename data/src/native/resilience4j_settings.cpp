@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <optional>
 
 #include "breakerlab/data/values.h"
 #include "library_settings.h"
@@ -141,9 +142,9 @@ Micros readSpringDuration(SettingsReader& r, const YAML::Node& v, const std::str
 void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const std::string& path,
                               Resilience4jSettings& p) {
   bool have_wait = false, have_multiplier = false;
-  const YAML::Node* max_wait_node = nullptr;
+  std::optional<YAML::Node> max_wait_node;  // handles: the entries do not outlive forEach
   bool exponential = false, randomized = false;
-  const YAML::Node* exponential_node = nullptr;
+  std::optional<YAML::Node> exponential_node;
   std::vector<std::pair<std::string, YAML::Node>> record, ignore;
   const std::vector<std::string_view> known = {"slidingWindowType",
                                                "slidingWindowSize",
@@ -203,7 +204,7 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
           have_wait = true;
         } else if (key == "enableexponentialbackoff") {
           exponential = r.boolean(v, p_path);
-          exponential_node = &v;
+          exponential_node = v;
         } else if (key == "exponentialbackoffmultiplier") {
           p.exponential_backoff_multiplier = r.number(v, p_path, 0, 1e6);
           if (p.exponential_backoff_multiplier <= 0)
@@ -213,7 +214,7 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
           p.exponential_max_wait_duration_in_open_state = readSpringDuration(r, v, p_path);
           if (p.exponential_max_wait_duration_in_open_state < kMillisecond)
             failExpected(r.source(), v, p_path, "at least 1 ms");
-          max_wait_node = &v;
+          max_wait_node = v;
         } else if (key == "enablerandomizedwait") {
           randomized = r.boolean(v, p_path);
           if (randomized) {
@@ -278,7 +279,7 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
                                   "60 s default");
   if (p.enable_exponential_backoff && !have_multiplier) {
     p.exponential_backoff_multiplier = 1.5;
-    if (max_wait_node != nullptr) {
+    if (max_wait_node) {
       r.note(*max_wait_node, path +
                                  ".exponentialMaxWaitDurationInOpenState: ignored by Spring "
                                  "unless exponentialBackoffMultiplier is set (the backoff grows "

@@ -1,0 +1,21 @@
+// Any bytes as a breakerlab-config/1 file (with the libraries' sections) and as --set values.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "breakerlab/data/config_io.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace breakerlab;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const Config c = parseConfig(text, "config.yaml");
+    (void)configToYaml(c);
+  } catch (const LoadError&) {
+  }
+  try {
+    (void)applyOverrides(Config{}, {text});
+  } catch (const LoadError&) {
+  }
+  return 0;
+}
