@@ -143,14 +143,17 @@ struct PropertyLeaf {
   int line, column;
 };
 struct PropertyNode {
-  std::vector<std::pair<std::string, PropertyNode>> children;
+  // Parallel lists (a vector may hold the incomplete PropertyNode, a pair may not).
+  std::vector<std::string> keys;
+  std::vector<PropertyNode> children;
   std::vector<PropertyLeaf> items;  // a list
   std::vector<PropertyLeaf> value;  // at most one: a scalar
   PropertyNode& child(const std::string& key) {
-    for (auto& [k, n] : children)
-      if (k == key) return n;
-    children.push_back({key, PropertyNode{}});
-    return children.back().second;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == key) return children[i];
+    keys.push_back(key);
+    children.emplace_back();
+    return children.back();
   }
 };
 
@@ -165,7 +168,9 @@ std::string yamlQuoted(const std::string& s) {
 
 void emit(const PropertyNode& node, int depth, PropertiesYaml& out) {
   const std::string indent(static_cast<std::size_t>(2 * depth), ' ');
-  for (const auto& [key, child] : node.children) {
+  for (std::size_t i = 0; i < node.keys.size(); ++i) {
+    const std::string& key = node.keys[i];
+    const PropertyNode& child = node.children[i];
     if (!child.value.empty() && child.children.empty() && child.items.empty()) {
       const PropertyLeaf& v = child.value.back();
       out.text += indent + yamlQuoted(key) + ": " + yamlQuoted(v.value) + "\n";

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "breakerlab/core/breaker_model_base.h"
 #include "breakerlab/core/breaker_types.h"
 #include "breakerlab/core/config.h"
 #include "breakerlab/core/outcome.h"
@@ -22,11 +23,8 @@ class CircuitBreaker {
  public:
   using Permit = BreakerPermit;
   static Permit admitted(std::uint32_t generation, bool probe = false, std::uint32_t index = 0) {
-    Permit p;
-    p.permitted = true;
+    Permit p = permitCall(generation, 0, index);
     p.probe = probe;
-    p.probe_index = index;
-    p.generation = generation;
     return p;
   }
 
