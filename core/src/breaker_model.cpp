@@ -47,6 +47,7 @@ std::vector<std::uint32_t>& Breaker::released() {
 
 void Breaker::rebind(const BreakerConfig& config, const HealthSignal* health) {
   if (auto* g = std::get_if<CircuitBreaker>(&impl_)) g->rebind(config, health);
+  if (auto* e = std::get_if<EnvoyOutlierModel>(&impl_)) e->setHealth(health);
 }
 
 }  // namespace breakerlab

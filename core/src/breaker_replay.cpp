@@ -3,7 +3,12 @@
 namespace breakerlab {
 
 BreakerReplay replayBreaker(const BreakerConfig& config, const std::vector<LoggedCall>& calls) {
-  CallLogReplay replay(config, NativeBreakers{});
+  return replayCallLog(config, NativeBreakers{}, calls);
+}
+
+BreakerReplay replayCallLog(const BreakerConfig& generic, const NativeBreakers& native,
+                            const std::vector<LoggedCall>& calls) {
+  CallLogReplay replay(generic, native);
   BreakerReplay out;
   out.permitted.reserve(calls.size());
   CallDecision d;

@@ -1,5 +1,7 @@
 #include "breakerlab/core/call_log_replay.h"
 
+#include <algorithm>
+
 namespace breakerlab {
 
 CallLogReplay::CallLogReplay(const BreakerConfig& generic, const NativeBreakers& native)
@@ -12,6 +14,8 @@ void CallLogReplay::advance(Micros until) {
     const Micros completion = in_flight_.empty() ? kNever : in_flight_.top().at;
     if (timer <= completion) {
       if (timer > until || timer == kNever) return;
+      // Timers come before a completion at the same time.
+      if (breaker_.skipIdleTimers(std::min(until, completion))) continue;
       breaker_.fireTimer();
       serveReleased(timer);
     } else {

@@ -19,6 +19,15 @@ namespace breakerlab {
 
 namespace {
 
+// A call the breaker holds until it decides (cockatiel's half-open waiters), under its token.
+struct HeldCall {
+  enum class Kind : std::uint8_t { request, refresh, attempt } kind;
+  Micros request_start;
+  std::uint32_t key, record, request;
+  std::uint8_t attempt;
+  std::uint16_t pod;
+};
+
 // Attempts waiting for their backoff to end, earliest first (ties in the order they were
 // scheduled).
 class RetryQueue {
@@ -98,6 +107,8 @@ struct ReplayCache::Snapshot {
   RetryQueue retries;
   RetryGovernor governor;
   ClientState client;
+  std::vector<HeldCall> held;
+  std::vector<std::uint32_t> free_held;
   std::uint64_t lead_in_requests;
 
   bool serves(const Incident& i, const Config& c) const {
@@ -174,6 +185,8 @@ class Simulation {
       retries_ = snapshot->retries;
       governor_ = snapshot->governor;
       client_ = snapshot->client;
+      held_ = snapshot->held;
+      free_held_ = snapshot->free_held;
       lead_in_requests = snapshot->lead_in_requests;
       ++cache->hits_;
     } else {
@@ -191,7 +204,7 @@ class Simulation {
         cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
             &incident_, incident_.seed, traffic.lead_in, config_, !breaker_.transitions().empty(),
             breaker_, dependency_, price_fetched_at_, in_flight_, retries_, governor_, client_,
-            lead_in_requests});
+            held_, free_held_, lead_in_requests});
       }
     }
     beginTracking();
@@ -226,6 +239,8 @@ class Simulation {
       // Same order as drain(): completions and call threads, then breaker timers.
       const Micros timer = breaker_.nextTimer();
       if (timer < next || (timer == next && completion != next && thread != next)) {
+        if (breaker_.skipIdleTimers(std::min({completion - 1, thread - 1, give_up, retry})))
+          continue;
         breaker_.fireTimer();
         if (holds_calls_) serveReleased(timer);
         continue;
@@ -337,6 +352,8 @@ class Simulation {
         if (holds_calls_) serveReleased(completion);
       } else if (timer <= retry) {
         if (timer > t) return;
+        // Completions come before timers at the same time, retries after.
+        if (breaker_.skipIdleTimers(std::min({t, completion - 1, retry}))) continue;
         breaker_.fireTimer();
         if (holds_calls_) serveReleased(timer);
       } else {
@@ -361,6 +378,9 @@ class Simulation {
       } else if (thread == next) {
         releaseCallThread();
       } else if (timer == next) {
+        if (breaker_.skipIdleTimers(
+                std::min({t, completion - 1, thread - 1, retry, give_up, check})))
+          continue;
         breaker_.fireTimer();
       } else if (give_up == next) {
         giveUp();
@@ -495,14 +515,6 @@ class Simulation {
 
   // --- Calls the breaker holds until it decides (cockatiel's half-open waiters) -----------
 
-  struct HeldCall {
-    enum class Kind : std::uint8_t { request, refresh, attempt } kind;
-    Micros request_start;
-    std::uint32_t key, record, request;
-    std::uint8_t attempt;
-    std::uint16_t pod;
-  };
-
   // Asks the breaker; a call it holds is kept under a token until it is released.
   BreakerPermit acquireAt(Micros t, HeldCall::Kind kind, Micros request_start, std::uint32_t key,
                           std::uint32_t record, std::uint32_t request, std::uint8_t attempt,
@@ -526,10 +538,19 @@ class Simulation {
   // The breaker decided: every call it released asks again, in the order it was held, and goes
   // on as it would have (or lets go of its worker when it is rejected now).
   void serveReleased(Micros t) {
-    std::vector<std::uint32_t>& released = breaker_.released();
-    if (released.empty()) return;
+    // A released call that asks again may release others (its result decides the half-open
+    // state); they are served after it, until the breaker holds nothing it has answered.
     std::vector<std::uint32_t> tokens;
-    tokens.swap(released);
+    for (;;) {
+      std::vector<std::uint32_t>& released = breaker_.released();
+      if (released.empty()) return;
+      tokens.clear();
+      tokens.swap(released);
+      serveTokens(t, tokens);
+    }
+  }
+
+  void serveTokens(Micros t, const std::vector<std::uint32_t>& tokens) {
     for (const std::uint32_t token : tokens) {
       const HeldCall h = held_[token];
       free_held_.push_back(token);

@@ -108,6 +108,8 @@ std::optional<double> parsePercent(std::string_view text, std::string* expected)
 
 std::string formatNumber(double v) {
   if (v == 0) return "0";  // also turns -0 into 0
+  // Whole numbers as people write them: 1000000, not the shortest form 1e+06.
+  if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
   std::array<char, 64> buf{};
   const auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), v);
   if (ec != std::errc()) return "0";

@@ -53,6 +53,17 @@ Config lessonGobreaker() {
   return c;
 }
 
+// One host that ejection can take out entirely (no panic), swept every second.
+Config envoyOneHostNoPanic() {
+  Config c;
+  c.breaker.library = BreakerLibrary::envoy;
+  c.native.envoy.hosts = 1;
+  c.native.envoy.max_ejection_percent = 100;
+  c.native.envoy.healthy_panic_threshold = 0;
+  c.native.envoy.interval = 1 * s;
+  return c;
+}
+
 std::vector<LaneInterval> states(const Result& r) {
   return r.breaker.intervals;
 }
@@ -160,12 +171,7 @@ TEST(LibrarySimulate, OpossumTimesTheCallWithItsOwnTimer) {
 
 TEST(LibrarySimulate, EnvoyEjectsTheOnlyHostAndReturnsItAtASweepOrAtAPassingHealthCheck) {
   const Incident inc = outage();
-  Config c;
-  c.breaker.library = BreakerLibrary::envoy;
-  c.native.envoy.hosts = 1;
-  c.native.envoy.max_ejection_percent = 100;
-  c.native.envoy.healthy_panic_threshold = 0;
-  c.native.envoy.interval = 1 * s;
+  Config c = envoyOneHostNoPanic();
   c.native.envoy.base_ejection_time = 5 * s;
   Result r = simulate(inc, c);
   // Five 5xx in a row eject it; it returns at the first 1 s sweep 5 s later.
@@ -215,6 +221,82 @@ TEST(LibrarySimulate, EveryLibraryReplaysBitIdenticallyAndTheReplayCacheAgrees) 
     }
     EXPECT_GT(a.metrics.trips, 0u) << "each library trips on a 20 s outage";
   }
+}
+
+// The lead-in ends while cockatiel's half-open trial is out and later checkouts wait for it: the
+// replay cache must restore those waiting calls with the breaker, or the cached run differs.
+TEST(LibrarySimulate, TheReplayCacheKeepsCallsCockatielHoldsAcrossTheLeadIn) {
+  Incident inc;
+  inc.start = 0;
+  inc.end = 20 * s;
+  inc.seed = 3;
+  inc.traffic.lead_in = 30 * s;
+  inc.traffic.arrivals = ArrivalProcess::uniform;
+  inc.traffic.rate = {{0, 20 * s, 20, 20}};
+  inc.traffic.keys = {10, 0.0};
+  OutcomeMix refused;
+  refused.refused = 1;
+  // Refused from -20 s to -10 s, then healthy but slow: each trial takes 600 ms.
+  inc.dependency.segments = {segment(-30 * s, -20 * s, {}, 20 * ms),
+                             segment(-20 * s, -10 * s, refused, 5 * ms),
+                             segment(-10 * s, 20 * s, {}, 600 * ms)};
+  inc.dependency.health = {{-20 * s, -10 * s, Health::red}};
+  Config c;
+  c.breaker.library = BreakerLibrary::cockatiel;
+  c.native.cockatiel.breaker.kind = CockatielBreakerSpec::Kind::consecutive;
+  c.native.cockatiel.breaker.threshold = 5;
+  c.native.cockatiel.half_open_after.kind = CockatielBackoff::Kind::constant;
+  c.native.cockatiel.half_open_after.delay = 9700 * ms;
+  const Result plain = simulate(inc, c);
+  // The scenario: a trial starts before 0 (the lanes begin half-open) and answers after it.
+  ASSERT_FALSE(plain.breaker.intervals.empty());
+  EXPECT_EQ(plain.breaker.intervals[0].state, "half-open");
+  EXPECT_EQ(plain.breaker.intervals[0].from, inc.start);
+  EXPECT_GT(plain.breaker.intervals[0].to, inc.start);
+  ReplayCache cache;
+  simulate(inc, c, cache);
+  const Result cached = simulate(inc, c, cache);
+  EXPECT_EQ(cache.hits(), 1u);
+  ASSERT_EQ(plain.checkouts.size(), cached.checkouts.size());
+  EXPECT_EQ(std::memcmp(plain.checkouts.data(), cached.checkouts.data(),
+                        plain.checkouts.size() * sizeof(CheckoutRecord)),
+            0);
+  EXPECT_EQ(plain.breaker, cached.breaker);
+  // Each held call asks the breaker again and calls the dependency once.
+  EXPECT_EQ(plain.per_second.dependency_calls, cached.per_second.dependency_calls);
+  EXPECT_EQ(plain.simulated_requests, cached.simulated_requests);
+}
+
+// Envoy's active health check takes hosts out of the healthy set while it fails: an ejection
+// that ends during the outage does not return the host, and with the default panic threshold a
+// cluster with no healthy host routes to every host.
+TEST(LibrarySimulate, EnvoyHostsFailingActiveHealthChecksStayOutOfRotation) {
+  const Incident inc = outage();
+  Config c = envoyOneHostNoPanic();
+  c.native.envoy.base_ejection_time = 2 * s;
+  c.native.envoy.health_check_interval = 1 * s;
+  c.native.envoy.health_check_unhealthy_threshold = 3;
+  const Result r = simulate(inc, c);
+  // Out from the ejection (~10.25 s) until the first passing check at or after 30 s, even though
+  // the 2 s ejection ends long before.
+  std::vector<LaneInterval> out;
+  for (const auto& i : r.breaker.intervals)
+    if (i.state == "open") out.push_back(i);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_LT(out[0].from, 11 * s);
+  EXPECT_EQ(out[0].to, 30 * s);
+  EXPECT_EQ(r.breaker.intervals.back().state, "closed");
+
+  // The same with healthy_panic_threshold 50: no healthy host puts the cluster in panic, and
+  // panic routes to the ejected host too; it is never "open".
+  c.native.envoy.healthy_panic_threshold = 50;
+  const Result panic = simulate(inc, c);
+  for (const auto& i : panic.breaker.intervals) EXPECT_NE(i.state, "open");
+  ReplayCache cache;
+  simulate(inc, c, cache);
+  const Result cached = simulate(inc, c, cache);
+  EXPECT_EQ(cache.hits(), 1u);
+  EXPECT_EQ(panic.breaker, cached.breaker);
 }
 
 }  // namespace

@@ -94,6 +94,10 @@ Config tuned(BreakerLibrary library) {
   n.envoy.max_ejection_percent = 50;
   n.envoy.healthy_panic_threshold = 25;
   n.envoy.health_check_interval = 2 * s;
+  n.envoy.health_check_unhealthy_interval = 1500 * ms;
+  n.envoy.health_check_unhealthy_threshold = 2;
+  n.envoy.health_check_healthy_threshold = 3;
+  n.envoy.consecutive_local_origin_failure = 7;
   return c;
 }
 
@@ -230,6 +234,24 @@ TEST(NativeConfig, GoReadyToTripForms) {
        {5, 0, 3, 0, 0, 3},
        true},
       {"return !(counts.Requests < 10) && counts.TotalFailures >= 5", {10, 5, 5, 0, 0, 1}, true},
+      // Go's ! of a NaN comparison is true: 0/0 >= 0.5 is false, so its negation holds (and
+      // `< 0.5` would not).
+      {"return !(float64(counts.TotalFailures)/float64(counts.Requests) >= 0.5)",
+       {0, 0, 0, 0, 0, 0},
+       true},
+      {"return !(float64(counts.TotalFailures)/float64(counts.Requests) >= 0.5)",
+       {4, 1, 3, 0, 0, 3},
+       false},
+      // Products compare as products: 0*100 >= 0*50 holds where a ratio would be NaN.
+      {"return counts.TotalFailures*100 >= counts.Requests*50", {0, 0, 0, 0, 0, 0}, true},
+      {"return counts.TotalFailures*100 >= counts.Requests*50", {4, 3, 1, 0, 0, 1}, false},
+      {"return counts.TotalFailures >= counts.Requests", {0, 0, 0, 0, 0, 0}, true},
+      {"return 2*counts.TotalFailures > counts.Requests+counts.TotalExclusions",
+       {6, 3, 3, 0, 0, 1},
+       false},
+      {"return 2*counts.TotalFailures > counts.Requests+counts.TotalExclusions",
+       {6, 2, 4, 1, 0, 1},
+       true},
   };
   for (const Case& c : cases) {
     const std::string go = std::string(
@@ -239,6 +261,13 @@ TEST(NativeConfig, GoReadyToTripForms) {
                            c.body + "\n\t},\n}\n";
     const NativeConfig n = parseNativeConfig(go, "t.go", BreakerLibrary::gobreaker);
     EXPECT_EQ(n.native.gobreaker.ready_to_trip.evaluate(c.counts), c.trips) << c.body;
+    // The Go file BreakerLab writes back holds the same rule.
+    Config written;
+    written.breaker.library = BreakerLibrary::gobreaker;
+    written.native = n.native;
+    const ExportedConfig out = exportConfig(written, ExportTarget::gobreaker, "pricing");
+    const NativeConfig back = parseNativeConfig(out.text, "pricing.go", BreakerLibrary::gobreaker);
+    EXPECT_EQ(back.native.gobreaker.ready_to_trip.evaluate(c.counts), c.trips) << out.text;
   }
 }
 
@@ -246,7 +275,7 @@ TEST(NativeConfig, ErrorsNameTheLineAndColumn) {
   struct Case {
     BreakerLibrary library;
     const char* file;
-    const char* text;
+    std::string text;
     const char* error;
   };
   const Case cases[] = {
@@ -278,6 +307,45 @@ TEST(NativeConfig, ErrorsNameTheLineAndColumn) {
       {BreakerLibrary::envoy, "cluster.yaml",
        "name: p\noutlier_detection:\n  base_ejection_time: 30s\n  max_ejection_time: 10s\n",
        "max_ejection_time cannot be smaller than base_ejection_time"},
+      // Bounds on what the model would allocate or add to times.
+      {BreakerLibrary::gobreaker, "b.go",
+       "package p\nvar s = gobreaker.Settings{\n  Interval: time.Hour,\n"
+       "  BucketPeriod: time.Millisecond,\n}\n",
+       "b.go:4:17: Interval / BucketPeriod makes more than 10000 buckets"},
+      {BreakerLibrary::gobreaker, "g.yaml", "Interval: 60s\nBucketPeriod: 10us\n",
+       "g.yaml:2:15: BucketPeriod: BucketPeriod below 1 ms"},
+      {BreakerLibrary::gobreaker, "g.yaml", "Timeout: 99999999999h\n",
+       "g.yaml:1:10: Timeout: expected a Go duration"},
+      {BreakerLibrary::gobreaker, "b.go",
+       "package p\nvar s = gobreaker.Settings{\n  MaxRequests: 0x1_0000_0000,\n}\n",
+       "b.go:3:16: MaxRequests: expected a whole number from 0 to 4294967295"},
+      {BreakerLibrary::resilience4j, "application.yml",
+       "resilience4j.circuitbreaker.instances.p:\n  waitDurationInOpenState: PT99999999999999H\n",
+       "application.yml:2:28: resilience4j.circuitbreaker.instances.p.waitDurationInOpenState: "
+       "expected a duration"},
+      {BreakerLibrary::resilience4j, "application.yml",
+       "resilience4j.circuitbreaker.instances.p:\n  slidingWindowSize: 5000000\n",
+       "slidingWindowSize: expected a number from 1 to 1000000"},
+      {BreakerLibrary::polly, "appsettings.json",
+       "{\"R\": {\"CircuitBreaker\": {\"SamplingDuration\": \"99999999999\"}}}\n",
+       "R.CircuitBreaker.SamplingDuration: expected a TimeSpan"},
+      {BreakerLibrary::cockatiel, "c.json",
+       "{\"breaker\": {\"type\": \"sampling\", \"threshold\": 0.5, \"duration\": 172800000}}\n",
+       "breaker.duration: expected from 1 ms to 1 day"},
+      {BreakerLibrary::cockatiel, "c.json",
+       "{\"breaker\": {\"type\": \"count\", \"threshold\": 0.5, \"size\": 2000000}}\n",
+       "breaker.size: expected a number from 1 to 1000000"},
+      // Spreading && over || is bounded, and so is nesting.
+      {BreakerLibrary::gobreaker, "g.yaml",
+       "ReadyToTrip: (c.Requests > 1 || c.Requests > 2) && (c.Requests > 1 || c.Requests > 2) && "
+       "(c.Requests > 1 || c.Requests > 2) && (c.Requests > 1 || c.Requests > 2) && "
+       "(c.Requests > 1 || c.Requests > 2) && (c.Requests > 1 || c.Requests > 2) && "
+       "(c.Requests > 1 || c.Requests > 2) && (c.Requests > 1 || c.Requests > 2) && "
+       "(c.Requests > 1 || c.Requests > 2)\n",
+       "ReadyToTrip: too many cases once && is spread over ||"},
+      {BreakerLibrary::gobreaker, "g.yaml",
+       "ReadyToTrip: \"" + std::string(100, '!') + "(c.Requests > 1)\"\n",
+       "nested more than 64 deep"},
   };
   for (const Case& c : cases) {
     try {
@@ -288,6 +356,50 @@ TEST(NativeConfig, ErrorsNameTheLineAndColumn) {
           << e.what() << "\nexpected: " << c.error;
     }
   }
+}
+
+TEST(NativeConfig, LiteralsAndFieldsAsTheLibrariesSpellThem) {
+  // Go integer literals: hex and digit separators.
+  for (const auto& [literal, value] : {std::pair{"0x10", 16u}, std::pair{"1_000", 1000u},
+                                       std::pair{"0b101", 5u}, std::pair{"0o17", 15u}}) {
+    const NativeConfig g = parseNativeConfig(
+        std::string("package p\nvar s = gobreaker.Settings{\n  MaxRequests: ") + literal + ",\n}\n",
+        "b.go", BreakerLibrary::gobreaker);
+    EXPECT_EQ(g.native.gobreaker.max_requests, value) << literal;
+  }
+  // A properties key far deeper than resilience4j's is not one of its keys: passed over.
+  std::string deep = "resilience4j.circuitbreaker.instances.p.slidingWindowSize=7\nx";
+  for (int i = 0; i < 5000; ++i) deep += ".x";
+  deep += "=1\n";
+  const NativeConfig r = parseNativeConfig(deep, "app.properties", BreakerLibrary::resilience4j);
+  EXPECT_EQ(r.native.resilience4j.sliding_window_size, 7u);
+  // cockatiel's ExponentialBackoff draws decorrelated jitter unless told otherwise.
+  const NativeConfig c = parseNativeConfig(
+      "{\"halfOpenAfter\": {\"type\": \"exponential\", \"initialDelay\": 100},\n"
+      " \"breaker\": {\"type\": \"consecutive\", \"threshold\": 3}}\n",
+      "c.json", BreakerLibrary::cockatiel);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].message.find("decorrelatedJitterGenerator"), std::string::npos);
+  // Envoy's active health check: its thresholds and intervals; durations written as proto
+  // durations (seconds), which is all Envoy's YAML takes.
+  const NativeConfig e = parseNativeConfig(
+      "name: p\noutlier_detection:\n  interval: 2.5s\n  base_ejection_time: 0.25s\n"
+      "health_checks:\n  - interval: 1.5s\n    unhealthy_interval: 0.5s\n"
+      "    unhealthy_threshold: 2\n    healthy_threshold: 4\n",
+      "cluster.yaml", BreakerLibrary::envoy);
+  const EnvoyOutlierSettings& hc = e.native.envoy;
+  EXPECT_EQ(hc.health_check_interval, 1500 * ms);
+  EXPECT_EQ(hc.health_check_unhealthy_interval, 500 * ms);
+  EXPECT_EQ(hc.health_check_unhealthy_threshold, 2u);
+  EXPECT_EQ(hc.health_check_healthy_threshold, 4u);
+  Config exported;
+  exported.breaker.library = BreakerLibrary::envoy;
+  exported.native = e.native;
+  const std::string text = exportConfig(exported, ExportTarget::envoy, "pricing").text;
+  EXPECT_NE(text.find("interval: 2.5s"), std::string::npos) << text;
+  EXPECT_NE(text.find("base_ejection_time: 0.25s"), std::string::npos) << text;
+  EXPECT_NE(text.find("unhealthy_interval: 0.5s"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ms\n"), std::string::npos) << text;
 }
 
 TEST(NativeConfig, WhatIsNotModelledIsNotedWithItsPosition) {

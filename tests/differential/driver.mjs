@@ -34,8 +34,8 @@ const flush = () => new Promise(resolve => setImmediate(resolve));
 function makeOpossum(policy, verdict, action, transitions, clock) {
   const { breakerlab, ...options } = policy;
   options.errorFilter = err => {
-    if (err.code === 'ESEMLOCKED') return false;
-    const outcome = err.breakerlabOutcome ?? (err.code === 'ETIMEDOUT' ? 'timeout' : 'failure');
+    const outcome = err.code === 'ESEMLOCKED' ? 'pool_exhausted'
+      : err.breakerlabOutcome ?? (err.code === 'ETIMEDOUT' ? 'timeout' : 'failure');
     return verdict(outcome) !== 'failure';
   };
   const breaker = new CircuitBreaker(action, options);

@@ -100,7 +100,8 @@ Trip tripForm(const GobreakerTripRule& r) {
   if (r.any_of.size() == 1 && r.any_of[0].size() == 1 &&
       r.any_of[0][0].numerator ==
           GobreakerTripRule::consecutiveFailures(Comparison::ge, 1).any_of[0][0].numerator &&
-      r.any_of[0][0].op == Comparison::ge && r.any_of[0][0].denominator == 0)
+      r.any_of[0][0].op == Comparison::ge && r.any_of[0][0].denominator == 0 &&
+      !r.any_of[0][0].negated)
     return Trip::consecutive;
   const GobreakerTripRule ratio = GobreakerTripRule::failureRatio(1, 0.5);
   if (r.any_of.size() == 1 && r.any_of[0].size() == 2 &&
@@ -108,7 +109,11 @@ Trip tripForm(const GobreakerTripRule& r) {
       r.any_of[0][0].op == Comparison::ge &&
       r.any_of[0][1].numerator == ratio.any_of[0][1].numerator &&
       r.any_of[0][1].denominator == ratio.any_of[0][1].denominator &&
-      r.any_of[0][1].op == Comparison::ge)
+      r.any_of[0][1].op == Comparison::ge &&
+      r.any_of[0][0] ==
+          GobreakerCondition{r.any_of[0][0].numerator, 0, Comparison::ge, r.any_of[0][0].value} &&
+      r.any_of[0][1] == GobreakerCondition{r.any_of[0][1].numerator, r.any_of[0][1].denominator,
+                                           Comparison::ge, r.any_of[0][1].value})
     return Trip::ratio;
   return Trip::custom;
 }
@@ -609,8 +614,28 @@ std::vector<KnobSpec> nativeKnobSpecs() {
           "envoy.health_check_interval", envoy, "active health check interval", "s", 0, 60, 1, 0,
           [](const Config& c) { return toSeconds(c.native.envoy.health_check_interval); },
           [](Config& c, double v) { c.native.envoy.health_check_interval = seconds(v); }, nullptr,
-          "0: none; else a passing check (health green) returns every ejected host", L::envoy,
-          secondsText),
+          "0: none; else a passing check (health green) returns every ejected host, and failing "
+          "checks take the hosts out of the healthy set",
+          L::envoy, secondsText),
+      number(
+          "envoy.health_check_unhealthy_threshold", envoy, "unhealthy_threshold", "checks", 1, 20,
+          1, 0,
+          [](const Config& c) {
+            return static_cast<double>(c.native.envoy.health_check_unhealthy_threshold);
+          },
+          [](Config& c, double v) { c.native.envoy.health_check_unhealthy_threshold = count(v); },
+          [](const Config& c) { return c.native.envoy.health_check_interval > 0; },
+          "Failed checks in a row that take the hosts out (panic may route to them anyway)",
+          L::envoy),
+      number(
+          "envoy.health_check_healthy_threshold", envoy, "healthy_threshold", "checks", 1, 20, 1, 0,
+          [](const Config& c) {
+            return static_cast<double>(c.native.envoy.health_check_healthy_threshold);
+          },
+          [](Config& c, double v) { c.native.envoy.health_check_healthy_threshold = count(v); },
+          [](const Config& c) { return c.native.envoy.health_check_interval > 0; },
+          "Passing checks in a row that bring failed hosts back (the very first check: one)",
+          L::envoy),
   };
 }
 

@@ -15,14 +15,22 @@ EnvoyOutlierModel::EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micro
       // initialize(): armIntervalTimer(), so the first sweep is one interval after creation.
       next_sweep_(created_at + std::max<Micros>(settings.interval, kMillisecond)),
       health_(health) {
-  if (health_ != nullptr && settings.health_check_interval > 0)
-    next_health_check_ = created_at + settings.health_check_interval;
+  // HealthCheckerImplBase::start: the first check of each host goes out at once, and hosts known
+  // at initialization carry FAILED_ACTIVE_HC until it passes.
+  if (health_ != nullptr && settings.health_check_interval > 0) {
+    next_health_check_ = created_at;
+    failed_active_hc_ = true;
+  }
+}
+
+std::uint32_t EnvoyOutlierModel::unavailableHosts() const {
+  return failed_active_hc_ ? static_cast<std::uint32_t>(hosts_.size()) : active_;
 }
 
 bool EnvoyOutlierModel::inPanic() const {
   // LoadBalancerBase::recalculatePerPriorityPanic and isHostSetInPanic, one priority.
   const auto n = static_cast<std::uint32_t>(hosts_.size());
-  const std::uint32_t healthy = n - active_;
+  const std::uint32_t healthy = n - unavailableHosts();
   const double threshold = std::min(settings_.healthy_panic_threshold, 100.0);
   if (threshold <= 0) return false;
   const std::uint32_t availability =
@@ -36,7 +44,7 @@ BreakerPermit EnvoyOutlierModel::acquire(Micros /*now*/, std::uint32_t /*token*/
   const bool panic = inPanic();
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t h = (round_robin_ + k) % n;
-    if (panic || !hosts_[h].ejected) {
+    if (panic || (!hosts_[h].ejected && !failed_active_hc_)) {
       round_robin_ = (h + 1) % n;
       return permitCall(0, 1, h);
     }
@@ -162,9 +170,10 @@ void EnvoyOutlierModel::uneject(Micros now, std::uint32_t h) {
 
 void EnvoyOutlierModel::reportAggregate(Micros now, BreakerTransition::Cause cause) {
   BreakerState to = BreakerState::half_open;
-  if (active_ == 0) {
+  const std::uint32_t unavailable = unavailableHosts();
+  if (unavailable == 0) {
     to = BreakerState::closed;
-  } else if (active_ == hosts_.size() && !inPanic()) {
+  } else if (unavailable == hosts_.size() && !inPanic()) {
     to = BreakerState::open;
   }
   if (to != state_) report(now, to, cause, active_, active_);
@@ -191,9 +200,7 @@ Micros EnvoyOutlierModel::nextStateTimer() const {
 
 void EnvoyOutlierModel::fireTimer() {
   if (next_health_check_ < next_sweep_) {
-    const Micros now = next_health_check_;
-    next_health_check_ += settings_.health_check_interval;
-    if (health_->greenAt(now)) healthCheckPassed(now);
+    activeHealthCheck();
     return;
   }
   const Micros now = next_sweep_;
@@ -212,10 +219,62 @@ void EnvoyOutlierModel::fireTimer() {
   }
 }
 
-void EnvoyOutlierModel::healthCheckPassed(Micros now) {
-  if (!settings_.successful_active_health_check_uneject_host) return;
-  for (std::uint32_t h = 0; h < hosts_.size(); ++h)
-    if (hosts_[h].ejected) uneject(now, h);
+bool EnvoyOutlierModel::skipIdleTimers(Micros through) {
+  if (active_ != 0) return false;
+  // With no host ejected, a health check changes nothing a sweep reads: they need no order.
+  if (next_sweep_ > through) return false;
+  const Micros interval = std::max<Micros>(settings_.interval, kMillisecond);
+  const Micros due = (through - next_sweep_) / interval + 1;
+  if (due < 2) return false;
+  // Sweep j (0-based) runs at next_sweep_ + j * interval; a returned host's backoff drops by one
+  // at every sweep at least an interval after its return.
+  for (Host& host : hosts_) {
+    if (!host.ever_returned || host.backoff == 0) continue;
+    const Micros eligible_from = host.last_unejection + interval;
+    Micros first = 0;
+    if (eligible_from > next_sweep_)
+      first = (eligible_from - next_sweep_ + interval - 1) / interval;
+    const Micros decays = due > first ? due - first : 0;
+    host.backoff = decays >= host.backoff ? 0 : host.backoff - static_cast<std::uint32_t>(decays);
+  }
+  next_sweep_ += due * interval;
+  return true;
+}
+
+void EnvoyOutlierModel::activeHealthCheck() {
+  // ActiveHealthCheckSession::handleSuccess / handleFailure, with the check answering at once.
+  const Micros now = next_health_check_;
+  const bool was_failed = failed_active_hc_;
+  const bool first = first_check_;
+  if (health_->greenAt(now)) {
+    hc_failures_ = 0;
+    if (failed_active_hc_ &&
+        (first_check_ || ++hc_passes_ >= std::max(settings_.health_check_healthy_threshold, 1u))) {
+      failed_active_hc_ = false;
+      hc_passes_ = 0;
+    }
+    // The outlier detector's check-complete callback: a host now healthy leaves its ejection.
+    if (!failed_active_hc_ && settings_.successful_active_health_check_uneject_host) {
+      for (std::uint32_t h = 0; h < hosts_.size(); ++h)
+        if (hosts_[h].ejected) uneject(now, h);
+    }
+  } else {
+    hc_passes_ = 0;
+    if (!failed_active_hc_ &&
+        ++hc_failures_ >= std::max(settings_.health_check_unhealthy_threshold, 1u)) {
+      failed_active_hc_ = true;
+      hc_failures_ = 0;
+    }
+  }
+  first_check_ = false;
+  const Micros unhealthy_interval = settings_.health_check_unhealthy_interval > 0
+                                        ? settings_.health_check_unhealthy_interval
+                                        : settings_.health_check_interval;
+  next_health_check_ =
+      now + (failed_active_hc_ ? unhealthy_interval : settings_.health_check_interval);
+  if (failed_active_hc_ != was_failed || first)
+    reportAggregate(now, failed_active_hc_ ? BreakerTransition::Cause::hosts_ejected
+                                           : BreakerTransition::Cause::hosts_returned);
 }
 
 }  // namespace breakerlab

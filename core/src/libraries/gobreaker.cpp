@@ -89,15 +89,19 @@ bool GobreakerTripRule::evaluate(const GobreakerCounts& counts) const {
   for (const auto& clause : any_of) {
     bool all = true;
     for (const GobreakerCondition& c : clause) {
-      double value;
-      if (c.denominator == 0) {
-        value = sumOf(counts, c.numerator);
+      double left;
+      double right = c.value;
+      if (c.product) {
+        left = static_cast<double>(sumOf(counts, c.numerator)) * c.num_scale;
+        right = static_cast<double>(sumOf(counts, c.denominator)) * c.den_scale;
+      } else if (c.denominator == 0) {
+        left = sumOf(counts, c.numerator);
       } else {
         // float64(a) / float64(b): 0/0 is NaN (never true but for !=), x/0 is +Inf.
-        value = static_cast<double>(sumOf(counts, c.numerator)) /
-                static_cast<double>(sumOf(counts, c.denominator));
+        left = static_cast<double>(sumOf(counts, c.numerator)) /
+               static_cast<double>(sumOf(counts, c.denominator));
       }
-      if (!compare(value, c.op, c.value)) {
+      if (compare(left, c.op, right) == c.negated) {
         all = false;
         break;
       }
@@ -297,13 +301,12 @@ void GobreakerModel::subtract(std::uint64_t oldest) {
   oldest %= length;
   const GobreakerCounts bucket = buckets_[oldest];
 
-  std::uint32_t successes = bucket.consecutive_successes;
-  std::uint32_t failures = bucket.consecutive_failures;
-  for (std::size_t i = 1; i < length; ++i) {
-    const GobreakerCounts& b = buckets_[(oldest + i) % length];
-    successes += b.total_successes;
-    failures += b.total_failures;
-  }
+  // gobreaker sums the other buckets' totals in a loop; counts_ holds the sum of every bucket
+  // (both are counted together), so the other buckets' share is counts_ less this bucket's.
+  const std::uint32_t successes =
+      bucket.consecutive_successes + (counts_.total_successes - bucket.total_successes);
+  const std::uint32_t failures =
+      bucket.consecutive_failures + (counts_.total_failures - bucket.total_failures);
   if (counts_.consecutive_successes == successes)
     counts_.consecutive_successes =
         minusClamped(counts_.consecutive_successes, bucket.consecutive_successes);

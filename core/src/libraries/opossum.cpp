@@ -102,6 +102,30 @@ void OpossumModel::fireTimer() {
   }
 }
 
+bool OpossumModel::skipIdleTimers(Micros through) {
+  popStaleTimers();
+  Micros others = std::min(warm_up_ends_, reset_at_);
+  if (!call_timers_.empty()) others = std::min(others, call_timers_.top().at);
+  const Micros last = std::min(through, others - 1);
+  if (rotate_at_ > last) return false;
+  const auto due = static_cast<std::uint64_t>((last - rotate_at_) / bucket_interval_) + 1;
+  if (due < 2) return false;  // one rotation: firing it costs the same
+  const std::size_t n = buckets_.size();
+  if (due >= n) {
+    // Every bucket has rotated out: the window is empty, wherever its head now is.
+    for (Bucket& b : buckets_) b = {};
+    fires_ = failures_ = 0;
+    head_ = (head_ + n - static_cast<std::size_t>(due % n)) % n;
+    endEpisode();
+  } else {
+    for (std::uint64_t i = 0; i < due; ++i) rotate();
+  }
+  rotate_at_ += static_cast<Micros>(due) * bucket_interval_;
+  seq_ += due;  // each rotation would have taken an order number
+  rotate_seq_ = seq_ - 1;
+  return true;
+}
+
 void OpossumModel::rotate() {
   // window.pop(); window.unshift(bucket())
   head_ = head_ == 0 ? buckets_.size() - 1 : head_ - 1;
@@ -129,8 +153,14 @@ BreakerPermit OpossumModel::acquire(Micros now, std::uint32_t /*token*/) {
   const bool probe = state_ == BreakerState::half_open;
   pending_close_ = false;
   if (in_use_ >= options_.capacity) {
-    // ESEMLOCKED goes through handleError: a failure, and the call never runs.
-    fail(now, now, probe);
+    // ESEMLOCKED goes through handleError, errorFilter included (BreakerLab's pool_exhausted):
+    // a failure unless filtered, and the call never runs either way.
+    if (options_.classification.classify(CallOutcome::pool_exhausted) ==
+        OutcomeClassification::Verdict::failure) {
+      fail(now, now, probe);
+    } else {
+      success(now, probe);
+    }
     return rejectCall();
   }
   ++in_use_;

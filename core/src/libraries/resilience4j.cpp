@@ -18,8 +18,10 @@ Micros Resilience4jSettings::waitInterval(std::uint32_t attempt) const {
   // step is truncated to whole milliseconds; then Math.min with the max when there is one.
   double n = static_cast<double>(initial_ms);
   for (std::uint32_t k = 1; k < attempt; ++k) {
-    n = n * exponential_backoff_multiplier;
-    n = n >= 9.2e18 ? 9.2e18 : static_cast<double>(static_cast<std::int64_t>(n));
+    double next = n * exponential_backoff_multiplier;
+    next = next >= 9.2e18 ? 9.2e18 : static_cast<double>(static_cast<std::int64_t>(next));
+    if (next == n) break;  // a fixed point (0, the cap, or a multiplier that rounds back)
+    n = next;
     if (exponential_max_wait_duration_in_open_state > 0 &&
         n >= static_cast<double>(exponential_max_wait_duration_in_open_state / kMillisecond))
       break;

@@ -40,9 +40,12 @@ ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
   if (e.health_check_interval > 0) {
     YAML::Node check;
     check["timeout"] = "1s";
-    check["interval"] = formatDuration(e.health_check_interval);
-    check["unhealthy_threshold"] = "1";
-    check["healthy_threshold"] = "1";
+    check["interval"] = data_detail::protoDurationText(e.health_check_interval);
+    if (e.health_check_unhealthy_interval > 0)
+      check["unhealthy_interval"] =
+          data_detail::protoDurationText(e.health_check_unhealthy_interval);
+    check["unhealthy_threshold"] = std::to_string(e.health_check_unhealthy_threshold);
+    check["healthy_threshold"] = std::to_string(e.health_check_healthy_threshold);
     check["http_health_check"]["path"] = "/healthz";
     cluster["health_checks"].push_back(check);
   }
@@ -93,9 +96,12 @@ ExportedConfig exportEnvoyFromGeneric(const Config& c, const std::string& name) 
                     "max_ejection_time");
   if (b.early_probe) {
     e.health_check_interval = b.early_probe_poll;
+    e.health_check_unhealthy_threshold = 3;
+    e.health_check_healthy_threshold = 1;
     notes.push_back("early probe on health green: native, an active health check every " +
                     formatDuration(b.early_probe_poll) +
-                    " returns the host at its first pass (a full return, not a probe)");
+                    " returns the host at its first pass (a full return, not a probe); while 3 "
+                    "checks in a row fail, the check also keeps the host out of rotation");
   }
   if (b.probes > 1 || spacingInEffect(b))
     notes.push_back(std::to_string(b.probes) +

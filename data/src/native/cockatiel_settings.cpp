@@ -28,9 +28,11 @@ void readBackoff(SettingsReader& r, const YAML::Node& node, const std::string& p
     failExpected(r.source(), node["type"], joinPath(path, "type"),
                  "\"constant\" or \"exponential\"");
   }
+  bool generator = false;
   r.forEach(node, path, {"type", "delay", "initialDelay", "maxDelay", "exponent", "generator"},
             [&](const std::string& key, const YAML::Node& v, const std::string& p) {
               if (key == "type") return true;
+              if (key == "generator") generator = true;
               if (key == "delay" && b.kind == CockatielBackoff::Kind::constant) {
                 b.delay = r.millis(v, p, kMaxMs);
               } else if (key == "initialDelay" && b.kind == CockatielBackoff::Kind::exponential) {
@@ -55,6 +57,11 @@ void readBackoff(SettingsReader& r, const YAML::Node& node, const std::string& p
               }
               return true;
             });
+  // ExponentialBackoff's default generator is decorrelatedJitterGenerator.
+  if (b.kind == CockatielBackoff::Kind::exponential && !generator)
+    r.note(node, path +
+                     ": no generator: cockatiel's default, decorrelatedJitterGenerator, draws "
+                     "Math.random(); replayed as noJitterGenerator, the deterministic upper bound");
 }
 
 void readBreaker(SettingsReader& r, const YAML::Node& node, const std::string& path,
@@ -88,13 +95,16 @@ void readBreaker(SettingsReader& r, const YAML::Node& node, const std::string& p
                 if (b.threshold <= 0 || b.threshold >= 1)
                   failExpected(r.source(), v, p, "a number between 0 and 1, both excluded");
               } else if (key == "size" && b.kind == K::count) {
-                b.size = r.whole(v, p, 1, 100'000'000);
+                // The model keeps one slot per call of the window.
+                b.size = r.whole(v, p, 1, 1'000'000);
               } else if (key == "minimumNumberOfCalls" && b.kind == K::count) {
                 min_calls = v;
                 min_calls_path = p;
               } else if (key == "duration" && b.kind == K::sampling) {
+                // One window per second of the duration (at least 5).
                 b.duration = r.millis(v, p, kMaxMs);
-                if (b.duration < kMillisecond) failExpected(r.source(), v, p, "at least 1 ms");
+                if (b.duration < kMillisecond || b.duration > 86'400 * kSecond)
+                  failExpected(r.source(), v, p, "from 1 ms to 1 day (86400000 ms)");
               } else if (key == "minimumRps" && b.kind == K::sampling) {
                 b.minimum_rps = r.number(v, p, 0, 1e9);
               } else {

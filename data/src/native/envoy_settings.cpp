@@ -23,6 +23,25 @@ Micros readProtoDuration(SettingsReader& r, const YAML::Node& v, const std::stri
   failExpected(r.source(), v, path, "a duration such as 10s or 0.5s");
 }
 
+// The active health check's fields: health_checks[0] of a cluster, or BreakerLab's
+// health_check_* keys beside outlier_detection's.
+void readHealthCheckField(SettingsReader& r, const std::string& field, const YAML::Node& v,
+                          const std::string& path, EnvoyOutlierSettings& e) {
+  if (field == "interval") {
+    e.health_check_interval = readProtoDuration(r, v, path);
+    if (e.health_check_interval != 0 && e.health_check_interval < kMillisecond)
+      failExpected(r.source(), v, path, "at least 0.001s");
+  } else if (field == "unhealthy_interval") {
+    e.health_check_unhealthy_interval = readProtoDuration(r, v, path);
+    if (e.health_check_unhealthy_interval != 0 && e.health_check_unhealthy_interval < kMillisecond)
+      failExpected(r.source(), v, path, "at least 0.001s");
+  } else if (field == "unhealthy_threshold") {
+    e.health_check_unhealthy_threshold = r.whole(unwrapped(v), path, 1, 1'000'000);
+  } else if (field == "healthy_threshold") {
+    e.health_check_healthy_threshold = r.whole(unwrapped(v), path, 1, 1'000'000);
+  }
+}
+
 std::uint32_t readEnforcing(SettingsReader& r, const YAML::Node& v, const std::string& path) {
   const std::uint32_t pct = r.whole(unwrapped(v), path, 0, 100);
   if (pct != 0 && pct != 100)
@@ -33,6 +52,20 @@ std::uint32_t readEnforcing(SettingsReader& r, const YAML::Node& v, const std::s
 }
 
 }  // namespace
+
+std::string protoDurationText(Micros d) {
+  // The proto3 JSON form Envoy's YAML takes: seconds with up to 9 decimals and an "s".
+  const bool negative = d < 0;
+  const Micros a = negative ? -d : d;
+  std::string text = std::to_string(a / kSecond);
+  if (const Micros frac = a % kSecond; frac != 0) {
+    std::string digits = std::to_string(frac);
+    digits.insert(0, 6 - digits.size(), '0');
+    while (digits.back() == '0') digits.pop_back();
+    text += "." + digits;
+  }
+  return (negative ? "-" : "") + text + "s";
+}
 
 void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const std::string& path,
                                EnvoyOutlierSettings& e, bool& max_set) {
@@ -51,7 +84,11 @@ void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const 
                                                "split_external_local_origin_errors",
                                                "successful_active_health_check_uneject_host",
                                                "hosts",
-                                               "healthy_panic_threshold"};
+                                               "healthy_panic_threshold",
+                                               "health_check_interval",
+                                               "health_check_unhealthy_interval",
+                                               "health_check_unhealthy_threshold",
+                                               "health_check_healthy_threshold"};
   r.forEach(
       node, path, known, [&](const std::string& key, const YAML::Node& v, const std::string& q) {
         if (key == "consecutive_5xx") {
@@ -87,8 +124,8 @@ void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const 
           e.successful_active_health_check_uneject_host = r.boolean(unwrapped(v), q);
         } else if (key == "hosts") {  // BreakerLab: the cluster's size without load_assignment
           e.hosts = r.whole(v, q, 1, 100'000);
-        } else if (key == "health_check_interval") {  // BreakerLab: health_checks[0].interval
-          e.health_check_interval = readProtoDuration(r, v, q);
+        } else if (key.rfind("health_check_", 0) == 0) {  // BreakerLab: health_checks[0]
+          readHealthCheckField(r, key.substr(13), v, q, e);
         } else if (key == "healthy_panic_threshold") {
           e.healthy_panic_threshold = r.number(unwrapped(v), q, 0, 100);
         } else if (key.rfind("success_rate", 0) == 0 || key.rfind("failure_percentage", 0) == 0 ||
@@ -112,13 +149,12 @@ ordered_json envoyOutlierJson(const EnvoyOutlierSettings& e) {
   j["consecutive_gateway_failure"] = e.consecutive_gateway_failure;
   j["enforcing_consecutive_gateway_failure"] = e.enforcing_consecutive_gateway_failure;
   j["split_external_local_origin_errors"] = e.split_external_local_origin_errors;
-  if (e.split_external_local_origin_errors) {
-    j["consecutive_local_origin_failure"] = e.consecutive_local_origin_failure;
-    j["enforcing_consecutive_local_origin_failure"] = e.enforcing_consecutive_local_origin_failure;
-  }
-  j["interval"] = formatDuration(e.interval);
-  j["base_ejection_time"] = formatDuration(e.base_ejection_time);
-  j["max_ejection_time"] = formatDuration(e.max_ejection_time);
+  // Written even when not split: Envoy reads them only then, and a round trip keeps them.
+  j["consecutive_local_origin_failure"] = e.consecutive_local_origin_failure;
+  j["enforcing_consecutive_local_origin_failure"] = e.enforcing_consecutive_local_origin_failure;
+  j["interval"] = protoDurationText(e.interval);
+  j["base_ejection_time"] = protoDurationText(e.base_ejection_time);
+  j["max_ejection_time"] = protoDurationText(e.max_ejection_time);
   j["max_ejection_percent"] = e.max_ejection_percent;
   if (e.always_eject_one_host) j["always_eject_one_host"] = true;
   j["successful_active_health_check_uneject_host"] = e.successful_active_health_check_uneject_host;
@@ -129,8 +165,13 @@ ordered_json envoyConfigJson(const EnvoyOutlierSettings& e) {
   ordered_json j = envoyOutlierJson(e);
   j["hosts"] = e.hosts;
   j["healthy_panic_threshold"] = e.healthy_panic_threshold;
-  if (e.health_check_interval > 0)
-    j["health_check_interval"] = formatDuration(e.health_check_interval);
+  if (e.health_check_interval > 0) {
+    j["health_check_interval"] = protoDurationText(e.health_check_interval);
+    if (e.health_check_unhealthy_interval > 0)
+      j["health_check_unhealthy_interval"] = protoDurationText(e.health_check_unhealthy_interval);
+    j["health_check_unhealthy_threshold"] = e.health_check_unhealthy_threshold;
+    j["health_check_healthy_threshold"] = e.health_check_healthy_threshold;
+  }
   return j;
 }
 
@@ -188,9 +229,16 @@ void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettin
           r.number(unwrapped(lb["healthy_panic_threshold"]),
                    joinPath(path, "common_lb_config.healthy_panic_threshold"), 0, 100);
     if (const YAML::Node hc = cluster["health_checks"];
-        hc && hc.IsSequence() && hc.size() > 0 && hc[0]["interval"])
-      e.health_check_interval =
-          readProtoDuration(r, hc[0]["interval"], joinPath(path, "health_checks[0].interval"));
+        hc && hc.IsSequence() && hc.size() > 0 && hc[0].IsMap()) {
+      const std::string hc_path = joinPath(path, "health_checks[0]");
+      for (const char* field :
+           {"interval", "unhealthy_interval", "unhealthy_threshold", "healthy_threshold"})
+        if (const YAML::Node v = hc[0][field])
+          readHealthCheckField(r, field, v, joinPath(hc_path, field), e);
+      if (hc.size() > 1)
+        r.remark(hc, joinPath(path, "health_checks") +
+                         ": more than one health check; BreakerLab replays the first");
+    }
     if (cluster["circuit_breakers"])
       r.remark(cluster["circuit_breakers"],
                joinPath(path, "circuit_breakers") +

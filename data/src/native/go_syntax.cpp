@@ -1,5 +1,6 @@
 #include "go_syntax.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -114,15 +115,41 @@ std::vector<GoToken> tokenizeGo(std::string_view text) {
   return out;
 }
 
-namespace {
-
-// Number literals as Go writes them: 10, 0.5, 1e3, 10_000.
 std::optional<double> goNumber(const std::string& text) {
   std::string clean;
   for (char c : text)
     if (c != '_') clean += c;
+  if (clean.size() > 2 && clean[0] == '0') {
+    const char prefix = static_cast<char>(clean[1] | 0x20);
+    const int base = prefix == 'x' ? 16 : prefix == 'o' ? 8 : prefix == 'b' ? 2 : 0;
+    if (base != 0) {
+      std::uint64_t value = 0;
+      const char* first = clean.data() + 2;
+      const char* last = clean.data() + clean.size();
+      const auto [end, ec] = std::from_chars(first, last, value, base);
+      if (ec != std::errc() || end != last) return std::nullopt;
+      return static_cast<double>(value);
+    }
+  }
   return parseNumber(clean);
 }
+
+namespace {
+
+// Bounds the recursion of nested parentheses (and !) for any input.
+constexpr int kMaxNesting = 64;
+class Nesting {
+ public:
+  Nesting(int& depth, const GoToken& at) : depth_(depth) {
+    if (++depth_ > kMaxNesting) failAtToken(at, "the expression is nested more than 64 deep");
+  }
+  ~Nesting() { --depth_; }
+  Nesting(const Nesting&) = delete;
+  Nesting& operator=(const Nesting&) = delete;
+
+ private:
+  int& depth_;
+};
 
 class DurationParser {
  public:
@@ -157,6 +184,7 @@ class DurationParser {
   double factor() {
     if (pos_ >= end_) failAtToken(t_[pos_], "expected a duration such as 10 * time.Second");
     const GoToken& tok = t_[pos_];
+    const Nesting nesting(depth_, tok);
     if (tok.kind == Kind::number) {
       ++pos_;
       const auto n = goNumber(tok.text);
@@ -205,6 +233,7 @@ class DurationParser {
   std::size_t& pos_;
   std::size_t end_;
   const std::map<std::string, Micros>& constants_;
+  int depth_ = 0;
 };
 
 }  // namespace
@@ -253,29 +282,33 @@ Comparison flip(Comparison op) {
   }
 }
 
-Comparison negate(Comparison op) {
-  switch (op) {
-    case Comparison::lt:
-      return Comparison::ge;
-    case Comparison::le:
-      return Comparison::gt;
-    case Comparison::eq:
-      return Comparison::ne;
-    case Comparison::ne:
-      return Comparison::eq;
-    case Comparison::ge:
-      return Comparison::lt;
-    case Comparison::gt:
-      return Comparison::le;
-  }
-  return op;
+// The rule is kept as an OR of ANDs; && over || multiplies the cases, so a body that would
+// expand past these limits is refused rather than grown without bound.
+constexpr std::size_t kMaxClauses = 256;
+constexpr std::size_t kMaxConditions = 4096;
+
+std::size_t conditionCount(const Dnf& d) {
+  std::size_t n = 0;
+  for (const auto& clause : d) n += clause.size();
+  return n;
 }
 
-Dnf orOf(Dnf a, const Dnf& b) {
+Dnf orOf(Dnf a, const Dnf& b, const GoToken& at) {
+  if (a.size() + b.size() > kMaxClauses || conditionCount(a) + conditionCount(b) > kMaxConditions)
+    failAtToken(at,
+                "ReadyToTrip: too many cases once && is spread over || (BreakerLab reads up "
+                "to 256)");
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
-Dnf andOf(const Dnf& a, const Dnf& b) {
+Dnf andOf(const Dnf& a, const Dnf& b, const GoToken& at) {
+  if (a.size() * b.size() > kMaxClauses ||
+      conditionCount(a) * std::max<std::size_t>(b.size(), 1) +
+              conditionCount(b) * std::max<std::size_t>(a.size(), 1) >
+          kMaxConditions)
+    failAtToken(at,
+                "ReadyToTrip: too many cases once && is spread over || (BreakerLab reads up "
+                "to 256)");
   Dnf out;
   for (const auto& x : a)
     for (const auto& y : b) {
@@ -285,16 +318,17 @@ Dnf andOf(const Dnf& a, const Dnf& b) {
     }
   return out;
 }
-// !(a || b) == !a && !b; !(x && y) == !x || !y.
-Dnf notOf(const Dnf& d) {
+// !(a || b) == !a && !b; !(x && y) == !x || !y. A negated comparison stays marked as negated:
+// with a NaN ratio both x >= k and x < k are false.
+Dnf notOf(const Dnf& d, const GoToken& at) {
   Dnf out{{}};  // true
   for (const auto& clause : d) {
     Dnf negated;  // any condition of the clause fails
     for (GobreakerCondition c : clause) {
-      c.op = negate(c.op);
+      c.negated = !c.negated;
       negated.push_back({c});
     }
-    out = andOf(out, negated);
+    out = andOf(out, negated, at);
   }
   return out;
 }
@@ -351,16 +385,18 @@ class TripParser {
   Dnf boolOr() {
     Dnf d = boolAnd();
     while (is("||")) {
+      const GoToken& op = at();
       ++pos_;
-      d = orOf(std::move(d), boolAnd());
+      d = orOf(std::move(d), boolAnd(), op);
     }
     return d;
   }
   Dnf boolAnd() {
     Dnf d = boolAtom();
     while (is("&&")) {
+      const GoToken& op = at();
       ++pos_;
-      d = andOf(d, boolAtom());
+      d = andOf(d, boolAtom(), op);
     }
     return d;
   }
@@ -380,9 +416,11 @@ class TripParser {
   }
 
   Dnf boolAtom() {
+    const Nesting nesting(depth_, at());
     if (is("!")) {
+      const GoToken& op = at();
       ++pos_;
-      return notOf(boolAtom());
+      return notOf(boolAtom(), op);
     }
     if (is("(") && parenthesisIsBoolean()) {
       ++pos_;
@@ -418,13 +456,14 @@ class TripParser {
     }
     GobreakerCondition c;
     if (left.kind == Num::Kind::fields && right.kind == Num::Kind::fields) {
-      // a*k1 >= b*k2, as users write a rate without division: the ratio a/b against k2/k1.
-      if (left.scale <= 0 || right.scale <= 0)
-        failAtToken(left_token, "ReadyToTrip: BreakerLab reads a*k >= b*m with positive k, m");
+      // a*k1 >= b*k2, as users write a rate without division: compared as the two products
+      // (with b == 0 a ratio would be NaN or +Inf where Go compares 0 with a*k1).
       c.op = cmp;
       c.numerator = left.mask;
       c.denominator = right.mask;
-      c.value = right.scale / left.scale;
+      c.product = true;
+      c.num_scale = left.scale;
+      c.den_scale = right.scale;
       return Dnf{{c}};
     }
     if (bound->kind != Num::Kind::constant)
@@ -515,6 +554,7 @@ class TripParser {
   Num factor() {
     if (pos_ >= end_) failAtToken(at(), "ReadyToTrip: unexpected end of the expression");
     const GoToken& tok = at();
+    const Nesting nesting(depth_, tok);
     if (tok.kind == Kind::number) {
       ++pos_;
       const auto n = goNumber(tok.text);
@@ -563,6 +603,7 @@ class TripParser {
   std::string counts_;
   const std::map<std::string, double>& constants_;
   std::map<std::string, Num> locals_;
+  int depth_ = 0;
 };
 
 std::string termText(std::uint8_t mask, bool as_float) {
@@ -578,6 +619,18 @@ std::string termText(std::uint8_t mask, bool as_float) {
 
 std::string numberText(double v) {
   return formatNumber(v);
+}
+
+// A sum of fields times a factor: c.TotalFailures*100, (c.A+c.B)*2, or over float64 when either
+// side's factor is not a whole number (Go compares like types only).
+bool wholeFactor(double scale) {
+  return scale == std::floor(scale) && scale >= 0 && scale < 4294967296.0;
+}
+std::string scaledText(std::uint8_t mask, double scale, bool as_float) {
+  std::string sum = termText(mask, as_float);
+  if (scale == 1) return sum;
+  if (!as_float && (mask & (mask - 1)) != 0) sum = "(" + sum + ")";
+  return sum + "*" + numberText(scale);
 }
 
 }  // namespace
@@ -620,12 +673,19 @@ std::string formatReadyToTrip(const GobreakerTripRule& rule) {
     for (std::size_t k = 0; k < clause.size(); ++k) {
       const GobreakerCondition& c = clause[k];
       if (k > 0) text += " && ";
-      if (c.denominator != 0) {
-        text += termText(c.numerator, true) + "/" + termText(c.denominator, true);
+      std::string comparison;
+      if (c.product) {
+        const bool as_float = !wholeFactor(c.num_scale) || !wholeFactor(c.den_scale);
+        comparison = scaledText(c.numerator, c.num_scale, as_float) + " " +
+                     std::string(goOperator(c.op)) + " " +
+                     scaledText(c.denominator, c.den_scale, as_float);
       } else {
-        text += termText(c.numerator, false);
+        comparison =
+            (c.denominator != 0 ? termText(c.numerator, true) + "/" + termText(c.denominator, true)
+                                : termText(c.numerator, false)) +
+            " " + std::string(goOperator(c.op)) + " " + numberText(c.value);
       }
-      text += " " + std::string(goOperator(c.op)) + " " + numberText(c.value);
+      text += c.negated ? "!(" + comparison + ")" : comparison;
     }
     if (clause.empty()) text = "true";
     if (rule.any_of.size() > 1 && clause.size() > 1) text = "(" + text + ")";

@@ -47,6 +47,9 @@ GobreakerTripRule parseReadyToTripText(std::string_view text);
 // The rule as a Go boolean expression over `c` ("c.ConsecutiveFailures > 5" for the default).
 std::string formatReadyToTrip(const GobreakerTripRule& rule);
 
+// A Go number literal: 10, 0.5, 1e3, 10_000, 0x10, 0o17, 0b101; nullopt if it is none.
+std::optional<double> goNumber(const std::string& text);
+
 // Go's time.Duration literal BreakerLab writes back: "10 * time.Second", "1500 * time.Millisecond".
 std::string formatGoDuration(Micros d);
 

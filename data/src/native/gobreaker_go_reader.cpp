@@ -103,7 +103,7 @@ struct GoFile {
           if (has_unit) {
             durations[name] = us;
           } else {
-            const auto n = parseNumber(t[expr_start].text);
+            const auto n = goNumber(t[expr_start].text);
             if (pos == expr_start + 1 && n) numbers[name] = *n;
           }
         } catch (const GoSyntaxError&) {
@@ -218,6 +218,7 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
 
   const std::size_t close = f.matching(literal);
   std::size_t i = literal + 1;
+  std::size_t window_token = literal;
   while (i < close) {
     const GoToken& key = f.t[i];
     if (key.kind != Kind::identifier || f.t[i + 1].text != ":")
@@ -233,17 +234,16 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
           f.note(f.t[value], "Name: not a string literal; left empty");
         }
       } else if (k == "MaxRequests") {
-        std::size_t pos = value;
-        const std::map<std::string, Micros> none;
         double n = 0;
         if (f.t[value].kind == Kind::number && end == value + 1) {
-          n = *parseNumber(f.t[value].text);
+          const auto literal = goNumber(f.t[value].text);
+          if (!literal) f.failAtToken(f.t[value], "MaxRequests: expected a whole number");
+          n = *literal;
         } else if (auto c = f.numbers.find(f.t[value].text); c != f.numbers.end()) {
           n = c->second;
         } else {
           f.failAtToken(f.t[value], "MaxRequests: expected a whole number");
         }
-        (void)pos;
         if (n < 0 || n > 4294967295.0 || n != static_cast<double>(static_cast<std::uint64_t>(n)))
           f.failAtToken(f.t[value], "MaxRequests: expected a whole number from 0 to 4294967295");
         g.max_requests = static_cast<std::uint32_t>(n);
@@ -252,6 +252,7 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
         const Micros d = parseGoDuration(f.t, pos, end, f.durations);
         if (pos != end) f.failAtToken(f.t[pos], k + ": unexpected \"" + f.t[pos].text + "\"");
         (k == "Interval" ? g.interval : k == "BucketPeriod" ? g.bucket_period : g.timeout) = d;
+        if (k != "Timeout") window_token = value;
       } else if (k == "ReadyToTrip") {
         if (f.t[value].text == "nil") {
           g.ready_to_trip = {};
@@ -279,6 +280,8 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
     i = end;
     if (f.t[i].text == ",") ++i;
   }
+  if (const std::string problem = gobreakerWindowProblem(g); !problem.empty())
+    f.failAtToken(f.t[window_token], problem);
 
   // BreakerLab's own export writes the classification it replayed as comments.
   auto marker = [&](std::string_view name, OutcomeSet& out) {

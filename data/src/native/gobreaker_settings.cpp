@@ -3,6 +3,7 @@
 // and BreakerLab's lists for what IsSuccessful and IsExcluded decide: Failures (the errors that
 // count; default every error class), Successful (errors IsSuccessful accepts) and Excluded.
 #include <cctype>
+#include <cmath>
 
 #include "breakerlab/data/values.h"
 #include "go_syntax.h"
@@ -34,7 +35,8 @@ Micros readGoDurationText(SettingsReader& r, const YAML::Node& v, const std::str
                            : unit == "ms"                 ? 1e3
                            : unit == "us" || unit == "µs" ? 1
                                                           : 0;
-      ok = n && scale > 0 && j > i;
+      ok = n && scale > 0 && j > i &&
+           std::abs(static_cast<double>(total) + *n * scale) <= static_cast<double>(kMaxDuration);
       if (ok) total += static_cast<Micros>(std::llround(*n * scale));
       i = k;
     }
@@ -43,6 +45,20 @@ Micros readGoDurationText(SettingsReader& r, const YAML::Node& v, const std::str
   failExpected(r.source(), v, path, "a Go duration such as 10s, 500ms or 1m30s");
 }
 
+}  // namespace
+
+std::string gobreakerWindowProblem(const GobreakerSettings& g) {
+  if (g.interval > 0 && g.bucket_period > 0 && g.bucket_period < kMillisecond)
+    return "BucketPeriod below 1 ms: BreakerLab keeps one bucket per period and reads periods "
+           "of 1 ms and more";
+  if (g.interval > 0 && g.bucket_period > 0 &&
+      (g.interval + g.bucket_period - 1) / g.bucket_period > kMaxGobreakerBuckets)
+    return "Interval / BucketPeriod makes more than " + std::to_string(kMaxGobreakerBuckets) +
+           " buckets";
+  return {};
+}
+
+namespace {
 constexpr OutcomeSet kErrorClasses{CallOutcome::timeout, CallOutcome::refused,
                                    CallOutcome::server_error, CallOutcome::pool_exhausted,
                                    CallOutcome::failure};
@@ -52,6 +68,8 @@ void readGobreakerSettings(SettingsReader& r, const YAML::Node& node, const std:
                            GobreakerSettings& g) {
   OutcomeSet successful;
   bool have_failures = false;
+  YAML::Node window_node;
+  std::string window_path;
   r.forEach(node, path,
             {"Name", "MaxRequests", "Interval", "BucketPeriod", "Timeout", "ReadyToTrip",
              "Failures", "Successful", "Excluded"},
@@ -60,10 +78,10 @@ void readGobreakerSettings(SettingsReader& r, const YAML::Node& node, const std:
                 g.name = r.text(v, p);
               } else if (key == "MaxRequests") {
                 g.max_requests = r.whole(v, p, 0, 4'294'967'295u);
-              } else if (key == "Interval") {
-                g.interval = readGoDurationText(r, v, p);
-              } else if (key == "BucketPeriod") {
-                g.bucket_period = readGoDurationText(r, v, p);
+              } else if (key == "Interval" || key == "BucketPeriod") {
+                (key == "Interval" ? g.interval : g.bucket_period) = readGoDurationText(r, v, p);
+                window_node = v;
+                window_path = p;
               } else if (key == "Timeout") {
                 g.timeout = readGoDurationText(r, v, p);
               } else if (key == "ReadyToTrip") {
@@ -92,6 +110,8 @@ void readGobreakerSettings(SettingsReader& r, const YAML::Node& node, const std:
               }
               return true;
             });
+  if (const std::string problem = gobreakerWindowProblem(g); !problem.empty())
+    fail(r.source(), window_node, window_path + ": " + problem);
   if (!have_failures) g.classification.failures = kErrorClasses;
   for (int i = 0; i < kCallOutcomeCount; ++i) {
     const auto o = static_cast<CallOutcome>(i);

@@ -23,6 +23,9 @@ ordered_json cockatielSettingsJson(const CockatielSettings& settings);
 void readGobreakerSettings(SettingsReader& r, const YAML::Node& node, const std::string& path,
                            GobreakerSettings& out);
 ordered_json gobreakerSettingsJson(const GobreakerSettings& settings);
+// Why BreakerLab cannot model these settings' rolling window (empty: it can).
+inline constexpr std::int64_t kMaxGobreakerBuckets = 10'000;
+std::string gobreakerWindowProblem(const GobreakerSettings& settings);
 // A Go file with a gobreaker.Settings{...} literal.
 void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings& out,
                      std::vector<ImportNote>& notes);
@@ -48,6 +51,8 @@ void readPollyFile(SettingsReader& r, const YAML::Node& root, PollySettings& out
 void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const std::string& path,
                                EnvoyOutlierSettings& out, bool& max_ejection_time_set);
 ordered_json envoyOutlierJson(const EnvoyOutlierSettings& settings);
+// A google.protobuf.Duration as Envoy's YAML writes it: "10s", "2.5s", "0.001s".
+std::string protoDurationText(Micros d);
 void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& out);
 
 // Envoy's section of a breakerlab-config file: outlier_detection plus hosts,

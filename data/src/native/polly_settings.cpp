@@ -17,7 +17,9 @@ std::optional<Micros> parseTimeSpan(const std::string& s) {
   if (s.empty() || s[0] == '-') return std::nullopt;
   if (s.find(':') == std::string::npos) {
     const auto days = parseNumber(s);
-    if (!days || *days != std::floor(*days)) return std::nullopt;
+    if (!days || *days != std::floor(*days) ||
+        *days * 86400 * kSecond > static_cast<double>(kMaxDuration))
+      return std::nullopt;
     return static_cast<Micros>(*days * 86400) * kSecond;
   }
   std::vector<std::string> parts;
@@ -43,6 +45,7 @@ std::optional<Micros> parseTimeSpan(const std::string& s) {
   if (!h || !m || !sec || *h >= 24 || *m >= 60 || *sec >= 60 || *h < 0 || *m < 0 || *sec < 0)
     return std::nullopt;
   const double total_s = days * 86400 + *h * 3600 + *m * 60 + *sec;
+  if (days < 0 || total_s * kSecond > static_cast<double>(kMaxDuration)) return std::nullopt;
   return static_cast<Micros>(std::llround(total_s * kSecond));
 }
 

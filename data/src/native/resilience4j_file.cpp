@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <unordered_map>
 
 #include "library_settings.h"
 
@@ -148,14 +149,20 @@ struct PropertyNode {
   std::vector<PropertyNode> children;
   std::vector<PropertyLeaf> items;  // a list
   std::vector<PropertyLeaf> value;  // at most one: a scalar
+  std::unordered_map<std::string, std::size_t> index;
   PropertyNode& child(const std::string& key) {
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] == key) return children[i];
-    keys.push_back(key);
-    children.emplace_back();
-    return children.back();
+    const auto [at, added] = index.try_emplace(key, keys.size());
+    if (added) {
+      keys.push_back(key);
+      children.emplace_back();
+    }
+    return children[at->second];
   }
 };
+
+// resilience4j's keys are a handful of parts deep; a deeper key is not one of them, and the
+// YAML it would become is nested (and read recursively) that deep.
+constexpr std::size_t kMaxKeyParts = 32;
 
 std::string yamlQuoted(const std::string& s) {
   std::string q = "\"";
@@ -215,6 +222,7 @@ PropertiesYaml propertiesToYaml(std::string_view text) {
     while (v < l.size() && (l[v] == ' ' || l[v] == '\t')) ++v;
     std::string value(l.substr(v));
     while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
+    if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyParts) continue;
     PropertyNode* node = &root;
     std::size_t s = 0;
     bool element = false;

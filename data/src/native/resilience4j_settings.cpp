@@ -84,7 +84,8 @@ Micros readSpringDuration(SettingsReader& r, const YAML::Node& v, const std::str
   if (v.IsScalar()) {
     std::string s = v.Scalar();
     if (auto n = parseNumber(s)) {
-      if (*n >= 0 && *n <= 1e15) return static_cast<Micros>(std::llround(*n * kMillisecond));
+      if (*n >= 0 && *n * kMillisecond <= static_cast<double>(kMaxDuration))
+        return static_cast<Micros>(std::llround(*n * kMillisecond));
     }
     if (!s.empty() && (s[0] == 'P' || s[0] == 'p')) {
       // PnDTnHnMn.nS
@@ -113,8 +114,9 @@ Micros readSpringDuration(SettingsReader& r, const YAML::Node& v, const std::str
         if (time && unit == 'H') scale = 3600e6;
         if (time && unit == 'M') scale = 60e6;
         if (time && unit == 'S') scale = 1e6;
-        ok = scale > 0;
-        total += static_cast<Micros>(std::llround(*n * scale));
+        ok = scale > 0 &&
+             std::abs(static_cast<double>(total) + *n * scale) <= static_cast<double>(kMaxDuration);
+        if (ok) total += static_cast<Micros>(std::llround(*n * scale));
         i = j + 1;
       }
       if (ok && total >= 0) return total;
@@ -132,7 +134,8 @@ Micros readSpringDuration(SettingsReader& r, const YAML::Node& v, const std::str
                            : unit == "h"  ? 3600e6
                            : unit == "d"  ? 86400e6
                                           : 0;
-      if (n && scale > 0) return static_cast<Micros>(std::llround(*n * scale));
+      if (n && scale > 0 && *n * scale <= static_cast<double>(kMaxDuration))
+        return static_cast<Micros>(std::llround(*n * scale));
     }
   }
   failExpected(r.source(), v, path, "a duration such as 10s, 500ms, PT10S or a number of ms");
@@ -186,7 +189,8 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
             failExpected(r.source(), v, p_path, "COUNT_BASED or TIME_BASED");
           }
         } else if (key == "slidingwindowsize") {
-          p.sliding_window_size = r.whole(v, p_path, 1, 100'000'000);
+          // The model keeps one slot per call or second of the window.
+          p.sliding_window_size = r.whole(v, p_path, 1, 1'000'000);
         } else if (key == "minimumnumberofcalls") {
           p.minimum_number_of_calls = r.whole(v, p_path, 1, 2'000'000'000);
         } else if (key == "failureratethreshold") {
@@ -227,7 +231,7 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
           if (p.randomized_wait_factor >= 1)
             failExpected(r.source(), v, p_path, "a factor in [0, 1)");
         } else if (key == "permittednumberofcallsinhalfopenstate") {
-          p.permitted_number_of_calls_in_half_open_state = r.whole(v, p_path, 1, 100'000'000);
+          p.permitted_number_of_calls_in_half_open_state = r.whole(v, p_path, 1, 1'000'000);
         } else if (key == "maxwaitdurationinhalfopenstate") {
           p.max_wait_duration_in_half_open_state = readSpringDuration(r, v, p_path);
         } else if (key == "transitiontostateafterwaitduration") {

@@ -78,4 +78,8 @@ class CallLogReplay {
   Micros last_start_ = kNever;
 };
 
+// A whole (sorted) call log through the breaker `generic.library` names, in memory.
+BreakerReplay replayCallLog(const BreakerConfig& generic, const NativeBreakers& native,
+                            const std::vector<LoggedCall>& calls);
+
 }  // namespace breakerlab

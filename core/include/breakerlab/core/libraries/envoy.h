@@ -27,8 +27,12 @@ struct EnvoyOutlierSettings {
   bool always_eject_one_host = false;
   double healthy_panic_threshold = 50;
   bool successful_active_health_check_uneject_host = true;
-  // Active health checking (health_checks[0]); 0 = none. A passing check returns an ejected host.
+  // Active health checking (health_checks[0]); interval 0 = none. Envoy requires both
+  // thresholds; these defaults are used only when a file leaves them out.
   Micros health_check_interval = 0;
+  Micros health_check_unhealthy_interval = 0;  // 0: the interval
+  std::uint32_t health_check_unhealthy_threshold = 3;
+  std::uint32_t health_check_healthy_threshold = 1;
   bool operator==(const EnvoyOutlierSettings&) const = default;
 };
 
@@ -43,8 +47,12 @@ struct HostEjection {
 // while no host can take a call (all ejected and the cluster not in panic), half-open otherwise.
 class EnvoyOutlierModel : public BreakerModelBase {
  public:
-  // With a health signal and a health_check_interval, active health checks run: a passing one
-  // returns every ejected host at once (successful_active_health_check_uneject_host).
+  // With a health signal and a health_check_interval, active health checks run from creation:
+  // the hosts start failing active health checks (FAILED_ACTIVE_HC) until the first pass; while
+  // they fail, they are out of the healthy set (and the cluster usually in panic). A check that
+  // leaves the hosts healthy returns every ejected host
+  // (successful_active_health_check_uneject_host). One dependency signal stands for every host, so
+  // the hosts pass and fail their checks together.
   EnvoyOutlierModel(const EnvoyOutlierSettings& settings, Micros created_at,
                     const HealthSignal* health = nullptr);
 
@@ -58,8 +66,11 @@ class EnvoyOutlierModel : public BreakerModelBase {
   // The sweep that returns the next ejected host, if any is ejected.
   Micros nextStateTimer() const;
   void fireTimer();
-  // A passing active health check (the dependency's health is green): returns every ejected host.
-  void healthCheckPassed(Micros now);
+  // Interval sweeps due at or before `through` while no host is ejected, all at once (each
+  // would only let returned hosts' backoff decay).
+  bool skipIdleTimers(Micros through);
+  // Points the active health checks at another signal (a copied model keeps the old one).
+  void setHealth(const HealthSignal* health) { health_ = health; }
 
   const std::vector<HostEjection>& ejections() const { return ejections_; }
 
@@ -77,6 +88,8 @@ class EnvoyOutlierModel : public BreakerModelBase {
   enum class Detector : std::uint8_t { gateway, five_xx, local_origin };
 
   bool inPanic() const;
+  std::uint32_t unavailableHosts() const;
+  void activeHealthCheck();
   void putHttpCode(Micros now, std::uint32_t host, int code);
   void localOriginFailure(Micros now, std::uint32_t host);
   void detected(Micros now, std::uint32_t host, Detector type);
@@ -92,6 +105,10 @@ class EnvoyOutlierModel : public BreakerModelBase {
   Micros next_sweep_;
   const HealthSignal* health_;
   Micros next_health_check_ = kNever;
+  bool failed_active_hc_ = false;
+  bool first_check_ = true;
+  std::uint32_t hc_passes_ = 0;
+  std::uint32_t hc_failures_ = 0;
   std::vector<HostEjection> ejections_;
 };
 

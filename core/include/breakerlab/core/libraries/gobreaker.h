@@ -36,13 +36,22 @@ enum class Comparison : std::uint8_t { lt, le, eq, ne, ge, gt };
 std::string_view goOperator(Comparison op);  // "<", "<=", ...
 
 // A ReadyToTrip body the way users write it: comparisons of Counts fields, sums of fields, or a
-// float64 ratio of two such sums, against numbers, joined by && and ||. Terms are bit masks of
-// GobreakerField (a sum); `denominator == 0` means a plain integer term.
+// float64 ratio of two such sums, against numbers, or of two scaled sums with each other, joined
+// by &&, || and !. Terms are bit masks of GobreakerField (a sum). The forms:
+//   plain    (denominator == 0):  numerator op value
+//   ratio    (denominator != 0):  float64(numerator) / float64(denominator) op value
+//   product  (product):           numerator * num_scale op denominator * den_scale
+// `negated` is Go's !(...): it holds when the comparison does not, which for a NaN ratio (0/0)
+// is not the same as the opposite comparison.
 struct GobreakerCondition {
   std::uint8_t numerator = 0;
   std::uint8_t denominator = 0;
   Comparison op = Comparison::gt;
   double value = 0;
+  bool negated = false;
+  bool product = false;
+  double num_scale = 1;
+  double den_scale = 1;
   bool operator==(const GobreakerCondition&) const = default;
 };
 struct GobreakerTripRule {

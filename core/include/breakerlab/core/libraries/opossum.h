@@ -44,6 +44,8 @@ class OpossumModel : public BreakerModelBase {
   Micros nextTimer() const;
   Micros nextStateTimer() const { return reset_at_; }
   void fireTimer();
+  // Bucket rotations due at or before `through` and before any other timer, all at once.
+  bool skipIdleTimers(Micros through);
 
   // The rolling window's totals (stats.fires, stats.failures).
   std::uint64_t windowFires() const { return fires_; }
