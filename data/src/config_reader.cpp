@@ -11,8 +11,6 @@ namespace data_detail {
 
 namespace {
 
-constexpr double kMaxDouble = std::numeric_limits<double>::max();
-
 void readWindow(const Source& src, const YAML::Node& node, const std::string& path,
                 BreakerConfig& b) {
   const MapReader m(src, node, path, {"type", "size"});

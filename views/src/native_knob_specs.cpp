@@ -618,8 +618,7 @@ std::vector<KnobSpec> nativeKnobSpecs() {
           "checks take the hosts out of the healthy set",
           L::envoy, secondsText),
       number(
-          "envoy.health_check_unhealthy_threshold", envoy, "unhealthy_threshold", "checks", 1, 20,
-          1, 0,
+          "envoy.health_check_unhealthy_threshold", envoy, "unhealthy_threshold", "", 1, 20, 1, 0,
           [](const Config& c) {
             return static_cast<double>(c.native.envoy.health_check_unhealthy_threshold);
           },
@@ -628,7 +627,7 @@ std::vector<KnobSpec> nativeKnobSpecs() {
           "Failed checks in a row that take the hosts out (panic may route to them anyway)",
           L::envoy),
       number(
-          "envoy.health_check_healthy_threshold", envoy, "healthy_threshold", "checks", 1, 20, 1, 0,
+          "envoy.health_check_healthy_threshold", envoy, "healthy_threshold", "", 1, 20, 1, 0,
           [](const Config& c) {
             return static_cast<double>(c.native.envoy.health_check_healthy_threshold);
           },
