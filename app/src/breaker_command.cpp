@@ -23,7 +23,8 @@ Config loadPolicy(const std::string& policy, const std::string& library_name) {
       std::string names;
       for (const auto& info : kBreakerLibraries)
         names += (names.empty() ? "" : ", ") + std::string(info.key);
-      throw UsageError("--library: expected one of " + names + ", got \"" + library_name + "\"");
+      throw UsageError("--library: expected one of " + names + ", got \"" + clipText(library_name) +
+                       "\"");
     }
   }
   const std::string text = readTextFile(policy);

@@ -57,6 +57,22 @@ void addBreaker(CLI::App& app, BreakerOptions& o) {
       ->required();
   breaker->add_flag("--json", o.json, "Print JSON instead of text");
 }
+void addImport(CLI::App& app, ImportCommandOptions& o) {
+  CLI::App* import = app.add_subcommand(
+      "import", "Make an incident file from a postmortem document, with the import report");
+  import
+      ->add_option("document", o.document,
+                   "A postmortem (Markdown with ```timing/```spec blocks, or text with a UTC "
+                   "timeline) or any document `replay` opens")
+      ->required();
+  import->add_option("-o,--output", o.output,
+                     "Write the incident (breakerlab/1 YAML, the report as comments) here "
+                     "instead of to stdout; the report then goes to stdout");
+  import->add_option("--states", o.states,
+                     "A state-name table (breakerlab-states/1 YAML) instead of the defaults");
+  import->add_flag("--no-calibrate", o.no_calibrate,
+                   "Keep the state table's shares instead of fitting them to the recorded lane");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,8 +85,10 @@ int main(int argc, char** argv) {
   });
   ReplayOptions replay;
   BreakerOptions breaker;
+  ImportCommandOptions import;
   addReplay(app, replay);
   addBreaker(app, breaker);
+  addImport(app, import);
 
   try {
     app.parse(argc, argv);
@@ -81,6 +99,7 @@ int main(int argc, char** argv) {
 
   try {
     if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
+    if (app.got_subcommand("import")) return runImport(import, std::cout);
     return runBreaker(breaker, std::cout);
   } catch (const breakerlab::LoadError& e) {
     std::cerr << "breakerlab-cli: " << e.what() << '\n';

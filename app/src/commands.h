@@ -45,7 +45,15 @@ struct BreakerOptions {
   bool json = false;
 };
 
+struct ImportCommandOptions {
+  std::string document;
+  std::string output;  // empty: the incident to stdout
+  std::string states;  // a breakerlab-states/1 table instead of the defaults
+  bool no_calibrate = false;
+};
+
 int runReplay(const ReplayOptions& options, std::ostream& out);
+int runImport(const ImportCommandOptions& options, std::ostream& out);
 int runBreaker(const BreakerOptions& options, std::ostream& out);
 
 // A breaker policy: a breakerlab-config/1 file, or a library's native config (its import notes

@@ -25,7 +25,7 @@ std::uint64_t parseSeed(const std::string& text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
   if (ec != std::errc() || end != text.data() + text.size())
     throw UsageError("--seed: expected a whole number from 0 to 18446744073709551615, got \"" +
-                     text + "\"");
+                     clipText(text) + "\"");
   return seed;
 }
 }  // namespace
@@ -60,7 +60,7 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
   if (!options.what_if.empty()) {
     const WhatIf* w = incident.whatIf(options.what_if);
     if (w == nullptr)
-      throw UsageError("replay: the incident has no what-if '" + options.what_if +
+      throw UsageError("replay: the incident has no what-if '" + clipText(options.what_if) +
                        "'; it has: " + whatIfNames(incident));
     config = w->config;
     label = "what-if '" + w->name + "'";
@@ -82,7 +82,8 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
              " breaker of " + options.policy;
   } else if (!options.library.empty()) {
     const auto library = breakerLibraryFromString(options.library);
-    if (!library) throw UsageError("--library: unknown library \"" + options.library + "\"");
+    if (!library)
+      throw UsageError("--library: unknown library \"" + clipText(options.library) + "\"");
     config.breaker.library = *library;
     label += " with " + std::string(libraryInfo(*library).title) + "'s rules";
   }
@@ -91,7 +92,7 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     for (const std::string& s : options.sets) label += " --set " + s;
   }
   for (const std::string& text : options.expects)
-    expectations.push_back(parseExpectation(text, "--expect \"" + text + "\""));
+    expectations.push_back(parseExpectation(text, "--expect \"" + clipText(text) + "\""));
 
   const Result result = simulate(incident, config);
   const std::vector<ExpectationResult> checks = evaluate(expectations, incident, result);

@@ -19,6 +19,17 @@ const WhatIf* Incident::whatIf(std::string_view name) const {
 }
 
 namespace {
+// A name from the file as a message quotes it: at most 80 characters (a UTF-8 boundary).
+std::string shortName(std::string_view name) {
+  constexpr std::size_t kMax = 80;
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if ((static_cast<unsigned char>(name[i]) & 0xC0) == 0x80) continue;
+    if (chars++ == kMax) return std::string(name.substr(0, i)) + "...";
+  }
+  return std::string(name);
+}
+
 std::string validateMix(const OutcomeMix& m, const std::string& where) {
   for (double p : {m.timeout, m.refused, m.server_error, m.client_error}) {
     if (!(p >= 0 && p <= 1)) return where + ": outcome probabilities must be within 0%..100%";
@@ -64,7 +75,8 @@ std::string validate(const Incident& incident) {
     return "dependency.segments must cover the whole window";
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const auto& s = segments[i];
-    const std::string where = "dependency.segments[" + std::to_string(i) + "] (" + s.state + ")";
+    const std::string where =
+        "dependency.segments[" + std::to_string(i) + "] (" + shortName(s.state) + ")";
     if (s.to <= s.from) return where + ": must end after it starts";
     if (i > 0 && s.from != segments[i - 1].to)
       return where + ": must start where the previous segment ends";
@@ -80,7 +92,7 @@ std::string validate(const Incident& incident) {
     if (h.to <= h.from) return "dependency.health: each span must end after it starts";
   if (auto m = validate(incident.deployed); !m.empty()) return "config: " + m;
   for (const auto& w : incident.what_ifs)
-    if (auto m = validate(w.config); !m.empty()) return "what_ifs." + w.name + ": " + m;
+    if (auto m = validate(w.config); !m.empty()) return "what_ifs." + shortName(w.name) + ": " + m;
   if (incident.checkout_lane.bucket <= 0) return "checkout_lane.bucket must be positive";
   return {};
 }

@@ -1,15 +1,19 @@
 // Call logs: "start_s,duration_s,outcome" per line.
 #include "breakerlab/data/calls_csv.h"
 
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 
+#include "breakerlab/data/file_io.h"
 #include "breakerlab/data/values.h"
+#include "utf8.h"
 
 namespace breakerlab {
+
+using data_detail::requireUtf8;
 
 namespace {
 
@@ -59,15 +63,16 @@ std::optional<CallOutcome> outcomeFrom(std::string_view text) {
 // A field as an error quotes it: at most 40 characters.
 std::string quote(std::string_view text) {
   constexpr std::size_t kMax = 40;
-  if (text.size() <= kMax) return "\"" + std::string(text) + "\"";
-  return "\"" + std::string(text.substr(0, kMax)) + "...\" (" + std::to_string(text.size()) +
-         " characters)";
+  const std::string clipped = clipText(text, kMax);
+  if (clipped.size() == text.size()) return "\"" + clipped + "\"";
+  return "\"" + clipped + "\" (" + std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace
 
 bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
   ++line_number_;
+  requireUtf8(line, file_, line_number_);
   const std::string_view content = trim(line);
   if (content.empty() || content.front() == '#') return false;
   const auto error = [&](int column, const std::string& message) {
@@ -104,7 +109,7 @@ bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
   call.duration = fromSeconds(*duration);
   call.outcome = *outcome;
   if (have_last_ && call.start < last_start_)
-    throw error(fields[0].column, "start_s: " + std::string(fields[0].text.substr(0, 40)) +
+    throw error(fields[0].column, "start_s: " + clipText(fields[0].text, 40) +
                                       " is before the previous call's start (" +
                                       formatSeconds(last_start_) +
                                       "); calls must be sorted by start");
@@ -115,15 +120,15 @@ bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
 
 CallLogReader::CallLogReader(const std::filesystem::path& path)
     : name_(path.string()), parser_(name_), buffer_(1 << 16) {
-  struct stat st {};
-  if (::stat(name_.c_str(), &st) != 0)
-    throw LoadError(name_, 0, 0, std::string("cannot read: ") + std::strerror(errno));
-  // A FIFO or a device would block or never end; a call log is a file.
-  if (!S_ISREG(st.st_mode)) throw LoadError(name_, 0, 0, "cannot read: not a regular file");
-  size_ = static_cast<std::uint64_t>(st.st_size);
-  file_ = std::fopen(name_.c_str(), "rb");
-  if (file_ == nullptr)
-    throw LoadError(name_, 0, 0, std::string("cannot read: ") + std::strerror(errno));
+  // A FIFO or a device would block or never end; a call log is a regular file, opened without
+  // waiting for a writer.
+  const int fd = openRegularFile(path, size_);
+  file_ = ::fdopen(fd, "rb");
+  if (file_ == nullptr) {
+    const int error = errno;
+    ::close(fd);
+    throw LoadError(name_, 0, 0, std::string("cannot read: ") + std::strerror(error));
+  }
 }
 
 CallLogReader::~CallLogReader() {

@@ -110,7 +110,7 @@ Expectation readLaneExpectation(const Source& src, const YAML::Node& item, const
                  "one of the replayed lanes breaker, dependency, health, checkout");
   if (recorded.lane(e.lane) == nullptr)
     fail(src, lane,
-         m.path("lane") + ": there is no recorded lane '" + e.lane +
+         m.path("lane") + ": there is no recorded lane '" + clipText(e.lane) +
              "' to compare with (add it under recorded.lanes)");
   const YAML::Node& matches = m.require("matches");
   if (!matches.IsScalar() || matches.Scalar() != "recorded")
@@ -166,7 +166,10 @@ Expectation readMetricMap(const Source& src, const YAML::Node& item, const std::
 
 std::string unknownMetricMessage(std::string_view name) {
   std::vector<std::pair<std::size_t, std::string_view>> scored;
+  // The edit distance costs the product of the lengths: a name no metric is near is not scored.
+  constexpr std::size_t kLongestScored = 64;
   for (const MetricInfo& m : metricRegistry()) {
+    if (name.size() > kLongestScored) break;
     std::size_t d = editDistance(name, m.name);
     if (!name.empty() && m.name.find(name) != std::string_view::npos)
       d = std::min<std::size_t>(d, 1);
@@ -178,7 +181,7 @@ std::string unknownMetricMessage(std::string_view name) {
   std::vector<std::string_view> close;
   for (const auto& [d, n] : scored)
     if (d <= limit && d <= scored.front().first + 2 && close.size() < 3) close.push_back(n);
-  std::string message = "unknown metric '" + std::string(name) + "'";
+  std::string message = "unknown metric '" + clipText(name) + "'";
   if (!close.empty()) {
     const std::string_view last = close.back();
     close.pop_back();

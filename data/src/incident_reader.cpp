@@ -59,7 +59,7 @@ Config readWhatIfConfig(const Source& src, const YAML::Node& item, const YAML::N
   const Position at = positionOf(src, item);
   wsrc.fallback_line = at.line;
   wsrc.fallback_column = at.column;
-  wsrc.message_prefix = "what-if '" + name + "': ";
+  wsrc.message_prefix = "what-if '" + clipText(name) + "': ";
   YAML::Node tree = toYamlNode(deployed, true);
   for (const auto& entry : mapEntries(src, *set, set_path))
     setAtPath(tree, entry.key, entry.value, wsrc, entry.key_node);
@@ -81,7 +81,7 @@ std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const
     if (w.name.empty()) failExpected(src, name, m.path("name"), "a name");
     for (const auto& other : out)
       if (other.name == w.name)
-        fail(src, name, m.path("name") + ": the name '" + w.name + "' is used twice");
+        fail(src, name, m.path("name") + ": the name '" + clipText(w.name) + "' is used twice");
     if (auto* v = m.find("description")) w.description = readString(src, *v, m.path("description"));
     w.config = readWhatIfConfig(src, *it, m.find("set"), m.path("set"), w.name, deployed);
     if (auto* v = m.find("expect"))

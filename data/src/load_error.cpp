@@ -22,4 +22,13 @@ LoadError::LoadError(std::string file, int line, int column, std::string message
       column_(line > 0 && column > 0 ? column : 0),
       message_(std::move(message)) {}
 
+std::string clipText(std::string_view text, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // inside a character
+    if (chars++ == max_chars) return std::string(text.substr(0, i)) + "...";
+  }
+  return std::string(text);
+}
+
 }  // namespace breakerlab

@@ -3,6 +3,8 @@
 
 #include "breakerlab/data/config_io.h"
 #include "config_yaml.h"
+#include "utf8.h"
+#include "yaml_prescan.h"
 
 namespace breakerlab {
 namespace data_detail {
@@ -26,7 +28,7 @@ std::string keyList(const YAML::Node& map) {
 
 [[noreturn]] void unknownKey(const Source& src, const YAML::Node& at, std::string_view key,
                              const std::string& parent_path, const YAML::Node& parent) {
-  std::string message = "unknown key '" + std::string(key) + "'";
+  std::string message = "unknown key '" + clipText(key) + "'";
   message += parent_path.empty() ? " at the top level" : " under " + parent_path;
   message += ", expected one of " + keyList(parent);
   fail(src, at, message);
@@ -67,7 +69,7 @@ void setAtPath(YAML::Node tree, std::string_view key, const YAML::Node& value, c
   for (;;) {
     const std::size_t dot = key.find('.');
     const std::string_view part = key.substr(0, dot);
-    if (part.empty()) fail(src, key_node, "empty part in the key '" + full_key + "'");
+    if (part.empty()) fail(src, key_node, "empty part in the key '" + clipText(full_key) + "'");
     if (dot == std::string_view::npos) {
       assign(node, path, part, value, src, key_node);
       return;
@@ -77,7 +79,7 @@ void setAtPath(YAML::Node tree, std::string_view key, const YAML::Node& value, c
     path = joinPath(path, part);
     if (!next->IsMap())
       fail(src, key_node,
-           path + " is a value, not a section: it has no key '" + std::string(key.substr(dot + 1)) +
+           path + " is a value, not a section: it has no key '" + clipText(key.substr(dot + 1)) +
                "'");
     node.reset(*next);  // rebind: operator= would overwrite the node itself
     key = key.substr(dot + 1);
@@ -96,7 +98,8 @@ Config applyOverrides(const Config& base, const std::vector<std::string>& assign
   Config config = base;
   valid.push_back(validate(base).empty());
   for (const std::string& assignment : assignments) {
-    Source src{"--set " + assignment, {}};
+    // The assignment names every error about it: a long one is named, not echoed.
+    Source src{"--set " + clipText(assignment), {}};
     src.trusted = &nothing_trusted;
     const std::size_t eq = assignment.find('=');
     if (eq == std::string::npos)
@@ -105,9 +108,14 @@ Config applyOverrides(const Config& base, const std::vector<std::string>& assign
     const std::string value_text = assignment.substr(eq + 1);
     YAML::Node value;
     try {
+      // The value is YAML text of its own: the same checks as a file before yaml-cpp sees it.
+      requireUtf8(value_text, src.file);
+      prescanYaml(value_text, src.file);
       value = YAML::Load(value_text);
     } catch (const YAML::Exception& e) {
       failAt(src, {}, "cannot read the value: " + e.msg);
+    } catch (const LoadError& e) {
+      failAt(src, {}, "cannot read the value: " + e.message());
     }
     try {
       setAtPath(tree, key, value, src, YAML::Node());

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "breakerlab/data/values.h"
+#include "utf8.h"
+#include "yaml_prescan.h"
 
 namespace breakerlab::data_detail {
 
@@ -72,13 +74,9 @@ void failExpected(const Source& src, const YAML::Node& at, std::string_view path
 
 std::string quoted(std::string_view text) {
   constexpr std::size_t kMax = 60;
+  const std::string clipped = clipText(text, kMax);
   std::string out = "\"";
-  std::size_t n = 0;
-  for (char c : text) {
-    if (++n > kMax) {
-      out += "...";
-      break;
-    }
+  for (char c : clipped) {
     const auto u = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') {
       out += '\\';
@@ -113,10 +111,11 @@ std::string describe(const YAML::Node& node) {
 }
 
 std::string joinPath(std::string_view parent, std::string_view key) {
-  if (parent.empty()) return std::string(key);
+  // Paths start most messages; a key from the file is quoted as any text is.
+  if (parent.empty()) return clipText(key);
   std::string out(parent);
   out += '.';
-  out += key;
+  out += clipText(key);
   return out;
 }
 
@@ -161,6 +160,10 @@ class DocumentStart : public YAML::EventHandler {
 }  // namespace
 
 YAML::Node parseYaml(std::string_view text, const std::string& file_name) {
+  // Before yaml-cpp: it takes any bytes, nests without bound and runs an unclosed quote to the
+  // end of the file, and its messages then point elsewhere.
+  requireUtf8(text, file_name);
+  prescanYaml(text, file_name);
   // Not YAML::LoadAll: on some garbage it produces empty documents without end (yaml-cpp 0.7).
   YAML::Node document;
   try {
@@ -196,7 +199,7 @@ std::vector<MapReader::Entry> mapEntries(const Source& src, const YAML::Node& no
     for (const auto& e : entries) {
       if (e.key == key.Scalar())
         fail(src, key,
-             (path.empty() ? std::string() : std::string(path) + ": ") + "key '" + e.key +
+             (path.empty() ? std::string() : std::string(path) + ": ") + "key '" + clipText(e.key) +
                  "' appears twice");
     }
     if (it->second.IsNull()) src.null_value_keys.emplace_back(it->second, key);
@@ -215,7 +218,7 @@ MapReader::MapReader(const Source& src, const YAML::Node& node, std::string path
   entries_ = mapEntries(src, node, path_);
   for (const auto& e : entries_) {
     if (std::find(allowed.begin(), allowed.end(), e.key) != allowed.end()) continue;
-    std::string message = "unknown key '" + e.key + "'";
+    std::string message = "unknown key '" + clipText(e.key) + "'";
     message += path_.empty() ? " at the top level" : " under " + path_;
     message += ", expected one of " + joinNames(allowed);
     fail(src, e.key_node, message);

@@ -222,7 +222,8 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
   while (i < close) {
     const GoToken& key = f.t[i];
     if (key.kind != Kind::identifier || f.t[i + 1].text != ":")
-      f.failAtToken(key, "expected Field: value in the Settings literal, got \"" + key.text + "\"");
+      f.failAtToken(
+          key, "expected Field: value in the Settings literal, got \"" + clipText(key.text) + "\"");
     const std::size_t value = i + 2;
     const std::size_t end = f.elementEnd(value);
     const std::string& k = key.text;
@@ -250,7 +251,8 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
       } else if (k == "Interval" || k == "BucketPeriod" || k == "Timeout") {
         std::size_t pos = value;
         const Micros d = parseGoDuration(f.t, pos, end, f.durations);
-        if (pos != end) f.failAtToken(f.t[pos], k + ": unexpected \"" + f.t[pos].text + "\"");
+        if (pos != end)
+          f.failAtToken(f.t[pos], k + ": unexpected \"" + clipText(f.t[pos].text) + "\"");
         (k == "Interval" ? g.interval : k == "BucketPeriod" ? g.bucket_period : g.timeout) = d;
         if (k != "Timeout") window_token = value;
       } else if (k == "ReadyToTrip") {
@@ -272,10 +274,10 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
       } else if (k == "OnStateChange") {
         // A callback: no effect on decisions.
       } else {
-        f.note(key, k + ": not a gobreaker v2 Settings field BreakerLab models; ignored");
+        f.note(key, clipText(k) + ": not a gobreaker v2 Settings field BreakerLab models; ignored");
       }
     } catch (const GoSyntaxError& e) {
-      failAt(src, {e.line, e.column}, k + ": " + e.message);
+      failAt(src, {e.line, e.column}, clipText(k) + ": " + e.message);
     }
     i = end;
     if (f.t[i].text == ",") ++i;

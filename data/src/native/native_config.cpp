@@ -3,6 +3,7 @@
 
 #include "breakerlab/data/file_io.h"
 #include "library_settings.h"
+#include "utf8.h"
 
 namespace breakerlab {
 
@@ -71,6 +72,8 @@ std::optional<BreakerLibrary> detectLibrary(std::string_view text, const std::st
 
 NativeConfig parseNativeConfig(std::string_view text, const std::string& file_name,
                                std::optional<BreakerLibrary> library) {
+  // Go files and .properties do not go through parseYaml, which checks this for the others.
+  requireUtf8(text, file_name);
   if (!library) library = detectLibrary(text, file_name);
   if (!library)
     throw LoadError(file_name, 0, 0,

@@ -104,7 +104,7 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, Resilie
   for (const auto& kv : relaxed(root, "resilience4j")) {
     const std::string k = canonical(kv.first.Scalar());
     if (k != "circuitbreaker")
-      r.remark(kv.first, "resilience4j." + kv.first.Scalar() +
+      r.remark(kv.first, "resilience4j." + clipText(kv.first.Scalar()) +
                              ": not the breaker; BreakerLab's retry, timeout and pool settings "
                              "are its own knobs and are not imported from here");
   }
@@ -119,14 +119,14 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, Resilie
   if (instances.size() > 1)
     r.remark(first->first,
              "resilience4j.circuitbreaker.instances: " + std::to_string(instances.size()) +
-                 " instances; BreakerLab replays '" + p.name + "', the first");
+                 " instances; BreakerLab replays '" + clipText(p.name) + "', the first");
   const YAML::Node instance = first->second;
   YAML::Node base(YAML::NodeType::Undefined);
   if (const YAML::Node name = relaxed(instance, "baseConfig"); name.IsDefined()) {
     base = relaxed(configs, name.Scalar());
     if (!base.IsDefined())
       fail(src, name,
-           "baseConfig: no config '" + name.Scalar() +
+           "baseConfig: no config '" + clipText(name.Scalar()) +
                "' under resilience4j.circuitbreaker.configs");
   } else {
     base = relaxed(configs, "default");  // the default config applies to every instance

@@ -300,7 +300,7 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
       const OutcomeSet m = matching(name);
       if (m.empty())
         r.remark(at,
-                 "'" + name +
+                 "'" + clipText(name) +
                      "': none of BreakerLab's outcome classes throws it "
                      "(they throw TimeoutException, ConnectException, HttpServerErrorException, "
                      "HttpClientErrorException, ConnectionPoolTimeoutException); no effect");

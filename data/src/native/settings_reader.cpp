@@ -12,7 +12,7 @@ void SettingsReader::forEach(
     if (handle(entry.key, entry.value, entry_path)) continue;
     if (strict()) {
       fail(src_, entry.key_node,
-           "unknown key '" + entry.key + "'" + (path.empty() ? "" : " under " + path) +
+           "unknown key '" + clipText(entry.key) + "'" + (path.empty() ? "" : " under " + path) +
                ", expected one of " + joinNames(known));
     }
     note(entry.key_node, entry_path + ": not a setting BreakerLab models; ignored");

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "breakerlab/core/incident.h"
 #include "breakerlab/data/load_error.h"
@@ -14,5 +15,10 @@ inline constexpr std::string_view kIncidentFormat = "breakerlab/1";
 // Parses and validates an incident; throws LoadError (never anything else) on bad input.
 Incident parseIncident(std::string_view text, std::string file_name);
 Incident loadIncident(const std::filesystem::path& path);
+
+// The incident as a breakerlab/1 file that parses back to the same incident, with `header`
+// (an import report, say) as comment lines at the top. What-ifs are written as the keys they
+// change on the deployed config.
+std::string incidentToYaml(const Incident& incident, const std::vector<std::string>& header = {});
 
 }  // namespace breakerlab

@@ -1,7 +1,9 @@
 #pragma once
 // The one exception the data library throws for bad input: it names where and what.
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace breakerlab {
 
@@ -23,5 +25,13 @@ class LoadError : public std::runtime_error {
   int column_ = 0;
   std::string message_;
 };
+
+// Errors quote at most this many characters of the text they are about: a 10 MB field is named,
+// not echoed.
+inline constexpr std::size_t kMaxQuotedChars = 80;
+
+// `text` cut to at most `max_chars` characters (at a UTF-8 character boundary), followed by
+// "..." when it was cut.
+std::string clipText(std::string_view text, std::size_t max_chars = kMaxQuotedChars);
 
 }  // namespace breakerlab

@@ -1,0 +1,49 @@
+#pragma once
+// Opening an incident from what an engineer holds after an outage: a BreakerLab incident file,
+// a postmortem document (Markdown with fenced blocks, or plain text with a UTC timeline), and
+// (later) request logs, traces and metrics. The format is told by the content, not the name.
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "breakerlab/core/incident.h"
+#include "breakerlab/data/import_report.h"
+#include "breakerlab/data/load_error.h"
+#include "breakerlab/data/state_table.h"
+
+namespace breakerlab {
+
+enum class IncidentSource {
+  incident,             // breakerlab/1
+  config,               // breakerlab-config/1: not an incident (Load Config puts it on one)
+  postmortem_markdown,  // the fenced-block format of the seeds
+  postmortem_text,      // prose with a UTC timeline table or list
+  unknown,
+};
+std::string_view toString(IncidentSource source);
+
+IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name);
+
+struct ImportOptions {
+  StateTable states = StateTable::defaults();
+  bool calibrate = true;
+  // Called during calibration with the share done (0..1); return false to stop early (the best
+  // fit so far is kept and the report says calibration was stopped).
+  std::function<bool(double)> progress;
+};
+
+struct ImportedIncident {
+  Incident incident;
+  ImportReport report;
+  IncidentSource source = IncidentSource::unknown;
+};
+
+// Reads any supported document into an incident. A breakerlab/1 file comes back as parsed (its
+// report says so); a config file fails with a LoadError that says to load it onto an incident.
+ImportedIncident importIncident(std::string_view text, const std::string& file_name,
+                                const ImportOptions& options = {});
+ImportedIncident openIncidentFile(const std::filesystem::path& path,
+                                  const ImportOptions& options = {});
+
+}  // namespace breakerlab

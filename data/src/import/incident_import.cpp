@@ -1,0 +1,142 @@
+// Telling a document's format by its content, and reading it into an incident.
+#include "breakerlab/data/incident_import.h"
+
+#include "breakerlab/data/file_io.h"
+#include "breakerlab/data/incident_io.h"
+#include "markdown_blocks.h"
+#include "phrases.h"
+#include "postmortem_import.h"
+
+namespace breakerlab {
+
+namespace {
+
+// `format: X` on a line of its own near the top (YAML), or "format": "X" (JSON).
+bool declaresFormat(std::string_view text, std::string_view format) {
+  const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 4096));
+  const std::string yaml = "format: " + std::string(format);
+  for (std::size_t at = head.find(yaml); at != std::string_view::npos;
+       at = head.find(yaml, at + 1)) {
+    const bool line_start = at == 0 || head[at - 1] == '\n';
+    const std::size_t end = at + yaml.size();
+    const bool line_end = end >= head.size() || head[end] == '\n' || head[end] == '\r' ||
+                          head[end] == ' ' || head[end] == '#';
+    if (line_start && line_end) return true;
+  }
+  const std::string json = "\"" + std::string(format) + "\"";
+  const std::size_t key = head.find("\"format\"");
+  return key != std::string_view::npos && head.find(json, key) != std::string_view::npos;
+}
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+std::string_view toString(IncidentSource source) {
+  switch (source) {
+    case IncidentSource::incident:
+      return "BreakerLab incident (breakerlab/1)";
+    case IncidentSource::config:
+      return "BreakerLab config (breakerlab-config/1)";
+    case IncidentSource::postmortem_markdown:
+      return "postmortem (Markdown with fenced blocks)";
+    case IncidentSource::postmortem_text:
+      return "postmortem (plain text with a UTC timeline)";
+    case IncidentSource::unknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::string_view toString(ImportFinding::Kind kind) {
+  switch (kind) {
+    case ImportFinding::Kind::recognised:
+      return "recognised";
+    case ImportFinding::Kind::assumed:
+      return "assumed";
+    case ImportFinding::Kind::missing:
+      return "missing";
+    case ImportFinding::Kind::calibrated:
+      return "calibrated";
+    case ImportFinding::Kind::note:
+      return "note";
+  }
+  return "note";
+}
+
+std::vector<std::string> ImportReport::lines() const {
+  std::vector<std::string> out;
+  out.push_back("Imported from " + source + " (" + format + ")");
+  for (auto kind :
+       {ImportFinding::Kind::recognised, ImportFinding::Kind::calibrated,
+        ImportFinding::Kind::assumed, ImportFinding::Kind::missing, ImportFinding::Kind::note}) {
+    for (const ImportFinding& f : findings) {
+      if (f.kind != kind) continue;
+      std::string line = std::string(toString(kind));
+      line.resize(11, ' ');
+      line += f.line > 0 ? "line " + std::to_string(f.line) : "";
+      line.resize(22, ' ');
+      line += f.what + ": " + f.detail;
+      out.push_back(std::move(line));
+    }
+  }
+  return out;
+}
+
+IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name) {
+  if (declaresFormat(text, "breakerlab/1")) return IncidentSource::incident;
+  if (declaresFormat(text, "breakerlab-config/1")) return IncidentSource::config;
+  if (data_detail::looksLikeFencedPostmortem(text)) return IncidentSource::postmortem_markdown;
+  if (data_detail::looksLikeTextPostmortem(text)) return IncidentSource::postmortem_text;
+  if (endsWith(file_name, ".yaml") || endsWith(file_name, ".yml") || endsWith(file_name, ".json"))
+    return IncidentSource::incident;  // its reader says what is wrong with it
+  return IncidentSource::unknown;
+}
+
+ImportedIncident importIncident(std::string_view text, const std::string& file_name,
+                                const ImportOptions& options) {
+  using namespace data_detail;
+  const IncidentSource source = detectIncidentSource(text, file_name);
+  switch (source) {
+    case IncidentSource::incident: {
+      ImportedIncident out;
+      out.incident = parseIncident(text, file_name);
+      out.source = source;
+      out.report.source = file_name;
+      out.report.format = std::string(toString(source));
+      return out;
+    }
+    case IncidentSource::config:
+      throw LoadError(file_name, 1, 1,
+                      "this is a config (breakerlab-config/1), not an incident: open an incident "
+                      "and use File > Load Config (or breakerlab-cli replay INCIDENT --config " +
+                          file_name + ")");
+    case IncidentSource::postmortem_markdown:
+    case IncidentSource::postmortem_text: {
+      const PostmortemFacts facts = source == IncidentSource::postmortem_markdown
+                                        ? readFencedPostmortem(text, file_name)
+                                        : readTextPostmortem(text, file_name);
+      ImportedIncident out = buildIncident(facts, file_name, options);
+      out.source = source;
+      if (std::string problem = validate(out.incident); !problem.empty())
+        throw LoadError(file_name, 0, 0,
+                        "the incident built from the document is not valid: " + problem);
+      return out;
+    }
+    case IncidentSource::unknown:
+      break;
+  }
+  throw LoadError(file_name, 0, 0,
+                  "not a document BreakerLab can open: expected a breakerlab/1 incident, a "
+                  "postmortem in Markdown with ```timing/```spec blocks, or a postmortem with a "
+                  "UTC timeline table");
+}
+
+ImportedIncident openIncidentFile(const std::filesystem::path& path, const ImportOptions& options) {
+  const std::string text = readTextFile(path);
+  return importIncident(text, path.string(), options);
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,74 @@
+#pragma once
+// Internal: postmortem documents into incidents. The Markdown reader collects what each block
+// and sentence states into a PostmortemFacts; the builder turns any PostmortemFacts (the
+// plain-text reader fills one too) into an incident, with the report.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "breakerlab/core/incident.h"
+#include "breakerlab/data/incident_import.h"
+
+namespace breakerlab::data_detail {
+
+struct FactHint {
+  std::string key;  // a --set key, or an incident key (traffic.rps, amplification, ...)
+  std::string value;
+  std::string quote;
+  int line = 0;
+  int priority = 0;  // higher wins: a spec row over a sentence
+};
+
+struct FactLane {
+  std::string label;  // as written: "Breaker", "Pricing", "Checkout"
+  std::vector<LaneInterval> intervals;
+  int line = 0;
+};
+
+struct FactEvent {
+  Micros at = 0;
+  std::string label;
+  std::string lane_label;
+  int line = 0;
+};
+
+struct FactStat {
+  std::string label;  // "Cache hits while open", "Failed checkouts"
+  std::string value;  // "1,760 of 1,760 checkouts", "6,130"
+  int line = 0;
+};
+
+struct FactWhatIf {
+  std::string name;
+  std::string description;
+  std::vector<FactHint> hints;
+  int line = 0;
+};
+
+struct PostmortemFacts {
+  std::string format;  // for the report
+  std::string id;
+  std::string title;
+  std::string summary;
+  std::string dependency_name;  // the service the client calls, when the document names it
+  std::vector<FactLane> lanes;
+  std::vector<FactEvent> events;
+  std::vector<Bracket> brackets;
+  std::vector<int> bracket_lines;
+  std::vector<FactStat> stats;
+  std::vector<FactHint> hints;  // the deployed config and the traffic
+  std::vector<FactWhatIf> what_ifs;
+  // Clock times: t=0 of the lanes, when the document gives it; the timeline's window.
+  std::optional<double> t0_clock;  // seconds since midnight
+  std::optional<Micros> window_start, window_end;
+  std::vector<ImportFinding> notes;  // problems met while reading (a block that is not YAML)
+};
+
+PostmortemFacts readFencedPostmortem(std::string_view text, const std::string& file_name);
+PostmortemFacts readTextPostmortem(std::string_view text, const std::string& file_name);
+bool looksLikeTextPostmortem(std::string_view text);
+
+ImportedIncident buildIncident(const PostmortemFacts& facts, const std::string& file_name,
+                               const ImportOptions& options);
+
+}  // namespace breakerlab::data_detail

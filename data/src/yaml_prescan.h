@@ -1,0 +1,22 @@
+#pragma once
+// Internal: a look at YAML text before yaml-cpp parses it, for what yaml-cpp reports badly or not
+// at all. yaml-cpp recurses once per nesting level (deep input overflows the stack or ends in
+// "bad file"), and it takes a quoted scalar that is never closed to run to the end of the file,
+// so the error that follows points somewhere else.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace breakerlab::data_detail {
+
+// Maps and lists inside one another, block and flow style together. Real documents use fewer
+// than ten.
+inline constexpr int kMaxYamlNesting = 64;
+
+// Throws LoadError(file, line, column, ...) at the collection that goes deeper than
+// kMaxYamlNesting ("nested deeper than 64 levels") or at the quote that opens a scalar which is
+// never closed. A lexical scan, linear in the text: it tracks indentation, flow brackets, quoted,
+// plain and block scalars and comments as far as needed to tell where a quote opens a scalar.
+void prescanYaml(std::string_view text, const std::string& file);
+
+}  // namespace breakerlab::data_detail
