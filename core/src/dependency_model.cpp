@@ -99,7 +99,8 @@ std::shared_ptr<const std::vector<double>> latencyQuantiles(double mu, double si
 }
 }  // namespace
 
-DependencyModel::DependencyModel(const Dependency& dependency) {
+DependencyModel::DependencyModel(const Dependency& dependency, std::size_t first_arrival)
+    : recorded_(dependency.calls, first_arrival) {
   for (const auto& s : dependency.segments) {
     Segment seg{};
     seg.from = s.from;
@@ -127,6 +128,8 @@ DependencyModel::DependencyModel(const Dependency& dependency) {
 
 DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream stream,
                                          std::uint64_t request, std::uint32_t attempt) {
+  if (recorded_.active()) [[unlikely]]
+    return recorded_.answer(t, rng, stream, request, attempt);
   if (segments_.empty()) return {CallOutcome::success, 0};
   while (cursor_ + 1 < segments_.size() && t >= segments_[cursor_].to) ++cursor_;
   const Segment& s = segments_[cursor_];

@@ -4,18 +4,16 @@
 #include <vector>
 
 #include "breakerlab/core/incident.h"
+#include "dependency_answer.h"
 #include "random.h"
+#include "recorded_dependency.h"
 
 namespace breakerlab {
 
-struct DependencyAnswer {
-  CallOutcome outcome = CallOutcome::success;
-  Micros latency = 0;  // kNever for a hang
-};
-
 class DependencyModel {
  public:
-  explicit DependencyModel(const Dependency& dependency);
+  // `first_arrival`: with recorded calls, the index of the window's first recorded arrival.
+  explicit DependencyModel(const Dependency& dependency, std::size_t first_arrival = 0);
 
   // Calls arrive in time order, so the segment is found with a cursor that only moves forward.
   // Before the first segment (the lead-in) the first segment's start values apply; after the
@@ -43,6 +41,7 @@ class DependencyModel {
   static Micros sampleLognormal(const Segment& s, double f, double u);
   std::vector<Segment> segments_;
   std::size_t cursor_ = 0;
+  RecordedDependency recorded_;  // a request log's calls answer instead of the segments
 };
 
 // The standard normal quantile function (Acklam's rational approximation, |rel err| < 1.2e-9).

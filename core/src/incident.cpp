@@ -62,6 +62,12 @@ std::string validate(const Incident& incident) {
     for (const auto& p : traffic.rate) {
       if (p.to <= p.from) return "traffic.rate: each piece must end after it starts";
       if (p.from < previous_end) return "traffic.rate: pieces must be in order and not overlap";
+    if (!traffic.recorded_keys.empty()) {
+      if (traffic.recorded_keys.size() != traffic.recorded.size())
+        return "traffic: one recorded key per recorded arrival is needed";
+      for (const std::uint32_t k : traffic.recorded_keys)
+        if (k >= traffic.keys.count) return "traffic: a recorded key is not below keys.count";
+    }
       if (!(p.rps_from >= 0 && p.rps_to >= 0 && std::isfinite(p.rps_from) &&
             std::isfinite(p.rps_to)))
         return "traffic.rate: rates must be finite and not negative";
@@ -93,6 +99,12 @@ std::string validate(const Incident& incident) {
   if (auto m = validate(incident.deployed); !m.empty()) return "config: " + m;
   for (const auto& w : incident.what_ifs)
     if (auto m = validate(w.config); !m.empty()) return "what_ifs." + shortName(w.name) + ": " + m;
+  if (incident.dependency.calls != nullptr) {
+    if (traffic.arrivals != ArrivalProcess::recorded)
+      return "dependency: recorded calls need the recorded arrivals";
+    if (auto m = validate(*incident.dependency.calls, traffic.recorded.size()); !m.empty())
+      return "dependency." + m;
+  }
   if (incident.checkout_lane.bucket <= 0) return "checkout_lane.bucket must be positive";
   return {};
 }

@@ -144,7 +144,7 @@ class Simulation {
         breaker_(config.breaker, config.native, &health_,
                  incident.start - incident.traffic.lead_in),
         timeout_(effectiveTimeout(config)),
-        dependency_(incident.dependency),
+        dependency_(incident.dependency, firstWindowArrival(incident)),
         keys_(incident.traffic.keys),
         price_fetched_at_(keys_.count(), kNever),
         in_flight_(incident.start - incident.traffic.lead_in, effectiveTimeout(config).attempt),
@@ -163,6 +163,22 @@ class Simulation {
     if (health_checks_) {
       client_.checks_origin = incident.start - incident.traffic.lead_in;
       client_.next_check_at = client_.checks_origin;
+    }
+  }
+
+  // The index in the recorded arrivals of the window's first checkout (request 0).
+  static std::size_t firstWindowArrival(const Incident& incident) {
+    const std::vector<Micros>& times = incident.traffic.recorded;
+    return static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), incident.start) -
+                                    times.begin());
+  }
+
+  void traceInto(CallTrace* trace) {
+    trace_ = trace;
+    if (trace_ != nullptr) {
+      trace_->calls.clear();
+      trace_->keys.clear();
+      trace_->pods.clear();
     }
   }
 
@@ -409,8 +425,15 @@ class Simulation {
 
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
     if (t >= nextEventAt()) drain(t);
-    const std::uint32_t key = keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
     const bool counted = record != kLeadInRecord;
+    const std::uint32_t key = counted && !recorded_keys_.empty()
+                                  ? recorded_keys_[first_arrival_ + request]
+                                  : keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
+    if (trace_ != nullptr && counted) [[unlikely]] {
+      trace_->keys.push_back(key);
+      trace_->pods.push_back(static_cast<std::uint16_t>(
+          resources_ && client_.in_rotation > 0 ? client_.round_robin : 0));
+    }
     if (counted && config_.breaker.enabled)
       result_.checkouts[record].breaker_closed = breaker_.state() == BreakerState::closed;
     const auto id = static_cast<std::uint32_t>(request);
@@ -804,6 +827,9 @@ class Simulation {
   }
 
   void complete(const PendingCall& call) {
+    if (trace_ != nullptr && isCheckout(call.record)) [[unlikely]]
+      trace_->calls.push_back({call.at - call.duration, call.duration, call.request_start,
+                               call.record, call.key, call.pod, call.attempt, call.outcome});
     if (call.outcome != CallOutcome::pool_exhausted) {
       if (resources_) {
         load_.set(call.at, --client_.calls_in_flight);
@@ -953,6 +979,10 @@ class Simulation {
   Result result_;
   std::vector<HeldCall> held_;
   std::vector<std::uint32_t> free_held_;
+  CallTrace* trace_ = nullptr;
+  // A request log's keys, per recorded arrival (the window's first at first_arrival_).
+  const std::vector<std::uint32_t>& recorded_keys_ = incident_.traffic.recorded_keys;
+  std::size_t first_arrival_ = firstWindowArrival(incident_);
 };
 
 Result simulate(const Incident& incident, const Config& config) {
@@ -961,6 +991,12 @@ Result simulate(const Incident& incident, const Config& config) {
 
 Result simulate(const Incident& incident, const Config& config, ReplayCache& cache) {
   return Simulation(incident, config).run(&cache);
+}
+
+Result simulate(const Incident& incident, const Config& config, CallTrace& trace) {
+  Simulation simulation(incident, config);
+  simulation.traceInto(&trace);
+  return simulation.run(nullptr);
 }
 
 const Lane* Result::lane(std::string_view name) const {

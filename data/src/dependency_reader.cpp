@@ -181,9 +181,19 @@ DependencyCapacity readCapacity(const Source& src, const YAML::Node& node,
 
 Dependency readDependency(const Source& src, const YAML::Node& node, const std::string& path,
                           Span window) {
-  const MapReader m(src, node, path, {"name", "capacity", "segments", "health"});
+  const MapReader m(src, node, path, {"name", "capacity", "segments", "health", "recorded_calls"});
   Dependency d;
   if (auto* v = m.find("name")) d.name = readString(src, *v, m.path("name"));
+  if (auto* v = m.find("recorded_calls")) {
+    // Read by readIncident, which knows where the incident file is.
+    const MapReader r(src, *v, m.path("recorded_calls"), {"file", "format", "map"});
+    d.calls_source.file = readString(src, r.require("file"), r.path("file"));
+    d.calls_source.format = "csv";
+    if (auto* f = r.find("format"))
+      d.calls_source.format =
+          readEnum<std::string>(src, *f, r.path("format"), {{"csv", "csv"}, {"jsonl", "jsonl"}});
+    if (auto* x = r.find("map")) d.calls_source.mapping = readString(src, *x, r.path("map"));
+  }
   if (auto* v = m.find("capacity")) d.capacity = readCapacity(src, *v, m.path("capacity"));
   const YAML::Node& segments = m.require("segments");
   const std::string seg_path = m.path("segments");

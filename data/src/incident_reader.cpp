@@ -1,6 +1,7 @@
 // The top level of a breakerlab/1 incident: metadata, window, sections, what-ifs, expectations.
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/request_log.h"
 #include "config_yaml.h"
 #include "expectation_reader.h"
 #include "incident_parts.h"
@@ -91,6 +92,41 @@ std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const
   return out;
 }
 
+// dependency.recorded_calls: the request log (relative to the incident file) gives the arrivals
+// and answers the calls; traffic.times are then not given.
+void readRecordedCalls(const Source& src, const MapReader& m, Incident& inc) {
+  const Dependency::CallsSource& source = inc.dependency.calls_source;
+  const YAML::Node& traffic = m.require("traffic");
+  if (source.file.empty()) {
+    if (inc.traffic.arrivals == ArrivalProcess::recorded && !traffic["times"])
+      fail(src, traffic,
+           "traffic.times: required with arrivals: recorded (or give dependency.recorded_calls)");
+    return;
+  }
+  const YAML::Node calls = m.require("dependency")["recorded_calls"];
+  if (inc.traffic.arrivals != ArrivalProcess::recorded || traffic["times"])
+    fail(src, calls,
+         "dependency.recorded_calls: needs traffic arrivals: recorded without times (the log "
+         "gives the arrivals)");
+  std::filesystem::path file(source.file);
+  const std::filesystem::path incident_file(src.file);
+  if (file.is_relative() && incident_file.has_parent_path())
+    file = incident_file.parent_path() / file;
+  RequestLogOptions options;
+  if (!source.mapping.empty())
+    options.mapping =
+        parseRequestLogMapping(source.mapping, src.file + ": dependency.recorded_calls.map");
+  RequestLog log = readRequestLog(
+      file, source.format == "jsonl" ? RequestLogFormat::jsonl : RequestLogFormat::csv, options);
+  inc.traffic.keys.count = log.key_count;
+  inc.traffic.recorded = std::move(log.arrivals);
+  if (log.had_keys)
+    inc.traffic.recorded_keys = std::move(log.arrival_keys);
+  else
+    inc.traffic.recorded_keys.clear();
+  inc.dependency.calls = std::make_shared<const RecordedCalls>(std::move(log.calls));
+}
+
 Incident readIncident(const Source& src, const YAML::Node& root) {
   // The format first: a file of another kind fails with that, not with its first unknown key.
   for (const auto& entry : mapEntries(src, root, "")) {
@@ -117,6 +153,7 @@ Incident readIncident(const Source& src, const YAML::Node& root) {
   if (auto* v = m.find("seed")) inc.seed = readUint64(src, *v, "seed");
   inc.traffic = readTraffic(src, m.require("traffic"), "traffic");
   inc.dependency = readDependency(src, m.require("dependency"), "dependency", {inc.start, inc.end});
+  readRecordedCalls(src, m, inc);
   if (auto* v = m.find("checkout_lane"))
     inc.checkout_lane = readCheckoutLane(src, *v, "checkout_lane");
   if (auto* v = m.find("config")) {

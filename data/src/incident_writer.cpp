@@ -65,12 +65,14 @@ YAML::Node mixNode(const OutcomeMix& m) {
   return n;
 }
 
-YAML::Node trafficNode(const Traffic& t) {
+YAML::Node trafficNode(const Traffic& t, bool times_from_log) {
   YAML::Node n(YAML::NodeType::Map);
   n["arrivals"] = std::string(t.arrivals == ArrivalProcess::uniform   ? "uniform"
                               : t.arrivals == ArrivalProcess::poisson ? "poisson"
                                                                       : "recorded");
-  if (t.arrivals == ArrivalProcess::recorded) {
+  if (t.arrivals == ArrivalProcess::recorded && times_from_log) {
+    // The arrivals are those of dependency.recorded_calls.
+  } else if (t.arrivals == ArrivalProcess::recorded) {
     YAML::Node times(YAML::NodeType::Sequence);
     times.SetStyle(YAML::EmitterStyle::Flow);
     for (Micros at : t.recorded) times.push_back(timePoint(at));
@@ -98,6 +100,13 @@ YAML::Node trafficNode(const Traffic& t) {
 YAML::Node dependencyNode(const Dependency& d) {
   YAML::Node n(YAML::NodeType::Map);
   n["name"] = d.name;
+  if (d.calls != nullptr) {
+    YAML::Node calls = flowMap();
+    calls["file"] = d.calls_source.file;
+    calls["format"] = d.calls_source.format;
+    if (!d.calls_source.mapping.empty()) calls["map"] = d.calls_source.mapping;
+    n["recorded_calls"] = calls;
+  }
   const DependencyCapacity defaults;
   if (d.capacity.concurrency != defaults.concurrency) {
     YAML::Node c = flowMap();
@@ -288,7 +297,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
   window["to"] = timePoint(inc.end);
   root["window"] = window;
   root["seed"] = std::to_string(inc.seed);
-  root["traffic"] = trafficNode(inc.traffic);
+  root["traffic"] = trafficNode(inc.traffic, inc.dependency.calls != nullptr);
   root["dependency"] = dependencyNode(inc.dependency);
   const CheckoutLaneRule lane_defaults;
   const CheckoutLaneRule& lane = inc.checkout_lane;

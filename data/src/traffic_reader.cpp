@@ -59,7 +59,8 @@ Traffic readTraffic(const Source& src, const YAML::Node& node, const std::string
     if (m.find("rate") != nullptr)
       fail(src, *m.keyNode("rate"),
            m.path("rate") + ": not used with arrivals: recorded (the times give the arrivals)");
-    t.recorded = readTimes(src, m.require("times"), m.path("times"));
+    // Without times the arrivals come from dependency.recorded_calls (readIncident checks).
+    if (auto* v = m.find("times")) t.recorded = readTimes(src, *v, m.path("times"));
   } else {
     if (m.find("times") != nullptr)
       fail(src, *m.keyNode("times"), m.path("times") + ": only used with arrivals: recorded");

@@ -1,6 +1,10 @@
 // Telling a document's format by its content, and reading it into an incident.
 #include "breakerlab/data/incident_import.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "markdown_blocks.h"
@@ -44,6 +48,10 @@ std::string_view toString(IncidentSource source) {
       return "postmortem (Markdown with fenced blocks)";
     case IncidentSource::postmortem_text:
       return "postmortem (plain text with a UTC timeline)";
+    case IncidentSource::request_log_csv:
+      return "request log (CSV)";
+    case IncidentSource::request_log_jsonl:
+      return "request log (JSON Lines)";
     case IncidentSource::unknown:
       return "unknown";
   }
@@ -88,12 +96,63 @@ std::vector<std::string> ImportReport::lines() const {
 IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name) {
   if (declaresFormat(text, "breakerlab/1")) return IncidentSource::incident;
   if (declaresFormat(text, "breakerlab-config/1")) return IncidentSource::config;
+  if (auto log = detectRequestLog(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
+    return *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
+                                         : IncidentSource::request_log_jsonl;
   if (data_detail::looksLikeFencedPostmortem(text)) return IncidentSource::postmortem_markdown;
   if (data_detail::looksLikeTextPostmortem(text)) return IncidentSource::postmortem_text;
   if (endsWith(file_name, ".yaml") || endsWith(file_name, ".yml") || endsWith(file_name, ".json"))
     return IncidentSource::incident;  // its reader says what is wrong with it
   return IncidentSource::unknown;
 }
+
+namespace {
+RequestLogFormat logFormatOf(IncidentSource source) {
+  return source == IncidentSource::request_log_csv ? RequestLogFormat::csv
+                                                   : RequestLogFormat::jsonl;
+}
+
+RequestLogOptions requestLogOptions(const ImportOptions& options, const std::string& file_name) {
+  (void)file_name;
+  RequestLogOptions o;
+  o.mapping = options.request_log_mapping;
+  if (options.progress) {
+    o.progress = [progress = options.progress](std::uint64_t done, std::uint64_t total) {
+      return progress(total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
+    };
+  }
+  return o;
+}
+
+ImportedIncident importRequestLog(RequestLog&& log, IncidentSource source,
+                                  const ImportOptions& options) {
+  ImportedIncident out;
+  out.incident = incidentFromRequestLog(std::move(log), options.request_log_config, out.report);
+  out.source = source;
+  if (std::string problem = validate(out.incident); !problem.empty())
+    throw LoadError(out.report.source, 0, 0,
+                    "the incident built from the log is not valid: " + problem);
+  return out;
+}
+
+// The first bytes of a file, to tell a request log (read a buffer at a time, never whole) from
+// a document (read whole).
+std::string fileHead(const std::filesystem::path& path) {
+  std::uint64_t size = 0;
+  const int fd = openRegularFile(path, size);
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(size, 65536)), '\0');
+  std::size_t got = 0;
+  while (got < head.size()) {
+    const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  head.resize(got);
+  return head;
+}
+}  // namespace
 
 ImportedIncident importIncident(std::string_view text, const std::string& file_name,
                                 const ImportOptions& options) {
@@ -125,6 +184,11 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
                         "the incident built from the document is not valid: " + problem);
       return out;
     }
+    case IncidentSource::request_log_csv:
+    case IncidentSource::request_log_jsonl:
+      return importRequestLog(parseRequestLog(text, file_name, logFormatOf(source),
+                                              requestLogOptions(options, file_name)),
+                              source, options);
     case IncidentSource::unknown:
       break;
   }
@@ -135,6 +199,12 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
 }
 
 ImportedIncident openIncidentFile(const std::filesystem::path& path, const ImportOptions& options) {
+  if (const auto log = detectRequestLog(fileHead(path))) {
+    return importRequestLog(readRequestLog(path, *log, requestLogOptions(options, path.string())),
+                            *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
+                                                          : IncidentSource::request_log_jsonl,
+                            options);
+  }
   const std::string text = readTextFile(path);
   return importIncident(text, path.string(), options);
 }

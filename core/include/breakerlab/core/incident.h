@@ -2,11 +2,13 @@
 // An incident: the traffic, the dependency's behaviour over time, the config as deployed and
 // what was recorded, all already parsed (the data library reads files into this).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "breakerlab/core/config.h"
 #include "breakerlab/core/lanes.h"
+#include "breakerlab/core/recorded_calls.h"
 #include "breakerlab/core/time.h"
 
 namespace breakerlab {
@@ -30,6 +32,8 @@ struct Traffic {
   ArrivalProcess arrivals = ArrivalProcess::uniform;
   std::vector<RatePiece> rate;   // uniform and poisson
   std::vector<Micros> recorded;  // recorded: arrival times, ascending
+  // recorded: each arrival's key (a request log's); empty: keys are drawn from `keys`.
+  std::vector<std::uint32_t> recorded_keys;
   KeyDistribution keys;
   Micros lead_in = 60 * kSecond;  // warm-up before t=0 at the t=0 rate (fills the cache)
 };
@@ -99,6 +103,17 @@ struct Dependency {
   std::vector<DependencySegment> segments;  // contiguous, covering the window
   std::vector<HealthSpan> health;           // what the health check reports; green outside
   DependencyCapacity capacity;
+  // A request log's calls: when set, they answer the replay's calls instead of the segments
+  // (which then only draw the lanes), one per Traffic::recorded arrival. Shared, because a log
+  // holds millions of calls and incidents are copied.
+  std::shared_ptr<const RecordedCalls> calls;
+  // Where `calls` came from, so an incident file can point at the log instead of holding it
+  // (`dependency.recorded_calls` in breakerlab/1).
+  struct CallsSource {
+    std::string file;     // as written in the incident file (relative to it) or given
+    std::string format;   // "csv" or "jsonl"
+    std::string mapping;  // `--map` text; empty: the usual column names
+  } calls_source;
 };
 
 // How the checkout lane is drawn from per-request outcomes.

@@ -35,11 +35,31 @@ class ReplayCache {
   std::vector<CheckoutRecord> spare_records_;
 };
 
+// Every dependency call a replay made for the window's checkouts, for writing a request log
+// (`breakerlab-cli replay --calls-out`). Lead-in calls and cache-first refreshes are left out.
+struct TracedCall {
+  Micros start = 0;          // when the attempt was sent (or began to wait for a connection)
+  Micros duration = 0;       // until its answer, timeout or give-up
+  Micros request_start = 0;  // the checkout's arrival
+  std::uint32_t record = 0;  // the checkout: index into Result::checkouts
+  std::uint32_t key = 0;
+  std::uint16_t pod = 0;
+  std::uint8_t attempt = 0;
+  CallOutcome outcome = CallOutcome::success;
+};
+struct CallTrace {
+  std::vector<TracedCall> calls;    // in completion order
+  std::vector<std::uint32_t> keys;  // per checkout (also those that made no call)
+  std::vector<std::uint16_t> pods;  // per checkout: the pod that took it
+};
+
 // Replays `incident` with `config`. Pure and deterministic: the same incident, config and
 // incident seed give bit-identical results. Randomness is drawn per (seed, request, purpose),
 // so a knob changes only what it touches. Requires validate(incident) and validate(config)
 // to be empty.
 Result simulate(const Incident& incident, const Config& config);
 Result simulate(const Incident& incident, const Config& config, ReplayCache& cache);
+// The same, also tracing every call (slower: for exports, not for the live view).
+Result simulate(const Incident& incident, const Config& config, CallTrace& trace);
 
 }  // namespace breakerlab

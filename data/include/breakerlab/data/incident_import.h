@@ -10,6 +10,7 @@
 #include "breakerlab/core/incident.h"
 #include "breakerlab/data/import_report.h"
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/request_log.h"
 #include "breakerlab/data/state_table.h"
 
 namespace breakerlab {
@@ -19,6 +20,8 @@ enum class IncidentSource {
   config,               // breakerlab-config/1: not an incident (Load Config puts it on one)
   postmortem_markdown,  // the fenced-block format of the seeds
   postmortem_text,      // prose with a UTC timeline table or list
+  request_log_csv,      // one dependency call a line, CSV with a header
+  request_log_jsonl,    // one dependency call a line, JSON Lines
   unknown,
 };
 std::string_view toString(IncidentSource source);
@@ -31,6 +34,10 @@ struct ImportOptions {
   // Called during calibration with the share done (0..1); return false to stop early (the best
   // fit so far is kept and the report says calibration was stopped).
   std::function<bool(double)> progress;
+  // Request logs: which columns hold which field (empty: the usual names), and the config
+  // the incident gets as deployed (a request log does not say).
+  RequestLogMapping request_log_mapping;
+  Config request_log_config;
 };
 
 struct ImportedIncident {

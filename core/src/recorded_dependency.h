@@ -1,0 +1,43 @@
+#pragma once
+// The dependency as a request log recorded it: a call the log holds (the same request and
+// attempt, started at about the same time) gets the answer it got then; any other call (a probe
+// the original breaker never sent, an extra retry, the lead-in) gets the answer of a recorded
+// call near its start, picked by the counter-based generator.
+#include <cstdint>
+#include <memory>
+
+#include "breakerlab/core/recorded_calls.h"
+#include "dependency_answer.h"
+#include "random.h"
+
+namespace breakerlab {
+
+class RecordedDependency {
+ public:
+  // A recorded call answers a replayed one only when they started within this of each other;
+  // further apart, the dependency may well have changed (a retry after another backoff).
+  static constexpr Micros kSameCallWindow = kSecond;
+  // How many recorded calls around a start time an unrecorded call draws from: enough to
+  // smooth one odd answer, few enough (under a second at tens of calls per second) to keep an
+  // outage's edges sharp.
+  static constexpr std::size_t kNeighbours = 32;
+
+  RecordedDependency() = default;
+  // `first_arrival`: the index in Traffic::recorded of the window's first checkout, whose
+  // request number in the simulation is 0.
+  RecordedDependency(std::shared_ptr<const RecordedCalls> calls, std::size_t first_arrival)
+      : calls_(std::move(calls)), first_arrival_(first_arrival) {}
+
+  bool active() const { return calls_ != nullptr && !calls_->start.empty(); }
+
+  DependencyAnswer answer(Micros t, const CounterRng& rng, Stream stream, std::uint64_t request,
+                          std::uint32_t attempt) const;
+
+ private:
+  DependencyAnswer answerOf(std::uint32_t call) const;
+
+  std::shared_ptr<const RecordedCalls> calls_;
+  std::size_t first_arrival_ = 0;
+};
+
+}  // namespace breakerlab

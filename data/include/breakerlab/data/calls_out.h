@@ -1,0 +1,29 @@
+#pragma once
+// `breakerlab-cli replay --calls-out FILE`: the dependency calls a replay made, written as a
+// request log (docs/formats.md, "Request logs") that reads back into the same replay.
+#include <cstdint>
+#include <filesystem>
+
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/result.h"
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/request_log.h"
+
+namespace breakerlab {
+
+// The wall-clock time of the incident's t = 0 in the log: 2026-01-01T00:00:00Z (incidents have
+// no date of their own), in microseconds since the epoch.
+inline constexpr std::int64_t kCallsOutEpoch = 1'767'225'600'000'000;
+
+// One line per call, sorted by start, and one `not_sent` line for each checkout that made no
+// call (rejected by the breaker, no worker or pod, served from the cache), so the log holds
+// every arrival. Columns: timestamp (ISO 8601, microseconds), duration_ms, outcome, key, pod,
+// request_id, attempt, request_start. Written to a temporary file in the same directory and
+// renamed over `path`. Throws std::runtime_error naming the path and the OS reason.
+void writeCallsOut(const std::filesystem::path& path, RequestLogFormat format, const Result& result,
+                   const CallTrace& trace);
+
+// CSV unless the name ends in .jsonl or .ndjson.
+RequestLogFormat callsOutFormatFor(const std::filesystem::path& path);
+
+}  // namespace breakerlab

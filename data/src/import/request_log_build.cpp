@@ -1,0 +1,397 @@
+// Request logs: the packed rows of a log, then its requests (arrivals) linked to their attempts
+// and compacted into what the replay consults.
+#include <algorithm>
+#include <numeric>
+
+#include "breakerlab/data/values.h"
+#include "request_log_rows.h"
+
+namespace breakerlab::data_detail {
+
+namespace {
+
+constexpr std::uint32_t kNone = RecordedCalls::kNone;
+constexpr std::uint64_t kNoRequest = 0;  // the hash of a row without a request id
+
+std::uint64_t requestHash(std::string_view id) {
+  std::uint64_t h = StringHash{}(id);
+  h = (h ^ (h >> 31)) * 0x9e3779b97f4a7c15ULL;
+  return h == kNoRequest ? 1 : h;
+}
+
+bool isAnswer(std::uint8_t outcome) {
+  return outcome != kNotSent && outcome != static_cast<std::uint8_t>(CallOutcome::pool_exhausted);
+}
+
+template <typename T>
+std::uint64_t capacityBytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
+}  // namespace
+
+RowCollector::RowCollector(std::string file, const RequestLogOptions& options)
+    : file_(std::move(file)), options_(options) {}
+
+void RowCollector::fail(int line, int column, const std::string& message) const {
+  throw LoadError(file_, line, column, message);
+}
+
+std::uint64_t RowCollector::bytesNow() const {
+  return capacityBytes(ts_) + capacityBytes(duration_) + capacityBytes(outcome_) +
+         capacityBytes(attempt_) + capacityBytes(key_) + capacityBytes(request_) +
+         capacityBytes(waited_) + keys_.size() * 48;
+}
+
+void RowCollector::reserve(std::uint64_t rows, bool request_ids, bool attempts,
+                           bool request_starts) {
+  rows = std::min<std::uint64_t>(rows, options_.max_calls);
+  ts_.reserve(rows);
+  duration_.reserve(rows);
+  outcome_.reserve(rows);
+  key_.reserve(rows);
+  if (request_ids) request_.reserve(rows);
+  if (attempts) attempt_.reserve(rows);
+  if (request_starts) waited_.reserve(rows);
+}
+
+void RowCollector::add(const RowFields& f, int line) {
+  auto present = [&](RequestLogField field) { return f.present[static_cast<int>(field)]; };
+  auto value = [&](RequestLogField field) { return f.value[static_cast<int>(field)]; };
+  auto column = [&](RequestLogField field) { return f.column[static_cast<int>(field)]; };
+  auto quote = [](std::string_view text) { return "\"" + clipText(text) + "\""; };
+  if (ts_.size() >= options_.max_calls)
+    fail(line, 1,
+         "more than " + std::to_string(options_.max_calls) +
+             " calls: the log is too long to replay (split it by time)");
+
+  using F = RequestLogField;
+  if (!present(F::timestamp) || value(F::timestamp).empty())
+    fail(line, present(F::timestamp) ? column(F::timestamp) : 1,
+         "timestamp: missing (expected epoch seconds/milliseconds or ISO 8601)");
+  const auto ts = parseLogTimestamp(value(F::timestamp), timestamp_unit);
+  if (!ts)
+    fail(line, column(F::timestamp),
+         "timestamp: expected epoch seconds, milliseconds, microseconds or an ISO 8601 time "
+         "(2026-09-08T14:02:11.250Z), got " +
+             quote(value(F::timestamp)));
+
+  if (!present(F::duration) || value(F::duration).empty())
+    fail(line, present(F::duration) ? column(F::duration) : 1, "duration: missing");
+  const auto duration = parseLogDuration(value(F::duration), duration_unit);
+  if (!duration)
+    fail(line, column(F::duration),
+         "duration: expected a non-negative number (" + duration_unit +
+             ", or with a unit: 12.5ms, 0.8s), got " + quote(value(F::duration)));
+
+  std::optional<std::uint8_t> outcome;
+  if (present(F::outcome) && !value(F::outcome).empty()) {
+    outcome = parseLogOutcome(value(F::outcome));
+    if (!outcome)
+      fail(line, column(F::outcome),
+           "outcome: expected success, timeout, refused, server_error, client_error, "
+           "pool_exhausted, not_sent (or rejected, short_circuited) or an HTTP status, got " +
+               quote(value(F::outcome)));
+  } else if (present(F::status) && !value(F::status).empty()) {
+    outcome = parseLogStatus(value(F::status));
+    if (!outcome)
+      fail(line, column(F::status),
+           "status: expected an HTTP status from 100 to 599 (0: no response), got " +
+               quote(value(F::status)));
+  } else {
+    fail(line,
+         present(F::status)    ? column(F::status)
+         : present(F::outcome) ? column(F::outcome)
+                               : 1,
+         "status or outcome: missing");
+  }
+
+  std::uint8_t attempt = kNoAttempt;
+  if (present(F::attempt) && !value(F::attempt).empty()) {
+    const auto a = parseNumber(value(F::attempt));
+    if (!a || *a < 0 || *a > 250 || *a != static_cast<double>(static_cast<int>(*a)))
+      fail(line, column(F::attempt),
+           "attempt: expected a whole number from 0 to 250, got " + quote(value(F::attempt)));
+    attempt = static_cast<std::uint8_t>(*a);
+  }
+
+  std::uint32_t waited = 0;
+  if (present(F::request_start) && !value(F::request_start).empty()) {
+    const auto start = parseLogTimestamp(value(F::request_start), timestamp_unit);
+    if (!start)
+      fail(line, column(F::request_start),
+           "request_start: expected a time like the timestamp's, got " +
+               quote(value(F::request_start)));
+    if (*start > *ts)
+      fail(line, column(F::request_start),
+           "request_start: after the call's timestamp (a request starts before its calls)");
+    waited = static_cast<std::uint32_t>(std::min<std::int64_t>(*ts - *start, UINT32_MAX));
+  }
+
+  std::uint32_t key = 0;
+  if (present(F::key) && !value(F::key).empty()) {
+    const std::string_view k = value(F::key);
+    if (has_last_key_ && k == last_key_) {
+      key = last_key_id_;
+    } else {
+      auto it = keys_.find(k);
+      if (it == keys_.end()) {
+        if (keys_.size() >= kMaxRequestLogKeys)
+          fail(line, column(F::key),
+               "key: more than " + std::to_string(kMaxRequestLogKeys) + " distinct keys");
+        it = keys_.emplace(std::string(k), static_cast<std::uint32_t>(keys_.size())).first;
+      }
+      key = it->second;
+      last_key_.assign(k);
+      last_key_id_ = key;
+      has_last_key_ = true;
+    }
+  }
+
+  if (!ts_.empty() && *ts < ts_.back()) sorted_ = false;
+  // A column first seen on a later line (JSON Lines) is filled in for the lines before it.
+  auto ensure = [&](auto& column_vector, bool needed, auto fill) {
+    if (needed && column_vector.size() < ts_.size()) {
+      column_vector.reserve(ts_.capacity());
+      column_vector.resize(ts_.size(), fill);
+    }
+  };
+  const bool has_request = present(F::request_id) && !value(F::request_id).empty();
+  ensure(request_, has_request, kNoRequest);
+  ensure(attempt_, attempt != kNoAttempt, kNoAttempt);
+  ensure(waited_, waited != 0, std::uint32_t{0});
+
+  ts_.push_back(*ts);
+  duration_.push_back(static_cast<std::uint32_t>(std::min<Micros>(*duration, UINT32_MAX)));
+  outcome_.push_back(*outcome);
+  key_.push_back(key);
+  if (!request_.empty() || has_request)
+    request_.push_back(has_request ? requestHash(value(F::request_id)) : kNoRequest);
+  if (!attempt_.empty() || attempt != kNoAttempt) attempt_.push_back(attempt);
+  if (!waited_.empty() || waited != 0) waited_.push_back(waited);
+  if (ts_.size() == 1 || (ts_.size() & 0xffff) == 0)
+    peak_ = std::max<std::uint64_t>(peak_, bytesNow());
+}
+
+RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines) {
+  RequestLog log;
+  log.file = file_;
+  log.format = format;
+  log.lines = lines;
+  const std::size_t n = ts_.size();
+  log.rows = n;
+  if (n == 0) throw LoadError(file_, 0, 0, "no calls: the log has a header but no lines of calls");
+  for (int i = 0; i < kRequestLogFieldCount; ++i) log.columns[i] = columns[i];
+  log.duration_unit = duration_unit;
+  log.mapping = options_.mapping.toText();
+  log.had_request_ids = !request_.empty();
+  log.had_attempts = !attempt_.empty();
+  log.had_keys = !keys_.empty();
+  log.sorted = sorted_;
+  // Columns first seen after the last line that needed them are filled to the end.
+  if (!request_.empty()) request_.resize(n, kNoRequest);
+  if (!attempt_.empty()) attempt_.resize(n, kNoAttempt);
+  if (!waited_.empty()) waited_.resize(n, 0);
+  peak_ = std::max<std::uint64_t>(peak_, bytesNow());
+
+  // 1. Start order, ties in log order. The permutation is applied to every column at once by
+  //    following its cycles, so no column is copied.
+  if (!sorted_) {
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ts_[a] < ts_[b]; });
+    peak_ = std::max<std::uint64_t>(peak_, bytesNow() + n * 4 + n * 2);  // stable_sort's buffer
+    std::vector<bool> placed(n, false);
+    for (std::size_t s = 0; s < n; ++s) {
+      if (placed[s]) continue;
+      const std::int64_t ts = ts_[s];
+      const std::uint32_t dur = duration_[s], key = key_[s];
+      const std::uint8_t out = outcome_[s];
+      const std::uint64_t req = request_.empty() ? 0 : request_[s];
+      const std::uint8_t att = attempt_.empty() ? 0 : attempt_[s];
+      const std::uint32_t wait = waited_.empty() ? 0 : waited_[s];
+      std::size_t k = s;
+      for (;;) {
+        placed[k] = true;
+        const std::size_t from = order[k];
+        if (from == s) {
+          ts_[k] = ts, duration_[k] = dur, key_[k] = key, outcome_[k] = out;
+          if (!request_.empty()) request_[k] = req;
+          if (!attempt_.empty()) attempt_[k] = att;
+          if (!waited_.empty()) waited_[k] = wait;
+          break;
+        }
+        ts_[k] = ts_[from], duration_[k] = duration_[from], key_[k] = key_[from];
+        outcome_[k] = outcome_[from];
+        if (!request_.empty()) request_[k] = request_[from];
+        if (!attempt_.empty()) attempt_[k] = attempt_[from];
+        if (!waited_.empty()) waited_[k] = waited_[from];
+        k = from;
+      }
+    }
+  }
+
+  // 2. Attempts counted from 1 are counted from 0.
+  if (!attempt_.empty()) {
+    std::uint8_t lowest = kNoAttempt;
+    for (std::uint8_t a : attempt_) lowest = std::min(lowest, a);
+    if (lowest == 1)
+      for (std::uint8_t& a : attempt_)
+        if (a != kNoAttempt) --a;
+  }
+  auto attemptOf = [&](std::size_t r) -> std::uint8_t {
+    return attempt_.empty() ? kNoAttempt : attempt_[r];
+  };
+
+  // 3. Requests: a row that starts one (attempt 0, or the first of its request id) is an
+  //    arrival; the request's later rows are linked to it in start order.
+  std::vector<bool> arrival(n, false);
+  std::vector<std::uint32_t> next_row(n, kNone);
+  std::vector<std::uint8_t> ordinal;  // attempt numbers for logs without them
+  auto standalone = [&](std::size_t r) {
+    const std::uint8_t a = attemptOf(r);
+    if (a == 0 || a == kNoAttempt) {
+      arrival[r] = true;
+    } else {
+      ++log.unlinked;
+    }
+  };
+  if (!request_.empty()) {
+    std::vector<std::uint32_t> by_request(n);
+    std::iota(by_request.begin(), by_request.end(), 0u);
+    std::sort(by_request.begin(), by_request.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return request_[a] != request_[b] ? request_[a] < request_[b] : a < b;
+    });
+    peak_ = std::max<std::uint64_t>(peak_, bytesNow() + n * 8 + n / 4);
+    if (attempt_.empty()) attempt_.assign(n, kNoAttempt);
+    std::size_t g = 0;
+    while (g < n) {
+      std::size_t e = g + 1;
+      const std::uint64_t id = request_[by_request[g]];
+      while (e < n && request_[by_request[e]] == id) ++e;
+      if (id == kNoRequest) {
+        for (std::size_t i = g; i < e; ++i) standalone(by_request[i]);
+      } else {
+        std::uint32_t last = kNone;
+        int last_attempt = -1;
+        for (std::size_t i = g; i < e; ++i) {
+          const std::uint32_t r = by_request[i];
+          const std::uint8_t given = attempt_[r];
+          if (given == 0 || (given == kNoAttempt && last == kNone)) {
+            arrival[r] = true;
+            attempt_[r] = 0;
+            last = r;
+            last_attempt = 0;
+          } else if (last != kNone && (given == kNoAttempt || given > last_attempt)) {
+            const int a = given == kNoAttempt ? std::min(last_attempt + 1, 250) : given;
+            attempt_[r] = static_cast<std::uint8_t>(a);
+            next_row[last] = r;
+            last = r;
+            last_attempt = a;
+          } else {
+            ++log.unlinked;  // a retry whose first call is not in the log
+          }
+        }
+      }
+      g = e;
+    }
+    std::vector<std::uint64_t>().swap(request_);
+  } else {
+    for (std::size_t r = 0; r < n; ++r) standalone(r);
+    if (attempt_.empty()) attempt_.assign(n, 0);
+  }
+  for (std::uint8_t& a : attempt_)
+    if (a == kNoAttempt) a = 0;
+
+  // 4. Answers (calls that reached the dependency) get their own numbers.
+  std::vector<std::uint32_t> answer_index(n, kNone);
+  std::uint32_t answers = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (outcome_[r] == kNotSent) ++log.not_sent;
+    if (outcome_[r] == static_cast<std::uint8_t>(CallOutcome::pool_exhausted)) ++log.pool_exhausted;
+    if (isAnswer(outcome_[r])) answer_index[r] = answers++;
+  }
+  peak_ = std::max<std::uint64_t>(peak_, bytesNow() + n * 8 + n / 4);
+  auto firstAnswerFrom = [&](std::uint32_t r) {
+    while (r != kNone && answer_index[r] == kNone) r = next_row[r];
+    return r == kNone ? kNone : answer_index[r];
+  };
+
+  // 5. Arrivals: when the request arrived (before its first call when it waited for a worker or
+  //    a connection), its key, its first answer.
+  std::size_t arrival_count = 0;
+  for (std::size_t r = 0; r < n; ++r) arrival_count += arrival[r] ? 1 : 0;
+  log.arrivals.reserve(arrival_count);
+  log.arrival_keys.reserve(arrival_count);
+  log.calls.first_of_request.reserve(arrival_count);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!arrival[r]) continue;
+    log.arrivals.push_back(ts_[r] - (waited_.empty() ? 0 : waited_[r]));
+    log.arrival_keys.push_back(key_[r]);
+    log.calls.first_of_request.push_back(firstAnswerFrom(static_cast<std::uint32_t>(r)));
+  }
+  if (log.arrivals.empty())
+    throw LoadError(file_, 0, 0,
+                    "no requests: every line is a retry (attempt above 0) of a request whose "
+                    "first call is not in the log");
+  if (!std::is_sorted(log.arrivals.begin(), log.arrivals.end())) {
+    std::vector<std::uint32_t> order(log.arrivals.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return log.arrivals[a] < log.arrivals[b];
+    });
+    std::vector<Micros> times(order.size());
+    std::vector<std::uint32_t> keys(order.size()), firsts(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      times[i] = log.arrivals[order[i]];
+      keys[i] = log.arrival_keys[order[i]];
+      firsts[i] = log.calls.first_of_request[order[i]];
+    }
+    log.arrivals = std::move(times);
+    log.arrival_keys = std::move(keys);
+    log.calls.first_of_request = std::move(firsts);
+  }
+  std::vector<std::uint32_t>().swap(waited_);
+  std::vector<std::uint32_t>().swap(key_);
+  std::vector<bool>().swap(arrival);
+
+  // 6. Each answer's next answer of the same request.
+  log.calls.next_of_request.reserve(answers);
+  for (std::size_t r = 0; r < n; ++r)
+    if (answer_index[r] != kNone) log.calls.next_of_request.push_back(firstAnswerFrom(next_row[r]));
+  peak_ =
+      std::max<std::uint64_t>(peak_, bytesNow() + n * 8 + answers * 4ull + arrival_count * 16ull);
+  std::vector<std::uint32_t>().swap(next_row);
+  std::vector<std::uint32_t>().swap(answer_index);
+
+  // 7. t = 0 is the first arrival's whole second; the answers are compacted in place.
+  const std::int64_t first = log.arrivals.front();
+  log.origin = (first >= 0 ? first : first - (kSecond - 1)) / kSecond * kSecond;
+  for (Micros& t : log.arrivals) t -= log.origin;
+  std::size_t w = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (!isAnswer(outcome_[r])) continue;
+    ts_[w] = ts_[r] - log.origin;
+    duration_[w] = duration_[r];
+    outcome_[w] = outcome_[r];
+    attempt_[w] = attempt_[r];
+    ++w;
+  }
+  ts_.resize(w);
+  duration_.resize(w);
+  outcome_.resize(w);
+  attempt_.resize(w);
+  log.calls.start = std::move(ts_);
+  log.calls.duration = std::move(duration_);
+  log.calls.attempt = std::move(attempt_);
+  log.calls.outcome.resize(w);
+  for (std::size_t i = 0; i < w; ++i) log.calls.outcome[i] = static_cast<CallOutcome>(outcome_[i]);
+  std::vector<std::uint8_t>().swap(outcome_);
+  log.key_count = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(keys_.size()));
+  keys_.clear();
+  log.peak_bytes = std::max<std::uint64_t>(peak_, log.calls.bytes() + log.arrivals.capacity() * 12);
+  return log;
+}
+
+}  // namespace breakerlab::data_detail
