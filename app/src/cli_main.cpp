@@ -1,6 +1,7 @@
 // breakerlab-cli: replay incidents and breaker policies from the command line.
-// Exit codes: 0 all expectations passed, 1 an expectation failed, 2 bad input or usage,
-// 3 internal error.
+// Exit codes: 0 all expectations passed, 1 an expectation failed, 2 bad input or usage (a replay
+// above --max-requests included), 3 internal error (a bug: no input should give it), 130 a
+// replay stopped with Ctrl+C.
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -8,6 +9,7 @@
 
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
+#include "long_replay.h"
 
 namespace {
 using namespace breakerlab::cli;
@@ -29,6 +31,9 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   replay->add_option("--whatif", o.what_if, "Use the incident's named what-if and its expect:");
   replay->add_option("--seed", o.seed, "Random seed (0 to 2^64-1) instead of the incident's");
+  replay->add_option("--max-requests", o.max_requests,
+                     "Refuse replays estimated to simulate more requests (attempts and timer "
+                     "events included) than this; default 200000000");
   replay
       ->add_option("--expect", o.expects,
                    "Extra expectation \"metric op value [± tol[%]]\" (repeatable)")
@@ -107,6 +112,9 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "breakerlab-cli: " << e.what() << '\n';
     return kExitBadInput;
+  } catch (const ReplayInterrupted& e) {
+    std::cerr << "breakerlab-cli: " << e.what() << '\n';
+    return kExitInterrupted;
   } catch (const std::exception& e) {
     std::cerr << "breakerlab-cli: internal error: " << e.what() << '\n';
     return kExitInternal;

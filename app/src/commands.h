@@ -16,6 +16,8 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitExpectationFailed = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitInternal = 3;
+// Ctrl+C stopped a long replay: 128 + SIGINT, as a shell reports a process SIGINT ended.
+inline constexpr int kExitInterrupted = 130;
 
 // A command line that parses but does not make sense (e.g. an unknown what-if name).
 class UsageError : public std::runtime_error {
@@ -30,7 +32,8 @@ struct ReplayOptions {
   std::string policy;   // a library's own config file for the breaker
   std::vector<std::string> sets;
   std::string what_if;
-  std::string seed;  // empty: the incident's
+  std::string seed;          // empty: the incident's
+  std::string max_requests;  // empty: kDefaultMaxSimulatedRequests
   std::vector<std::string> expects;
   bool no_incident_expect = false;
   bool json = false;

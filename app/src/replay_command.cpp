@@ -10,6 +10,7 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
 #include "commands.h"
+#include "long_replay.h"
 #include "text_report.h"
 
 namespace breakerlab::cli {
@@ -94,7 +95,8 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
   for (const std::string& text : options.expects)
     expectations.push_back(parseExpectation(text, "--expect \"" + clipText(text) + "\""));
 
-  const Result result = simulate(incident, config);
+  requireWorkWithin(incident, config, parseMaxRequests(options.max_requests), path.string());
+  const Result result = replayWithProgress(incident, config);
   const std::vector<ExpectationResult> checks = evaluate(expectations, incident, result);
   if (options.json) {
     out << replayToJson(incident, result, checks).dump(2) << '\n';

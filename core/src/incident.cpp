@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "breakerlab/core/work_estimate.h"
+
 namespace breakerlab {
 
 const Lane* Recorded::lane(std::string_view name) const {
@@ -48,26 +50,29 @@ std::string validateLatency(const LatencyModel& l, const std::string& where) {
 
 std::string validate(const Incident& incident) {
   if (incident.end <= incident.start) return "window: 'to' must be after 'from'";
-  if (incident.end - incident.start > 7 * 24 * 3600 * kSecond) return "window: longer than 7 days";
+  if (incident.end - incident.start > kMaxWindow) return "window: longer than 7 days";
   const Traffic& traffic = incident.traffic;
   if (traffic.keys.count == 0) return "traffic.keys.count must be at least 1";
+  // Every key has its cache entry and refresh state (about 40 bytes).
+  if (traffic.keys.count > kMaxKeys) return "traffic.keys.count must be at most 10000000";
   if (!(traffic.keys.zipf >= 0 && traffic.keys.zipf <= 10))
     return "traffic.keys.zipf must be between 0 and 10";
   if (traffic.lead_in < 0) return "traffic.lead_in must not be negative";
+  if (traffic.lead_in > kMaxLeadIn) return "traffic.lead_in must be at most 7 days";
   if (traffic.arrivals == ArrivalProcess::recorded) {
     if (!std::is_sorted(traffic.recorded.begin(), traffic.recorded.end()))
       return "traffic.times must be in ascending order";
-  } else {
-    Micros previous_end = std::numeric_limits<Micros>::min();
-    for (const auto& p : traffic.rate) {
-      if (p.to <= p.from) return "traffic.rate: each piece must end after it starts";
-      if (p.from < previous_end) return "traffic.rate: pieces must be in order and not overlap";
     if (!traffic.recorded_keys.empty()) {
       if (traffic.recorded_keys.size() != traffic.recorded.size())
         return "traffic: one recorded key per recorded arrival is needed";
       for (const std::uint32_t k : traffic.recorded_keys)
         if (k >= traffic.keys.count) return "traffic: a recorded key is not below keys.count";
     }
+  } else {
+    Micros previous_end = std::numeric_limits<Micros>::min();
+    for (const auto& p : traffic.rate) {
+      if (p.to <= p.from) return "traffic.rate: each piece must end after it starts";
+      if (p.from < previous_end) return "traffic.rate: pieces must be in order and not overlap";
       if (!(p.rps_from >= 0 && p.rps_to >= 0 && std::isfinite(p.rps_from) &&
             std::isfinite(p.rps_to)))
         return "traffic.rate: rates must be finite and not negative";
@@ -94,18 +99,22 @@ std::string validate(const Incident& incident) {
     if (!(s.retry_correlation >= 0 && s.retry_correlation <= 1))
       return where + ": retry_correlation must be 0% to 100%";
   }
-  for (const auto& h : incident.dependency.health)
-    if (h.to <= h.from) return "dependency.health: each span must end after it starts";
-  if (auto m = validate(incident.deployed); !m.empty()) return "config: " + m;
-  for (const auto& w : incident.what_ifs)
-    if (auto m = validate(w.config); !m.empty()) return "what_ifs." + shortName(w.name) + ": " + m;
   if (incident.dependency.calls != nullptr) {
     if (traffic.arrivals != ArrivalProcess::recorded)
       return "dependency: recorded calls need the recorded arrivals";
     if (auto m = validate(*incident.dependency.calls, traffic.recorded.size()); !m.empty())
       return "dependency." + m;
   }
+  for (const auto& h : incident.dependency.health)
+    if (h.to <= h.from) return "dependency.health: each span must end after it starts";
+  if (auto m = validate(incident.deployed); !m.empty()) return "config: " + m;
+  for (const auto& w : incident.what_ifs)
+    if (auto m = validate(w.config); !m.empty()) return "what_ifs." + shortName(w.name) + ": " + m;
   if (incident.checkout_lane.bucket <= 0) return "checkout_lane.bucket must be positive";
+  const Micros window = incident.end - incident.start;
+  if ((window + incident.checkout_lane.bucket - 1) / incident.checkout_lane.bucket >
+      static_cast<Micros>(kMaxCheckoutBuckets))
+    return "checkout_lane.bucket: the window would have more than 1000000 buckets";
   return {};
 }
 

@@ -136,7 +136,8 @@ void ReplayCache::clear() {
 
 class Simulation {
  public:
-  Simulation(const Incident& incident, const Config& config)
+  Simulation(const Incident& incident, const Config& config,
+             const std::function<bool(const ReplayProgress&)>* progress)
       : incident_(incident),
         config_(config),
         rng_(incident.seed),
@@ -157,7 +158,10 @@ class Simulation {
         cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
         call_threads_(config.workers.call_threads && config.workers.per_pod > 0),
         holds_calls_(config.breaker.enabled && breaker_.holdsCalls()),
-        connects_(config.breaker.enabled && config.breaker.library == BreakerLibrary::envoy) {
+        connects_(config.breaker.enabled && config.breaker.library == BreakerLibrary::envoy),
+        progress_(progress),
+        // Without a hook the countdown never reaches zero (2^64 events).
+        until_progress_(progress != nullptr ? kProgressEveryEvents : ~std::uint64_t{0}) {
     resources_ = config.load_balancer.pods > 1 || workers_limit_ > 0 || pool_limit_ > 0 ||
                  health_checks_ || client_.servers.limited();
     if (health_checks_) {
@@ -252,6 +256,7 @@ class Simulation {
       const Micros thread = client_.nextThreadRelease();
       const Micros next = std::min({completion, give_up, retry, thread});
       if (next == kNever) break;
+      tick(next);
       // Same order as drain(): completions and call threads, then breaker timers.
       const Micros timer = breaker_.nextTimer();
       if (timer < next || (timer == next && completion != next && thread != next)) {
@@ -342,6 +347,24 @@ class Simulation {
 
   // --- The event loop ------------------------------------------------------------------
 
+  // Counts one event; every kProgressEveryEvents of them the progress hook hears how far the
+  // run is and may cancel it. A decrement and a branch that is never taken in between.
+  void tick(Micros now) {
+    if (--until_progress_ != 0) [[likely]]
+      return;
+    reportProgress(now);
+  }
+
+  [[gnu::noinline]] void reportProgress(Micros now) {
+    until_progress_ = kProgressEveryEvents;
+    progress_events_ += kProgressEveryEvents;
+    const Micros run_start = incident_.start - incident_.traffic.lead_in;
+    const double span = static_cast<double>(incident_.end - run_start);
+    const double done = span > 0 ? static_cast<double>(now - run_start) / span : 1.0;
+    if (!(*progress_)(ReplayProgress{std::clamp(done, 0.0, 1.0), progress_events_}))
+      throw ReplayCancelled();
+  }
+
   Micros nextEventAt() {
     Micros t = std::min({in_flight_.nextAt(), breaker_.nextTimer(), retries_.nextAt()});
     if (resources_)
@@ -359,6 +382,7 @@ class Simulation {
       return;
     }
     for (;;) {
+      tick(t);
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
       const Micros retry = retries_.nextAt();
@@ -381,6 +405,7 @@ class Simulation {
 
   [[gnu::noinline]] void drainWithResources(Micros t) {
     for (;;) {
+      tick(t);
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
       const Micros retry = retries_.nextAt();
@@ -424,6 +449,7 @@ class Simulation {
   }
 
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
+    tick(t);
     if (t >= nextEventAt()) drain(t);
     const bool counted = record != kLeadInRecord;
     const std::uint32_t key = counted && !recorded_keys_.empty()
@@ -979,6 +1005,9 @@ class Simulation {
   Result result_;
   std::vector<HeldCall> held_;
   std::vector<std::uint32_t> free_held_;
+  const std::function<bool(const ReplayProgress&)>* progress_;
+  std::uint64_t until_progress_;
+  std::uint64_t progress_events_ = 0;
   CallTrace* trace_ = nullptr;
   // A request log's keys, per recorded arrival (the window's first at first_arrival_).
   const std::vector<std::uint32_t>& recorded_keys_ = incident_.traffic.recorded_keys;
@@ -986,17 +1015,22 @@ class Simulation {
 };
 
 Result simulate(const Incident& incident, const Config& config) {
-  return Simulation(incident, config).run(nullptr);
+  return Simulation(incident, config, nullptr).run(nullptr);
 }
 
 Result simulate(const Incident& incident, const Config& config, ReplayCache& cache) {
-  return Simulation(incident, config).run(&cache);
+  return Simulation(incident, config, nullptr).run(&cache);
 }
 
 Result simulate(const Incident& incident, const Config& config, CallTrace& trace) {
-  Simulation simulation(incident, config);
+  Simulation simulation(incident, config, nullptr);
   simulation.traceInto(&trace);
   return simulation.run(nullptr);
+}
+
+Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options) {
+  const auto* progress = options.progress ? &options.progress : nullptr;
+  return Simulation(incident, config, progress).run(options.cache);
 }
 
 const Lane* Result::lane(std::string_view name) const {

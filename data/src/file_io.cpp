@@ -100,8 +100,9 @@ std::string readTextFile(const std::filesystem::path& path, std::uint64_t max_by
 
 void writeFileAtomically(const std::filesystem::path& path, std::string_view contents) {
   const std::string name = path.string();
+  // A LoadError, as for reading: the path is the user's, and the CLI answers it with exit 2.
   const auto failure = [&](const std::string& what, int error) {
-    return std::runtime_error(name + ": " + what + ": " + osReason(error));
+    return LoadError(name, 0, 0, what + ": " + osReason(error));
   };
   const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
   std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();

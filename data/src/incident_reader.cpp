@@ -1,7 +1,11 @@
 // The top level of a breakerlab/1 incident: metadata, window, sections, what-ifs, expectations.
+#include <algorithm>
+
+#include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/request_log.h"
+#include "breakerlab/data/values.h"
 #include "config_yaml.h"
 #include "expectation_reader.h"
 #include "incident_parts.h"
@@ -12,10 +16,19 @@ namespace data_detail {
 namespace {
 
 CheckoutLaneRule readCheckoutLane(const Source& src, const YAML::Node& node,
-                                  const std::string& path) {
+                                  const std::string& path, Micros window) {
   const MapReader m(src, node, path, {"bucket", "slow_latency", "slow_share", "failed_share"});
   CheckoutLaneRule rule;
-  if (auto* v = m.find("bucket")) rule.bucket = readDuration(src, *v, m.path("bucket"));
+  if (auto* v = m.find("bucket")) {
+    rule.bucket = readDuration(src, *v, m.path("bucket"));
+    // One tally per bucket: a microsecond over a week would be 6e11 of them.
+    const auto most = static_cast<Micros>(kMaxCheckoutBuckets);
+    if (rule.bucket <= 0 || (window > 0 && (window + rule.bucket - 1) / rule.bucket > most))
+      failExpected(src, *v, m.path("bucket"),
+                   "a positive duration of at least the window / 1000000 (" +
+                       formatNumber(toSeconds(std::max<Micros>(1, (window + most - 1) / most))) +
+                       "s)");
+  }
   if (auto* v = m.find("slow_latency"))
     rule.slow_latency = readDuration(src, *v, m.path("slow_latency"));
   if (auto* v = m.find("slow_share"))
@@ -155,7 +168,7 @@ Incident readIncident(const Source& src, const YAML::Node& root) {
   inc.dependency = readDependency(src, m.require("dependency"), "dependency", {inc.start, inc.end});
   readRecordedCalls(src, m, inc);
   if (auto* v = m.find("checkout_lane"))
-    inc.checkout_lane = readCheckoutLane(src, *v, "checkout_lane");
+    inc.checkout_lane = readCheckoutLane(src, *v, "checkout_lane", inc.end - inc.start);
   if (auto* v = m.find("config")) {
     inc.deployed = readConfigNode(src, *v, "config", false);
     validateConfigAt(src, *v, inc.deployed);

@@ -112,6 +112,7 @@ Config applyOverrides(const Config& base, const std::vector<std::string>& assign
       requireUtf8(value_text, src.file);
       prescanYaml(value_text, src.file);
       value = YAML::Load(value_text);
+      requireBoundedExpansion(value, src.file);
     } catch (const YAML::Exception& e) {
       failAt(src, {}, "cannot read the value: " + e.msg);
     } catch (const LoadError& e) {

@@ -1,6 +1,7 @@
 // traffic: arrivals, rate pieces or recorded times, keys, lead-in.
 #include <limits>
 
+#include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/values.h"
 #include "incident_parts.h"
 
@@ -68,10 +69,19 @@ Traffic readTraffic(const Source& src, const YAML::Node& node, const std::string
   }
   if (auto* v = m.find("keys")) {
     const MapReader k(src, *v, m.path("keys"), {"count", "zipf"});
-    if (auto* x = k.find("count")) t.keys.count = readUint32(src, *x, k.path("count"), 1);
+    if (auto* x = k.find("count")) {
+      t.keys.count = readUint32(src, *x, k.path("count"), 1);
+      // Each key holds its cache entry: a count of billions is gigabytes before t=0.
+      if (t.keys.count > kMaxKeys)
+        failExpected(src, *x, k.path("count"), "a whole number from 1 to 10000000");
+    }
     if (auto* x = k.find("zipf")) t.keys.zipf = readNumber(src, *x, k.path("zipf"), 0, 10);
   }
-  if (auto* v = m.find("lead_in")) t.lead_in = readDuration(src, *v, m.path("lead_in"));
+  if (auto* v = m.find("lead_in")) {
+    t.lead_in = readDuration(src, *v, m.path("lead_in"));
+    if (t.lead_in < 0 || t.lead_in > kMaxLeadIn)
+      failExpected(src, *v, m.path("lead_in"), "a duration from 0s to 7 days (604800s)");
+  }
   return t;
 }
 

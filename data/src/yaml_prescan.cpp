@@ -99,6 +99,13 @@ class Prescan {
     failAtOffset(offset, "maps and lists are nested deeper than " +
                              std::to_string(kMaxYamlNesting) + " levels");
   }
+  // One more value starts at `offset`. Counts keys, scalars and collections (an upper bound of
+  // what yaml-cpp builds, near enough).
+  void countValue(std::size_t offset) {
+    if (++values_ > kMaxYamlValues)
+      failAtOffset(offset, "more than " + std::to_string(kMaxYamlValues) +
+                               " values (keys, scalars, maps and lists) in one document");
+  }
 
   // A block collection of `kind` whose entries start at `column`; p is where this one starts.
   void enterBlock(int column, char kind, std::size_t p) {
@@ -125,6 +132,7 @@ class Prescan {
       const char c = t_[p];
       const int column = columnOf(p);
       if ((c == '-' || c == '?' || c == ':') && indicatorAt(p)) {
+        countValue(p);
         enterBlock(column, c == '-' ? 's' : 'm', p);
         entry = column;
         ++p;
@@ -138,6 +146,7 @@ class Prescan {
       }
       if (c == '#') return toEol(p);
       if (c == '"' || c == '\'') {
+        countValue(p);
         const std::size_t line = line_start_;
         p = skipQuoted(p, entry);
         const bool same_line = line == line_start_;
@@ -168,6 +177,7 @@ class Prescan {
         return toEol(p);
       }
       // A plain scalar: a key when ": " follows on this line, else a value that may go on.
+      countValue(p);
       std::size_t k = p;
       for (; !atEol(k); ++k) {
         if (t_[k] == ':' && indicatorAt(k)) break;
@@ -264,6 +274,7 @@ class Prescan {
       switch (c) {
         case '[':
         case '{':
+          countValue(k);
           ++depth;
           if (base + depth > kMaxYamlNesting) tooDeep(k);
           expect_node = true;
@@ -305,6 +316,7 @@ class Prescan {
         case '"':
         case '\'':
           if (expect_node) {
+            countValue(k);
             k = skipQuoted(k, kNone);
             expect_node = false;
             continue;
@@ -314,6 +326,7 @@ class Prescan {
           break;
       }
       // A plain scalar: it ends at a flow indicator, at ": " or at a comment, not at a line end.
+      countValue(k);
       for (; k < t_.size(); ++k) {
         const char x = t_[k];
         if (x == '\n') line_start_ = k + 1;
@@ -334,6 +347,7 @@ class Prescan {
   std::size_t line_start_ = 0;
   std::vector<Level> block_;
   int continuation_parent_ = kNone;
+  std::size_t values_ = 0;
 };
 
 }  // namespace

@@ -159,6 +159,30 @@ class DocumentStart : public YAML::EventHandler {
 }
 }  // namespace
 
+void requireBoundedExpansion(const YAML::Node& node, const std::string& file_name) {
+  // Depth-first with an explicit stack: the nesting is bounded, the expansion is what is not.
+  std::vector<YAML::Node> stack{node};
+  std::size_t values = 0;
+  while (!stack.empty()) {
+    const YAML::Node n = stack.back();
+    stack.pop_back();
+    if (++values > kMaxYamlValues) {
+      const YAML::Mark m = n.Mark();
+      const bool known = !m.is_null() && m.line >= 0 && m.column >= 0;
+      throw LoadError(file_name, known ? m.line + 1 : 0, known ? m.column + 1 : 0,
+                      "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values");
+    }
+    if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        stack.push_back(it->first);
+        stack.push_back(it->second);
+      }
+    } else if (n.IsSequence()) {
+      for (auto it = n.begin(); it != n.end(); ++it) stack.push_back(*it);
+    }
+  }
+}
+
 YAML::Node parseYaml(std::string_view text, const std::string& file_name) {
   // Before yaml-cpp: it takes any bytes, nests without bound and runs an unclosed quote to the
   // end of the file, and its messages then point elsewhere.
@@ -182,6 +206,7 @@ YAML::Node parseYaml(std::string_view text, const std::string& file_name) {
   } catch (const YAML::Exception& e) {
     yamlError(file_name, e);
   }
+  requireBoundedExpansion(document, file_name);
   return document;
 }
 

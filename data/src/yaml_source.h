@@ -60,6 +60,11 @@ std::string joinNames(const std::vector<std::string_view>& names, std::string_vi
 // Parses YAML text into a node, turning yaml-cpp's exceptions into LoadError.
 YAML::Node parseYaml(std::string_view text, const std::string& file_name);
 
+// Fails at the first value past kMaxYamlValues when `node` is walked with its aliases expanded
+// ("aliases expand to more than 1000000 values"): ten lists of ten aliases each of the one
+// before are 10^10 values to a reader that walks them. Stops walking there, so it is cheap.
+void requireBoundedExpansion(const YAML::Node& node, const std::string& file_name);
+
 // A YAML map with a fixed set of allowed keys. Construction fails on a non-map, an unknown key
 // (listing the allowed ones) or a repeated key.
 class MapReader {

@@ -60,6 +60,24 @@ void BM_Replay0908Scaled(benchmark::State& state) {
 }
 BENCHMARK(BM_Replay0908Scaled)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
+// The same with a progress hook, as the CLI and the workbench run long replays: the hook is
+// called every 65 536 events, so its cost per request is the countdown's.
+void BM_Replay0908ScaledWithProgress(benchmark::State& state) {
+  const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));
+  SimulateOptions options;
+  std::uint64_t calls = 0;
+  options.progress = [&](const ReplayProgress&) { return ++calls > 0; };
+  Result r;
+  for (auto _ : state) {
+    r = simulate(inc, inc.deployed, options);
+    benchmark::DoNotOptimize(r.metrics.cached_checkouts);
+  }
+  report(state, r);
+  state.counters["progress_calls"] =
+      static_cast<double>(calls) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_Replay0908ScaledWithProgress)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
 // A knob the lead-in never exercises (the open interval): the replay cache resumes at t=0.
 void BM_Replay0908ScaledLeadInCached(benchmark::State& state) {
   const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));

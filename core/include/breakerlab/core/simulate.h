@@ -4,7 +4,9 @@
 #include "breakerlab/core/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace breakerlab {
@@ -61,5 +63,29 @@ Result simulate(const Incident& incident, const Config& config);
 Result simulate(const Incident& incident, const Config& config, ReplayCache& cache);
 // The same, also tracing every call (slower: for exports, not for the live view).
 Result simulate(const Incident& incident, const Config& config, CallTrace& trace);
+
+// How far a replay has got.
+struct ReplayProgress {
+  double done = 0;           // share of the simulated time (lead-in and window) covered, 0..1
+  std::uint64_t events = 0;  // arrivals, completions, retries and timers handled so far
+};
+
+// Thrown by simulate() when the progress hook asks it to stop.
+class ReplayCancelled : public std::runtime_error {
+ public:
+  ReplayCancelled() : std::runtime_error("replay cancelled") {}
+};
+
+inline constexpr std::uint64_t kProgressEveryEvents = 65536;
+
+struct SimulateOptions {
+  ReplayCache* cache = nullptr;
+  // Called every kProgressEveryEvents events, on the simulating thread; returning false stops
+  // the replay, which then throws ReplayCancelled (the cache stays usable). Checking costs one
+  // decrement per event, so the hook may be left empty.
+  std::function<bool(const ReplayProgress&)> progress;
+};
+
+Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options);
 
 }  // namespace breakerlab

@@ -1,0 +1,121 @@
+#include "long_replay.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/data/load_error.h"
+#include "commands.h"
+
+namespace breakerlab::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void onInterrupt(int) {
+  g_interrupted = 1;
+}
+
+// SIGINT sets a flag the progress hook reads, for as long as the replay runs. SA_RESETHAND: a
+// second Ctrl+C finds the default action again and ends the process at once.
+class InterruptScope {
+ public:
+  InterruptScope() {
+    g_interrupted = 0;
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
+  }
+  ~InterruptScope() {
+    if (installed_) ::sigaction(SIGINT, &previous_, nullptr);
+  }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
+
+// "\rbreakerlab-cli: replaying 42% (12.3 M events; Ctrl+C stops)" on a terminal, redrawn at most
+// five times a second, from half a second in; erased when the replay ends.
+class ProgressLine {
+ public:
+  ProgressLine() : terminal_(::isatty(STDERR_FILENO) == 1), started_(Clock::now()) {}
+  ~ProgressLine() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  void update(const ReplayProgress& p) {
+    done_ = p.done;
+    if (!terminal_) return;
+    const auto now = Clock::now();
+    if (now - started_ < std::chrono::milliseconds(500)) return;
+    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    std::fprintf(stderr, "\rbreakerlab-cli: replaying %3.0f%% (%.1f M events; Ctrl+C stops)",
+                 100 * p.done, static_cast<double>(p.events) / 1e6);
+    std::fflush(stderr);
+  }
+  double done() const { return done_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool terminal_;
+  bool shown_ = false;
+  Clock::time_point started_;
+  Clock::time_point last_;
+  double done_ = 0;
+};
+
+}  // namespace
+
+double parseMaxRequests(const std::string& text) {
+  if (text.empty()) return kDefaultMaxSimulatedRequests;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value) || value < 1)
+    throw UsageError("--max-requests: expected a number of at least 1 (200000000, 2e9), got \"" +
+                     clipText(text) + "\"");
+  return value;
+}
+
+void requireWorkWithin(const Incident& incident, const Config& config, double max_requests,
+                       const std::string& incident_file) {
+  const std::string problem = workLimitProblem(estimateWork(incident, config), max_requests);
+  if (problem.empty()) return;
+  throw UsageError(incident_file + ": " + problem + "; raise the limit with --max-requests");
+}
+
+Result replayWithProgress(const Incident& incident, const Config& config) {
+  const InterruptScope interrupt;
+  ProgressLine line;
+  SimulateOptions options;
+  options.progress = [&](const ReplayProgress& p) {
+    line.update(p);
+    return g_interrupted == 0;
+  };
+  try {
+    return simulate(incident, config, options);
+  } catch (const ReplayCancelled&) {
+    char done[16];
+    std::snprintf(done, sizeof done, "%.0f%%", 100 * line.done());
+    throw ReplayInterrupted(std::string("replay cancelled (Ctrl+C) at ") + done +
+                            " of the simulated time; no report");
+  }
+}
+
+}  // namespace breakerlab::cli

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz (clang, ASan + UBSan: `cmake --preset fuzz`) and runs
+# each for SECONDS (default 600), then prints every target's executions and findings (crashes,
+# hangs, leaks, out-of-memory). Exits 1 when anything was found; the inputs that did it are in
+# BUILD/fuzz-artifacts/TARGET/ and reproduce with `BUILD/tests/fuzz/fuzz_TARGET FILE`.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#   BREAKERLAB_FUZZ_BUILD=build/fuzz   where to build (the fuzz preset's directory by default)
+#   BREAKERLAB_FUZZ_JOBS=1             targets run at once (each uses one core)
+#
+# New inputs that reach new code go to BUILD/fuzz-corpus/TARGET/ and are used again by the next
+# run; the seeds in tests/fuzz/corpus/ are only read.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-600}"
+shift || true
+build="${BREAKERLAB_FUZZ_BUILD:-build/fuzz}"
+jobs="${BREAKERLAB_FUZZ_JOBS:-1}"
+
+# Every target of tests/fuzz/CMakeLists.txt, unless some are named.
+if [ $# -gt 0 ]; then
+  targets=("$@")
+else
+  read -r -a targets < <(sed -n 's/^set(fuzz_targets \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
+fi
+
+if ! command -v clang++ >/dev/null 2>&1; then
+  echo "fuzz: clang++ is missing (scripts/setup-debian.sh installs clang and libclang-rt-14-dev)" >&2
+  exit 1
+fi
+
+echo "== fuzz: building ${targets[*]} in $build"
+cmake --preset fuzz -B "$build" >/dev/null
+cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+
+# The longest seed of a target and some room: the postmortems are a few pages.
+max_len_of() {
+  case "$1" in
+    postmortem) echo 32768 ;;
+    go_ready_to_trip) echo 4096 ;;
+    *) echo 16384 ;;
+  esac
+}
+
+run_target() {
+  local name=$1
+  local binary="$build/tests/fuzz/fuzz_$name"
+  local corpus="$build/fuzz-corpus/$name"
+  local artifacts="$build/fuzz-artifacts/$name"
+  local log="$build/fuzz-logs/$name.log"
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  rm -f "$artifacts"/*
+  # -timeout: one input that runs longer is a hang; -rss_limit_mb (and the malloc limit it
+  # implies): an input that makes the reader allocate without bound is a finding too.
+  set +e
+  ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    "$binary" -max_total_time="$seconds" -max_len="$(max_len_of "$name")" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
+  local code=$?
+  set -e
+  local execs
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  local found
+  found=$(find "$artifacts" -type f | wc -l)
+  printf '%s %s %s %s\n' "$name" "${execs:-0}" "$found" "$code" >"$log.summary"
+}
+
+pids=()
+for name in "${targets[@]}"; do
+  run_target "$name" &
+  pids+=($!)
+  if [ ${#pids[@]} -ge "$jobs" ]; then
+    wait "${pids[0]}"
+    pids=("${pids[@]:1}")
+  fi
+done
+wait
+
+echo "== fuzz: ${seconds}s per target"
+printf '%-18s %14s %9s\n' target executions findings
+failed=0
+for name in "${targets[@]}"; do
+  read -r _ execs found code <"$build/fuzz-logs/$name.log.summary"
+  printf '%-18s %14s %9s\n' "$name" "$execs" "$found"
+  if [ "$found" -gt 0 ] || [ "$code" -ne 0 ]; then
+    failed=1
+    echo "   exit $code; see $build/fuzz-logs/$name.log and $build/fuzz-artifacts/$name/" >&2
+    grep -m 3 -E "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY" \
+      "$build/fuzz-logs/$name.log" >&2 || true
+  fi
+done
+exit "$failed"
