@@ -3,6 +3,9 @@
 include(GNUInstallDirs)
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/resources/incidents"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/breakerlab")
+# The source documents of the bundled incidents, as written: File > Open takes them directly.
+install(DIRECTORY "${CMAKE_SOURCE_DIR}/resources/postmortems"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/breakerlab")
 
 # Desktop integration of the workbench: launcher, AppStream metadata, the incident MIME type and
 # the icon. Debian's triggers (desktop-file-utils, shared-mime-info, the hicolor icon cache)

@@ -22,7 +22,13 @@ jobs="${BREAKERLAB_FUZZ_JOBS:-1}"
 if [ $# -gt 0 ]; then
   targets=("$@")
 else
-  read -r -a targets < <(sed -n 's/^set(fuzz_targets \(.*\))$/\1/p' tests/fuzz/CMakeLists.txt)
+  # The set(fuzz_targets ...) list, which may go over several lines.
+  read -r -a targets < <(sed -n '/^set(fuzz_targets/,/)/p' tests/fuzz/CMakeLists.txt | tr '\n' ' ' |
+    sed 's/^set(fuzz_targets \([^)]*\)).*$/\1/') || true  # no newline at the end
+  if [ ${#targets[@]} -eq 0 ]; then
+    echo "fuzz: no set(fuzz_targets ...) in tests/fuzz/CMakeLists.txt" >&2
+    exit 1
+  fi
 fi
 
 if ! command -v clang++ >/dev/null 2>&1; then

@@ -15,6 +15,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -26,12 +27,14 @@
 
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
+#include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
+#include "import_report_dialog.h"
 #include "knob_command.h"
 #include "replay_session.h"
 #include "settings_keys.h"
@@ -41,7 +44,12 @@ namespace breakerlab::app {
 
 namespace {
 QString incidentFilter() {
-  return QObject::tr("BreakerLab incidents (*.yaml *.yml *.json);;All files (*)");
+  // The content decides the format; the filter only narrows the list.
+  return QObject::tr(
+      "Incidents, postmortems, logs and traces (*.yaml *.yml *.json *.md *.markdown *.txt *.csv "
+      "*.jsonl *.ndjson *.log);;BreakerLab incidents (*.yaml *.yml);;Postmortems (*.md *.markdown "
+      "*.txt);;Request logs (*.csv *.jsonl *.ndjson *.log);;Traces and metrics (*.json "
+      "*.jsonl);;All files (*)");
 }
 }  // namespace
 
@@ -130,7 +138,10 @@ void MainWindow::buildMenus() {
     if (session_->hasIncident()) openIncident(session_->path());
   });
   file->addSeparator();
-  add(file, "import-config", tr("&Import Config…"), QKeySequence(Qt::CTRL | Qt::Key_I),
+  add(file, "save-incident", tr("&Save Incident As…"),
+      QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this] { saveIncidentDialog(); });
+  file->addSeparator();
+  add(file, "import-config", tr("&Load Config…"), QKeySequence(Qt::CTRL | Qt::Key_I),
       [this] { importConfigDialog(); });
   add(file, "export-library", tr("Export Config for the Breaker's &Library…"),
       QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), [this] {
@@ -177,6 +188,8 @@ void MainWindow::buildMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   add(view, "fit", tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
       [this] { lanes_->fitAll(); });
+  add(view, "import-report", tr("&Import Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+      [this] { showImportReport(); });
   add(view, "start-page", tr("&Start Page"), QKeySequence(),
       [this] { pages_->setCurrentIndex(0); });
   add(view, "workbench", tr("&Workbench"), QKeySequence(), [this] {
@@ -187,6 +200,9 @@ void MainWindow::buildMenus() {
   add(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
       [this] { showShortcuts(); });
   add(help, "about", tr("&About BreakerLab"), QKeySequence(), [this] { showAbout(); });
+  // Until an incident is open (an imported one, for the report).
+  action(QStringLiteral("import-report"))->setEnabled(false);
+  action(QStringLiteral("save-incident"))->setEnabled(false);
 }
 
 QAction* MainWindow::action(const QString& name) const {
@@ -195,15 +211,100 @@ QAction* MainWindow::action(const QString& name) const {
 
 bool MainWindow::openIncident(const QString& path) {
   if (!confirmDiscardTuning()) return false;
-  QString error;
-  if (!session_->load(path, &error)) {
-    status_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
-    report_error_(tr("Could not open incident"), error);
-    return false;
-  }
+  if (!loadIncident(path, stateTable())) return false;
   addRecentFile(QFileInfo(path).absoluteFilePath());
   QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  if (session_->isImported() && interactive_) showImportReport();
   return true;
+}
+
+bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
+  ImportOptions options;
+  options.states = table;
+  // Calibration replays the incident a few hundred times: a second on a long one. Shown only
+  // when it takes that long; Cancel keeps the best fit so far.
+  std::unique_ptr<QProgressDialog> progress;
+  if (interactive_) {
+    progress = std::make_unique<QProgressDialog>(
+        tr("Calibrating %1 against its recorded lanes…").arg(QFileInfo(path).fileName()),
+        tr("Stop"), 0, 1000, this);
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(500);
+    options.progress = [&progress](double done) {
+      progress->setValue(static_cast<int>(done * 1000));
+      QCoreApplication::processEvents();
+      return !progress->wasCanceled();
+    };
+  }
+  QString error;
+  const bool loaded = session_->load(path, &error, options);
+  progress.reset();
+  if (!loaded) {
+    status_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+    report_error_(tr("Could not open incident"), error);
+  }
+  return loaded;
+}
+
+StateTable MainWindow::stateTable() const {
+  const QString text = QSettings().value(settings::kStateTable).toString();
+  if (text.isEmpty()) return StateTable::defaults();
+  try {
+    return parseStateTable(text.toStdString(), "settings");
+  } catch (const LoadError&) {
+    return StateTable::defaults();  // a table that no longer reads: the defaults, not a failure
+  }
+}
+
+bool MainWindow::reimportWith(const StateTable& table) {
+  if (!session_->hasIncident()) return false;
+  const QString path = session_->path();
+  if (!loadIncident(path, table)) return false;
+  QSettings().setValue(settings::kStateTable, QString::fromStdString(stateTableToYaml(table)));
+  if (import_dialog_ != nullptr) import_dialog_->setReport(session_->importReport());
+  status_->setText(
+      tr("Imported %1 again with the edited state table").arg(QFileInfo(path).fileName()));
+  return true;
+}
+
+void MainWindow::showImportReport() {
+  if (!session_->isImported()) return;
+  if (import_dialog_ == nullptr) {
+    import_dialog_ = new ImportReportDialog(this);
+    connect(import_dialog_, &ImportReportDialog::reimportRequested, this,
+            [this](const StateTable& table) { reimportWith(table); });
+  }
+  import_dialog_->setReport(session_->importReport());
+  import_dialog_->setStateTable(stateTable());
+  if (interactive_) {
+    import_dialog_->show();
+    import_dialog_->raise();
+  }
+}
+
+bool MainWindow::saveIncidentTo(const QString& path) {
+  if (!session_->hasIncident()) return false;
+  try {
+    std::vector<std::string> header;
+    if (session_->isImported()) header = session_->importReport().lines();
+    writeFileAtomically(path.toStdString(), incidentToYaml(session_->incident(), header));
+  } catch (const std::exception& e) {
+    report_error_(tr("Could not save the incident"), QString::fromStdString(e.what()));
+    return false;
+  }
+  status_->setText(tr("Saved %1").arg(QFileInfo(path).fileName()));
+  return true;
+}
+
+void MainWindow::saveIncidentDialog() {
+  if (!session_->hasIncident()) return;
+  const QFileInfo current(session_->path());
+  const QString suggested =
+      current.absolutePath() + QLatin1Char('/') + current.completeBaseName() +
+      (session_->isImported() ? QStringLiteral(".yaml") : QStringLiteral("-copy.yaml"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save Incident As"), suggested,
+                                                    tr("BreakerLab incidents (*.yaml *.yml)"));
+  if (!path.isEmpty()) saveIncidentTo(path);
 }
 
 void MainWindow::showIncident() {
@@ -225,6 +326,8 @@ void MainWindow::showIncident() {
     });
   }
   what_if_menu_->setEnabled(!incident.what_ifs.empty());
+  action(QStringLiteral("import-report"))->setEnabled(session_->isImported());
+  action(QStringLiteral("save-incident"))->setEnabled(true);
   pages_->setCurrentIndex(1);
   updateTitle();
 }

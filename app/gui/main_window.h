@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "breakerlab/data/config_export.h"
+#include "breakerlab/data/state_table.h"
 
 class QAction;
 class QLabel;
@@ -24,6 +25,7 @@ class ResourceChart;
 
 namespace breakerlab::app {
 
+class ImportReportDialog;
 class ReplaySession;
 class StartPage;
 
@@ -40,6 +42,12 @@ class MainWindow : public QMainWindow {
   bool exportConfigTo(const QString& path, ExportTarget target,
                       std::vector<std::string>* not_expressible = nullptr);
   bool exportLanesTo(const QString& path);
+  // Writes the open incident as breakerlab/1 YAML (atomically), with the import report as
+  // comments when it was imported.
+  bool saveIncidentTo(const QString& path);
+  // Reads the open document again with `table` (and remembers the table for later imports).
+  bool reimportWith(const StateTable& table);
+  ImportReportDialog* importReportDialog() const { return import_dialog_; }
   // Takes a breaker config: a library's own file (its breaker replaces the current one) or a
   // breakerlab-config/1 file (the whole config). One undo step; `notes` receives what the file
   // holds that BreakerLab does not model, as FILE:LINE:COL lines.
@@ -81,6 +89,10 @@ class MainWindow : public QMainWindow {
   void importConfigDialog();
   void updateExportActions();
   void exportLanesDialog();
+  void saveIncidentDialog();
+  void showImportReport();
+  bool loadIncident(const QString& path, const StateTable& table);
+  StateTable stateTable() const;
   void copyMetrics();
   void showShortcuts();
   void showAbout();
@@ -102,6 +114,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* what_if_menu_ = nullptr;
+  ImportReportDialog* import_dialog_ = nullptr;
   Reporter report_error_;
   bool interactive_ = true;
   bool exported_since_tuning_ = false;

@@ -4,7 +4,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "breakerlab/core/simulate.h"
-#include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab::app {
@@ -33,10 +32,10 @@ ReplaySession::~ReplaySession() {
   watcher_.waitForFinished();
 }
 
-bool ReplaySession::load(const QString& path, QString* error) {
+bool ReplaySession::load(const QString& path, QString* error, const ImportOptions& options) {
   try {
-    Incident incident = loadIncident(path.toStdString());
-    adopt(std::move(incident), path);
+    ImportedIncident imported = openIncidentFile(path.toStdString(), options);
+    adopt(std::move(imported.incident), path, imported.source, std::move(imported.report));
     return true;
   } catch (const LoadError& e) {
     if (error) *error = QString::fromStdString(e.what());
@@ -47,7 +46,15 @@ bool ReplaySession::load(const QString& path, QString* error) {
 }
 
 void ReplaySession::adopt(Incident incident, const QString& path) {
+  adopt(std::move(incident), path, IncidentSource::incident, {});
+}
+
+void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource source,
+                          ImportReport report) {
   watcher_.waitForFinished();
+  // Before incidentChanged(): its listeners ask what the incident was made from.
+  source_ = source;
+  import_report_ = std::move(report);
   queued_.reset();
   incident_ = std::make_shared<const Incident>(std::move(incident));
   path_ = path;

@@ -12,6 +12,7 @@
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
 #include "breakerlab/core/simulate.h"
+#include "breakerlab/data/incident_import.h"
 
 namespace breakerlab::app {
 
@@ -28,15 +29,21 @@ class ReplaySession : public QObject {
   explicit ReplaySession(QObject* parent = nullptr);
   ~ReplaySession() override;
 
-  // Loads and replays `path`. On failure nothing changes and `error` says what was wrong
+  // Loads and replays `path`: any document BreakerLab opens (an incident, a postmortem, ...),
+  // told by its content. On failure nothing changes and `error` says what was wrong
   // (file:line:column: message).
-  bool load(const QString& path, QString* error);
+  bool load(const QString& path, QString* error, const ImportOptions& options = {});
   // Adopts an already parsed incident (tests, benchmarks).
   void adopt(Incident incident, const QString& path);
 
   bool hasIncident() const { return incident_ != nullptr; }
   const Incident& incident() const { return *incident_; }
   const QString& path() const { return path_; }
+  // What the open incident was made from, and the import's report (for a breakerlab/1 file
+  // the report is empty).
+  IncidentSource source() const { return source_; }
+  const ImportReport& importReport() const { return import_report_; }
+  bool isImported() const { return hasIncident() && source_ != IncidentSource::incident; }
 
   const Config& config() const { return config_; }
   // Replays with `config`; resultChanged() follows (at once, or when the worker is done).
@@ -57,6 +64,7 @@ class ReplaySession : public QObject {
   void resultChanged();
 
  private:
+  void adopt(Incident incident, const QString& path, IncidentSource source, ImportReport report);
   void startWorker(const Config& config);
   double expectedRequests() const;
 
@@ -65,6 +73,8 @@ class ReplaySession : public QObject {
   // a time: on this thread for small incidents, by the (single, sequential) worker for large.
   std::shared_ptr<ReplayCache> cache_ = std::make_shared<ReplayCache>();
   QString path_;
+  IncidentSource source_ = IncidentSource::incident;
+  ImportReport import_report_;
   Config config_;
   Result result_;
   Result baseline_;

@@ -10,4 +10,6 @@ inline const QString kCenterSplitter = QStringLiteral("window/centerSplitter");
 inline const QString kLastFolder = QStringLiteral("files/lastFolder");
 inline const QString kRecentFiles = QStringLiteral("files/recent");
 inline constexpr int kMaxRecentFiles = 8;
+// The state-name table postmortem imports use, as the user last edited it (YAML).
+inline const QString kStateTable = QStringLiteral("import/stateTable");
 }  // namespace breakerlab::app::settings

@@ -34,6 +34,15 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
   replay->add_option("--max-requests", o.max_requests,
                      "Refuse replays estimated to simulate more requests (attempts and timer "
                      "events included) than this; default 200000000");
+  replay->add_option("--calls-out", o.calls_out,
+                     "Write the dependency calls the replay made to this file as a request log "
+                     "(CSV, or JSON Lines when it ends in .jsonl), which replays back");
+  replay->add_option("--map", o.map,
+                     "A request log's columns: FIELD=NAME,... (fields: timestamp, duration, "
+                     "status, outcome, key, pod, request_id, attempt, request_start)");
+  replay->add_option("--dependency", o.trace_dependency,
+                     "Traces: the service whose client spans are the calls (server.address or "
+                     "peer.service); default: the one most client spans go to");
   replay
       ->add_option("--expect", o.expects,
                    "Extra expectation \"metric op value [± tol[%]]\" (repeatable)")
@@ -75,6 +84,14 @@ void addImport(CLI::App& app, ImportCommandOptions& o) {
                      "instead of to stdout; the report then goes to stdout");
   import->add_option("--states", o.states,
                      "A state-name table (breakerlab-states/1 YAML) instead of the defaults");
+  import->add_option("--map", o.map,
+                     "A request log's columns: FIELD=NAME,... (e.g. ts=time,duration=latency_ms)");
+  import->add_option("--config", o.config_file,
+                     "A request log's deployed config (breakerlab-config/1); default: the "
+                     "config defaults");
+  import->add_option("--dependency", o.trace_dependency,
+                     "Traces: the service whose client spans are the calls (server.address or "
+                     "peer.service); default: the one most client spans go to");
   import->add_flag("--no-calibrate", o.no_calibrate,
                    "Keep the state table's shares instead of fitting them to the recorded lane");
 }

@@ -32,8 +32,11 @@ struct ReplayOptions {
   std::string policy;   // a library's own config file for the breaker
   std::vector<std::string> sets;
   std::string what_if;
-  std::string seed;          // empty: the incident's
-  std::string max_requests;  // empty: kDefaultMaxSimulatedRequests
+  std::string seed;              // empty: the incident's
+  std::string max_requests;      // empty: kDefaultMaxSimulatedRequests
+  std::string calls_out;         // write the replay's dependency calls here as a request log
+  std::string map;               // a request log's column mapping: "ts=time,duration=latency_ms"
+  std::string trace_dependency;  // traces: whose client spans are the calls
   std::vector<std::string> expects;
   bool no_incident_expect = false;
   bool json = false;
@@ -50,8 +53,11 @@ struct BreakerOptions {
 
 struct ImportCommandOptions {
   std::string document;
-  std::string output;  // empty: the incident to stdout
-  std::string states;  // a breakerlab-states/1 table instead of the defaults
+  std::string output;            // empty: the incident to stdout
+  std::string states;            // a breakerlab-states/1 table instead of the defaults
+  std::string map;               // a request log's column mapping
+  std::string trace_dependency;  // traces: whose client spans are the calls
+  std::string config_file;       // a request log's deployed config (default: the config defaults)
   bool no_calibrate = false;
 };
 

@@ -2,7 +2,7 @@
 #include <ostream>
 
 #include "breakerlab/core/metrics.h"
-#include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/incident_import.h"
 #include "commands.h"
 
 namespace breakerlab::cli {
@@ -21,7 +21,7 @@ int listMetrics(std::ostream& out) {
 }
 
 int listWhatIfs(const std::filesystem::path& incident_path, std::ostream& out) {
-  const Incident incident = loadIncident(incident_path);
+  const Incident incident = openIncidentFile(incident_path).incident;
   if (incident.what_ifs.empty()) out << "(no what-ifs in " << incident.id << ")\n";
   for (const WhatIf& w : incident.what_ifs) {
     out << w.name;

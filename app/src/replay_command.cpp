@@ -1,15 +1,19 @@
 // `breakerlab-cli replay`: simulate an incident with a config and check its expectations.
 #include <algorithm>
 #include <charconv>
+#include <iostream>
 #include <ostream>
 
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/core/simulate.h"
+#include "breakerlab/data/calls_out.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/expectation_text.h"
+#include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
 #include "commands.h"
+#include "import_progress.h"
 #include "long_replay.h"
 #include "text_report.h"
 
@@ -28,6 +32,13 @@ std::uint64_t parseSeed(const std::string& text) {
     throw UsageError("--seed: expected a whole number from 0 to 18446744073709551615, got \"" +
                      clipText(text) + "\"");
   return seed;
+}
+// The replay again, tracing its calls (the same run: replays are deterministic), written as a
+// request log.
+void writeCallsOutOf(const Incident& incident, const Config& config, const std::string& file) {
+  CallTrace trace;
+  const Result traced = simulate(incident, config, trace);
+  writeCallsOut(file, callsOutFormatFor(file), traced, trace);
 }
 }  // namespace
 
@@ -52,7 +63,13 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
   if (!options.what_if.empty() && !options.config_file.empty())
     throw UsageError("replay: give either --whatif or --config, not both");
 
-  Incident incident = loadIncident(path);
+  // Any document BreakerLab opens: an incident file, a postmortem, a request log.
+  ImportOptions import_options;
+  applyRequestLogOptions(import_options, options.map, options.config_file);
+  import_options.trace_dependency = options.trace_dependency;
+  ImportedIncident imported = openWithProgress(path, import_options);
+  if (imported.source != IncidentSource::incident) std::cerr << importSummary(imported) << '\n';
+  Incident incident = std::move(imported.incident);
   if (!options.seed.empty()) incident.seed = parseSeed(options.seed);
 
   Config config = incident.deployed;
@@ -97,6 +114,7 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
 
   requireWorkWithin(incident, config, parseMaxRequests(options.max_requests), path.string());
   const Result result = replayWithProgress(incident, config);
+  if (!options.calls_out.empty()) writeCallsOutOf(incident, config, options.calls_out);
   const std::vector<ExpectationResult> checks = evaluate(expectations, incident, result);
   if (options.json) {
     out << replayToJson(incident, result, checks).dump(2) << '\n';

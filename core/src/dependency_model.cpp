@@ -100,7 +100,7 @@ std::shared_ptr<const std::vector<double>> latencyQuantiles(double mu, double si
 }  // namespace
 
 DependencyModel::DependencyModel(const Dependency& dependency, std::size_t first_arrival)
-    : recorded_(dependency.calls, first_arrival) {
+    : recorded_(dependency.calls, first_arrival, dependency.segments) {
   for (const auto& s : dependency.segments) {
     Segment seg{};
     seg.from = s.from;

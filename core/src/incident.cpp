@@ -111,9 +111,12 @@ std::string validate(const Incident& incident) {
   for (const auto& w : incident.what_ifs)
     if (auto m = validate(w.config); !m.empty()) return "what_ifs." + shortName(w.name) + ": " + m;
   if (incident.checkout_lane.bucket <= 0) return "checkout_lane.bucket must be positive";
+  if (incident.checkout_lane.bucket > kMaxWindow)
+    return "checkout_lane.bucket must be at most 7 days";
+  // The bucket count, rounded up.
   const Micros window = incident.end - incident.start;
-  if ((window + incident.checkout_lane.bucket - 1) / incident.checkout_lane.bucket >
-      static_cast<Micros>(kMaxCheckoutBuckets))
+  const Micros bucket = incident.checkout_lane.bucket;
+  if (window / bucket + (window % bucket != 0 ? 1 : 0) > static_cast<Micros>(kMaxCheckoutBuckets))
     return "checkout_lane.bucket: the window would have more than 1000000 buckets";
   return {};
 }

@@ -4,6 +4,20 @@
 
 namespace breakerlab {
 
+RecordedDependency::RecordedDependency(std::shared_ptr<const RecordedCalls> calls,
+                                       std::size_t first_arrival,
+                                       const std::vector<DependencySegment>& segments)
+    : calls_(std::move(calls)), first_arrival_(first_arrival) {
+  if (calls_ == nullptr) return;
+  const std::vector<Micros>& start = calls_->start;
+  for (std::size_t i = 1; i < segments.size(); ++i) {
+    if (!segment_from_.empty() && segments[i].from <= segment_from_.back()) continue;
+    segment_from_.push_back(segments[i].from);
+    segment_first_call_.push_back(static_cast<std::size_t>(
+        std::lower_bound(start.begin(), start.end(), segments[i].from) - start.begin()));
+  }
+}
+
 DependencyAnswer RecordedDependency::answerOf(std::uint32_t call) const {
   const CallOutcome outcome = calls_->outcome[call];
   // The log says only that the client stopped waiting: to the replay it is a hang, so a longer
@@ -27,13 +41,23 @@ DependencyAnswer RecordedDependency::answer(Micros t, const CounterRng& rng, Str
       }
     }
   }
-  const std::size_t n = c.start.size();
-  const auto at = static_cast<std::size_t>(std::lower_bound(c.start.begin(), c.start.end(), t) -
-                                           c.start.begin());
+  // The recorded calls of t's segment (before the first: the first's; after the last: the
+  // last's), or all of them when the segment has none.
+  std::size_t first = 0, last = c.start.size();
+  const auto segment = static_cast<std::size_t>(
+      std::upper_bound(segment_from_.begin(), segment_from_.end(), t) - segment_from_.begin());
+  if (segment > 0) first = segment_first_call_[segment - 1];
+  if (segment < segment_first_call_.size()) last = segment_first_call_[segment];
+  if (first >= last) first = 0, last = c.start.size();
+  const auto at = static_cast<std::size_t>(
+      std::lower_bound(c.start.begin() + static_cast<std::ptrdiff_t>(first),
+                       c.start.begin() + static_cast<std::ptrdiff_t>(last), t) -
+      c.start.begin());
+  // The kNeighbours calls around `at`, inside [first, last).
   const std::size_t half = kNeighbours / 2;
-  std::size_t hi = std::min(n, std::max(at, half) + half);
-  const std::size_t lo = hi > kNeighbours ? hi - kNeighbours : 0;
-  hi = std::min(n, lo + kNeighbours);
+  std::size_t hi = std::min(last, std::max(at, first + half) + half);
+  const std::size_t lo = hi - first > kNeighbours ? hi - kNeighbours : first;
+  hi = std::min(last, lo + kNeighbours);
   const double u = rng.uniform(stream, request, attempt, Purpose::outcome);
   const auto pick =
       std::min(hi - 1, lo + static_cast<std::size_t>(u * static_cast<double>(hi - lo)));

@@ -2,10 +2,13 @@
 // The dependency as a request log recorded it: a call the log holds (the same request and
 // attempt, started at about the same time) gets the answer it got then; any other call (a probe
 // the original breaker never sent, an extra retry, the lead-in) gets the answer of a recorded
-// call near its start, picked by the counter-based generator.
+// call near its start within the same segment of the dependency (the change-point summary, so
+// an outage's edges stay sharp), picked by the counter-based generator.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
+#include "breakerlab/core/incident.h"
 #include "breakerlab/core/recorded_calls.h"
 #include "dependency_answer.h"
 #include "random.h"
@@ -24,9 +27,10 @@ class RecordedDependency {
 
   RecordedDependency() = default;
   // `first_arrival`: the index in Traffic::recorded of the window's first checkout, whose
-  // request number in the simulation is 0.
-  RecordedDependency(std::shared_ptr<const RecordedCalls> calls, std::size_t first_arrival)
-      : calls_(std::move(calls)), first_arrival_(first_arrival) {}
+  // request number in the simulation is 0. `segments`: the dependency's segments (contiguous,
+  // in time order); an unrecorded call draws only from the recorded calls of its segment.
+  RecordedDependency(std::shared_ptr<const RecordedCalls> calls, std::size_t first_arrival,
+                     const std::vector<DependencySegment>& segments = {});
 
   bool active() const { return calls_ != nullptr && !calls_->start.empty(); }
 
@@ -38,6 +42,9 @@ class RecordedDependency {
 
   std::shared_ptr<const RecordedCalls> calls_;
   std::size_t first_arrival_ = 0;
+  // Per segment after the first: its start, and the index of its first recorded call.
+  std::vector<Micros> segment_from_;
+  std::vector<std::size_t> segment_first_call_;
 };
 
 }  // namespace breakerlab

@@ -23,7 +23,8 @@ CheckoutLaneRule readCheckoutLane(const Source& src, const YAML::Node& node,
     rule.bucket = readDuration(src, *v, m.path("bucket"));
     // One tally per bucket: a microsecond over a week would be 6e11 of them.
     const auto most = static_cast<Micros>(kMaxCheckoutBuckets);
-    if (rule.bucket <= 0 || (window > 0 && (window + rule.bucket - 1) / rule.bucket > most))
+    if (rule.bucket <= 0 ||
+        (window > 0 && window / rule.bucket + (window % rule.bucket != 0 ? 1 : 0) > most))
       failExpected(src, *v, m.path("bucket"),
                    "a positive duration of at least the window / 1000000 (" +
                        formatNumber(toSeconds(std::max<Micros>(1, (window + most - 1) / most))) +

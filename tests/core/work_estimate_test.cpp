@@ -2,6 +2,8 @@
 // allocation bounds hold in validate().
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/core/work_estimate.h"
 
@@ -130,6 +132,11 @@ TEST(IncidentBounds, KeysBucketsAndLeadIn) {
   inc.checkout_lane.bucket = 1;
   EXPECT_EQ(validate(inc), "checkout_lane.bucket: the window would have more than 1000000 buckets");
   inc.checkout_lane.bucket = 60;  // exactly a million
+  EXPECT_EQ(validate(inc), "");
+  // Bucket ends are start + k × bucket: a bucket of 2^63 µs would overflow them.
+  inc.checkout_lane.bucket = std::numeric_limits<Micros>::max();
+  EXPECT_EQ(validate(inc), "checkout_lane.bucket must be at most 7 days");
+  inc.checkout_lane.bucket = kMaxWindow;
   EXPECT_EQ(validate(inc), "");
 }
 

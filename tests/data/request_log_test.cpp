@@ -56,13 +56,16 @@ TEST(RequestLog, TimestampsEpochUnitsAndIso8601) {
   const RequestLog iso =
       csv("timestamp,duration_s,outcome\n"
           "2026-09-08T14:02:11.250Z,0.1,success\n"
-          "2026-09-08T16:02:12+02:00,0.1,timeout\n"
-          "2026-09-08 14:02:13.5,0.1,refused\n");
+          "2026-09-08T16:02:12.75+02:00,0.1,timeout\n"
+          "2026-09-08 14:02:13.25,0.1,refused\n"
+          "2026-09-08T14:03-0030,0.1,ok\n");
   EXPECT_EQ(iso.origin, 1788876131LL * kSecond);
-  ASSERT_EQ(iso.arrivals.size(), 3u);
+  ASSERT_EQ(iso.arrivals.size(), 4u);
+  EXPECT_EQ(iso.arrivals[0], 250 * kMillisecond);
   EXPECT_EQ(iso.arrivals[1], 1750 * kMillisecond);
   EXPECT_EQ(iso.arrivals[2], 2250 * kMillisecond);
-  EXPECT_EQ(iso.calls.duration[0], 100'000u);  // duration_s
+  EXPECT_EQ(iso.arrivals[3], (49 + 30 * 60) * kSecond);  // 14:03 at -00:30 is 14:33Z
+  EXPECT_EQ(iso.calls.duration[0], 100'000u);            // duration_s
   // Seconds with 16 digits are read exactly, not through a double.
   const RequestLog exact = csv("ts,duration_us,outcome\n1767225600.000001,7,ok\n");
   EXPECT_EQ(exact.arrivals[0], 1);
@@ -127,6 +130,20 @@ TEST(RequestLog, UnsortedLinesAndAttemptsCountedFromOne) {
   EXPECT_EQ(log.calls.next_of_request[0], 1u);
 }
 
+TEST(RequestLog, RetriesAreLinkedInAttemptOrder) {
+  // a's retry was logged (by another pod's clock) before its first call.
+  const RequestLog log =
+      csv("ts,duration_ms,outcome,request_id,attempt\n"
+          "1.0,1,ok,a,1\n1.2,1,timeout,a,0\n2,1,ok,b,0\n");
+  EXPECT_EQ(log.unlinked, 0u);
+  ASSERT_EQ(log.arrivals.size(), 2u);
+  EXPECT_EQ(log.arrivals[0], 200 * kMillisecond);
+  EXPECT_EQ(log.calls.attempt, (std::vector<std::uint8_t>{1, 0, 0}));
+  EXPECT_EQ(log.calls.first_of_request[0], 1u);
+  EXPECT_EQ(log.calls.next_of_request[1], 0u);
+  EXPECT_EQ(log.calls.next_of_request[0], RecordedCalls::kNone);
+}
+
 struct BadLine {
   const char* name;
   std::string text;
@@ -160,9 +177,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "has no column for a timestamp"},
         BadLine{"no_outcome_column", "ts,duration_ms,sku\n1,2,ok\n", 1, 1,
                 "has no column for a status or outcome"},
-        BadLine{"bad_attempt", "ts,duration_ms,outcome,attempt\n1,2,ok,1.5\n", 2, 10,
+        BadLine{"bad_attempt", "ts,duration_ms,outcome,attempt\n1,2,ok,1.5\n", 2, 8,
                 "attempt: expected a whole number"},
-        BadLine{"json_syntax", "{\"ts\":1,\"duration_ms\":2,\"outcome\":\"ok\"\n", 1, 34, "parse"},
+        BadLine{"json_syntax", "{\"ts\":1,\"duration_ms\":2,\"outcome\":\"ok\"\n", 1, 39, "parse"},
         BadLine{"json_missing_duration", "{\"ts\":1,\"outcome\":\"ok\"}\n", 1, 1,
                 "duration: missing"},
         BadLine{"json_not_object", "{\"ts\":1,\"duration\":1,\"outcome\":\"ok\"}\n[1]\n", 2, 1,
@@ -191,6 +208,13 @@ TEST(RequestLog, DetectedByContent) {
   EXPECT_FALSE(detectRequestLog("format: breakerlab/1\n"));
   EXPECT_EQ(detectIncidentSource("ts,latency_ms,status\n1,2,200\n", "x.txt"),
             IncidentSource::request_log_csv);
+  // Columns only a mapping names.
+  const RequestLogMapping mapping = parseRequestLogMapping("ts=when,duration=took", "--map");
+  EXPECT_FALSE(detectRequestLog("when,spent,result\n1,2,ok\n"));
+  EXPECT_EQ(detectRequestLog("When,took,result\n1,2,ok\n", mapping), RequestLogFormat::csv);
+  EXPECT_EQ(detectRequestLog("{\"meta\": {\"when\": 1}, \"took\": 2}\n",
+                             parseRequestLogMapping("ts=meta.when", "--map")),
+            RequestLogFormat::jsonl);
 }
 
 std::filesystem::path temp(const std::string& name) {
@@ -214,7 +238,9 @@ TEST(RequestLog, StreamsWithProgressCancelAndBoundedMemory) {
     std::ofstream out(path);
     out << "timestamp,duration_ms,status,key,request_id,attempt\n";
     for (int i = 0; i < 200'000; ++i) {
-      const int request = i - i / 5;  // every fifth line is a retry of the line before
+      // Every fifth line is a retry of the line before. The fraction is not zero-padded, so
+      // the lines within a second are out of order: sorting them is part of the peak.
+      const int request = i - (i + 1) / 5;
       out << 1767225600 + i / 1000 << '.' << (i % 1000) * 1000 + 7 << ",12.5,"
           << (i % 5 == 4   ? 200
               : i % 7 == 0 ? 503

@@ -7,6 +7,8 @@
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/otlp_import.h"
+#include "breakerlab/data/prometheus_import.h"
 #include "markdown_blocks.h"
 #include "phrases.h"
 #include "postmortem_import.h"
@@ -52,6 +54,10 @@ std::string_view toString(IncidentSource source) {
       return "request log (CSV)";
     case IncidentSource::request_log_jsonl:
       return "request log (JSON Lines)";
+    case IncidentSource::prometheus_range:
+      return "Prometheus range query (query_range matrix)";
+    case IncidentSource::otlp_traces:
+      return "OpenTelemetry traces (OTLP JSON)";
     case IncidentSource::unknown:
       return "unknown";
   }
@@ -96,6 +102,9 @@ std::vector<std::string> ImportReport::lines() const {
 IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name) {
   if (declaresFormat(text, "breakerlab/1")) return IncidentSource::incident;
   if (declaresFormat(text, "breakerlab-config/1")) return IncidentSource::config;
+  // Before request logs: a response on one line would read as one JSON Lines record.
+  if (looksLikePrometheusRange(text)) return IncidentSource::prometheus_range;
+  if (looksLikeOtlpTraces(text)) return IncidentSource::otlp_traces;
   if (auto log = detectRequestLog(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
     return *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
                                          : IncidentSource::request_log_jsonl;
@@ -157,7 +166,14 @@ std::string fileHead(const std::filesystem::path& path) {
 ImportedIncident importIncident(std::string_view text, const std::string& file_name,
                                 const ImportOptions& options) {
   using namespace data_detail;
-  const IncidentSource source = detectIncidentSource(text, file_name);
+  IncidentSource source = detectIncidentSource(text, file_name);
+  // A request log whose columns only the mapping names (--map ts=when,...).
+  if (!options.request_log_mapping.empty() &&
+      (source == IncidentSource::unknown || source == IncidentSource::incident))
+    if (const auto log = detectRequestLog(text.substr(0, std::min<std::size_t>(text.size(), 65536)),
+                                          options.request_log_mapping))
+      source = *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
+                                             : IncidentSource::request_log_jsonl;
   switch (source) {
     case IncidentSource::incident: {
       ImportedIncident out;
@@ -189,6 +205,10 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
       return importRequestLog(parseRequestLog(text, file_name, logFormatOf(source),
                                               requestLogOptions(options, file_name)),
                               source, options);
+    case IncidentSource::prometheus_range:
+      return importPrometheusRange(text, file_name, options.request_log_config);
+    case IncidentSource::otlp_traces:
+      return importOtlpTraces(text, file_name, options);
     case IncidentSource::unknown:
       break;
   }
@@ -199,7 +219,12 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
 }
 
 ImportedIncident openIncidentFile(const std::filesystem::path& path, const ImportOptions& options) {
-  if (const auto log = detectRequestLog(fileHead(path))) {
+  const std::string head = fileHead(path);
+  if (looksLikePrometheusRange(head) || looksLikeOtlpTraces(head)) {
+    const std::string text = readTextFile(path);
+    return importIncident(text, path.string(), options);
+  }
+  if (const auto log = detectRequestLog(head, options.request_log_mapping)) {
     return importRequestLog(readRequestLog(path, *log, requestLogOptions(options, path.string())),
                             *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
                                                           : IncidentSource::request_log_jsonl,
@@ -207,6 +232,26 @@ ImportedIncident openIncidentFile(const std::filesystem::path& path, const Impor
   }
   const std::string text = readTextFile(path);
   return importIncident(text, path.string(), options);
+}
+
+}  // namespace breakerlab
+
+namespace breakerlab {
+
+std::string importSummary(const ImportedIncident& imported) {
+  using K = ImportFinding::Kind;
+  const ImportReport& r = imported.report;
+  std::string out = "imported " + r.source + " (" + r.format + "): ";
+  bool first = true;
+  for (K kind : {K::recognised, K::assumed, K::missing, K::calibrated}) {
+    const std::size_t n = r.count(kind);
+    if (n == 0) continue;
+    out += (first ? "" : ", ") + std::to_string(n) + " " + std::string(toString(kind));
+    first = false;
+  }
+  if (first) out += "nothing recognised";
+  out += "; `breakerlab-cli import " + r.source + "` shows the report";
+  return out;
 }
 
 }  // namespace breakerlab

@@ -295,6 +295,18 @@ std::string shortQuote(std::string_view text, std::size_t limit) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
+namespace {
+// "opens after 50% failures", "opening at 25% errors": but not "opens connections", which a pool
+// does.
+bool opensLikeABreaker(const std::vector<PhraseToken>& t) {
+  for (std::size_t i = 0; i < t.size(); ++i)
+    if (startsWith(t[i], "open") &&
+        !(i + 1 < t.size() && (startsWith(t[i + 1], "connection") || isWord(t[i + 1], "a"))))
+      return true;
+  return false;
+}
+}  // namespace
+
 std::vector<PhraseHint> recognisePhrases(std::string_view clause, std::string_view context_in) {
   const std::vector<PhraseToken> t = tokenizePhrase(clause);
   const std::string context = lower(context_in);
@@ -312,7 +324,7 @@ std::vector<PhraseHint> recognisePhrases(std::string_view clause, std::string_vi
                                hasWord(t, "half-open") || hasWord(t, "trial");
   const bool about_breaker = hasWord(t, "breaker") || contains(context, "breaker") ||
                              contains(context, "trip") || contains(context, "threshold") ||
-                             contains(context, "window") || hasPrefix(t, "open");
+                             contains(context, "window") || opensLikeABreaker(t);
 
   // --- the attempt timeout -------------------------------------------------------------
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -637,6 +649,23 @@ std::vector<PhraseHint> recognisePhrases(std::string_view clause, std::string_vi
     if (none && ((startsWith(t[i + 1], "checkout") && startsWith(t[i + 2], "fail")) ||
                  (startsWith(t[i + 1], "fail") && startsWith(t[i + 2], "checkout")))) {
       hint("expect:failed_checkouts", "0");
+      break;
+    }
+  }
+
+  // "18.6% of purchase attempts failed", "12% of checkouts failed"
+  for (std::size_t i = 0; i + 3 < t.size(); ++i) {
+    if (t[i].kind != Kind::percent || t[i].value < 0 || t[i].value > 100 || !isWord(t[i + 1], "of"))
+      continue;
+    bool failed = false, checkouts = false;
+    for (std::size_t j = i + 2; j < t.size() && j <= i + 5; ++j) {
+      if (startsWith(t[j], "checkout") || startsWith(t[j], "purchase") ||
+          startsWith(t[j], "attempt") || startsWith(t[j], "order") || startsWith(t[j], "request"))
+        checkouts = true;
+      if (isWord(t[j], "failed") || isWord(t[j], "fail")) failed = true;
+    }
+    if (failed && checkouts) {
+      hint("expect:failed_pct", formatNumber(t[i].value));
       break;
     }
   }

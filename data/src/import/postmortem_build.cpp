@@ -311,6 +311,32 @@ class Builder {
     return c;
   }
 
+  // "1,284 failed attempts" and "18.6% of purchase attempts failed" over a 31-minute window:
+  // 6,903 checkouts, 3.7 a second. With the line of the count.
+  std::optional<std::pair<double, int>> rateFromFailures(const std::vector<FactHint>& hints) const {
+    const Incident& inc = out_.incident;
+    const FactHint* pct = find(hints, "expect:failed_pct");
+    if (pct == nullptr || find(hints, "count_unit:failed_checkouts") != nullptr) return {};
+    const auto share = parseNumber(pct->value);
+    const double window_s = static_cast<double>(inc.end - inc.start) / kSecond;
+    if (!share || *share <= 0 || window_s <= 0) return {};
+    for (const FactStat& st : f_.stats) {
+      if (!isFailedCount(st.label)) continue;
+      const auto n = firstNumber(st.value);
+      if (!n || *n <= 0) continue;
+      const double rps = *n / (*share / 100.0) / window_s;
+      if (rps > 0 && rps <= 1e6) return std::make_pair(rps, st.line);
+    }
+    return {};
+  }
+
+  static bool isFailedCount(const std::string& label) {
+    const std::string l = lowerCopy(label);
+    return l.find("failed") != std::string::npos &&
+           (l.find("checkout") != std::string::npos || l.find("attempt") != std::string::npos ||
+            l.find("purchase") != std::string::npos || l.find("order") != std::string::npos);
+  }
+
   void traffic() {
     Incident& inc = out_.incident;
     const std::vector<FactHint> hints = chosen(f_.hints);
@@ -319,6 +345,12 @@ class Builder {
       rps = parseNumber(h->value).value_or(40);
       report().add(K::recognised, h->line, "traffic",
                    h->value + " requests per second, from \"" + h->quote + "\"");
+    } else if (const auto derived = rateFromFailures(hints)) {
+      rps = derived->first;
+      report().add(K::assumed, derived->second, "traffic",
+                   formatNumber(std::round(rps * 100) / 100) +
+                       " requests per second: the failed checkouts the document counts over the "
+                       "share of checkouts it says failed, across the window");
     } else {
       report().add(K::missing, 0, "traffic",
                    "the document states no request rate; 40 requests per second assumed: set "
@@ -379,7 +411,19 @@ class Builder {
     d.name = !dependency_name_.empty()     ? dependency_name_
              : !f_.dependency_name.empty() ? f_.dependency_name
                                            : "dependency";
-    if (dependency_name_.empty())
+    if (dependency_name_.empty() && f_.dependency_name.empty() &&
+        roles_.count(Role::dependency) == 0) {
+      if (auto named = nameFromTimeline()) {
+        d.name = named->first;
+        report().add(K::assumed, named->second, "dependency.name",
+                     d.name +
+                         ": the subject of the first timeline item about latency, timeouts "
+                         "or errors");
+      } else {
+        report().add(K::missing, 0, "dependency.name",
+                     "the document does not name the service called");
+      }
+    } else if (dependency_name_.empty())
       report().add(f_.dependency_name.empty() ? K::missing : K::recognised, 0, "dependency.name",
                    f_.dependency_name.empty() ? "the document does not name the service called"
                                               : d.name + ": where the calls with a timeout go");
@@ -437,6 +481,48 @@ class Builder {
     }
   }
 
+  // A timeline item is "what happened · what was decided" (or "title · detail"): the state is
+  // read from the first part that names one, so "Alert fires after error rate exceeds 5%" does
+  // not turn a slow provider into an erroring one. With the part it was read from.
+  std::pair<const StateBehaviour*, std::string> stateOfItem(const std::string& label) const {
+    std::size_t from = 0;
+    while (from <= label.size()) {
+      std::size_t sep = label.find(" · ", from);
+      if (sep == std::string::npos) sep = label.size();
+      const std::string part = label.substr(from, sep - from);
+      if (const StateBehaviour* row = options_.states.match(part)) return {row, part};
+      from = sep + std::string_view(" · ").size();
+    }
+    return {nullptr, {}};
+  }
+
+  // "Provider latency crosses 4 seconds", "Pricing p95 crosses 2 s": the word before what is
+  // measured names what is measured.
+  std::optional<std::pair<std::string, int>> nameFromTimeline() const {
+    static const std::vector<std::string_view> measures = {
+        "latency", "p50", "p95", "p99", "timeouts", "timeout", "errors", "error", "5xx"};
+    for (const FactEvent& e : f_.events) {
+      const auto [row, l] = stateOfItem(e.label);
+      if (row == nullptr || row->health != Health::red) continue;
+      std::size_t end = 0;
+      while (end < l.size() && (std::isalnum(static_cast<unsigned char>(l[end])) || l[end] == '-'))
+        ++end;
+      if (end < 3 || !std::isupper(static_cast<unsigned char>(l[0]))) continue;
+      const std::string first = l.substr(0, end);
+      const std::string lower = lowerCopy(first);
+      if (lower == "the" || lower == "our" || lower == "all" || lower == "checkout") continue;
+      std::size_t next = end;
+      while (next < l.size() && l[next] == ' ') ++next;
+      std::size_t next_end = next;
+      while (next_end < l.size() && std::isalnum(static_cast<unsigned char>(l[next_end])))
+        ++next_end;
+      const std::string second = lowerCopy(l.substr(next, next_end - next));
+      if (std::find(measures.begin(), measures.end(), second) != measures.end())
+        return std::make_pair(first, e.line);
+    }
+    return {};
+  }
+
   // Without a lane of the dependency's states: its state follows the timeline's items that
   // name it ("Pricing p95 crosses 2 s" -> slow; "... recover" -> healthy).
   void fromTimeline() {
@@ -446,9 +532,9 @@ class Builder {
     Micros from = inc.start;
     int line = 0;
     for (const FactEvent& e : f_.events) {
-      const StateBehaviour* row = options_.states.match(e.label);
+      const auto [row, part] = stateOfItem(e.label);
       if (row == nullptr || row->name == state) continue;
-      const bool names_it = d.name != "dependency" && has(e.label, lowerCopy(d.name));
+      const bool names_it = d.name != "dependency" && has(part, lowerCopy(d.name));
       if (!names_it && row->health == Health::red) continue;
       if (e.at <= from) {
         state = row->name;
@@ -566,7 +652,7 @@ class Builder {
       if (!n) continue;
       if (label.find("cache hit") != std::string::npos)
         expect("cached_window_checkouts == " + formatNumber(*n) + " ± 1%", s.line, inc.expect);
-      else if (label.find("failed checkout") != std::string::npos) {
+      else if (isFailedCount(s.label)) {
         if (const FactHint* unit = find(hints, "count_unit:failed_checkouts"))
           report().add(K::note, s.line, "failed checkouts",
                        formatNumber(*n) + " is not an expectation: \"" + unit->quote +
@@ -575,6 +661,8 @@ class Builder {
           expect("failed_checkouts == " + formatNumber(*n) + " ± 10%", s.line, inc.expect);
       }
     }
+    if (const FactHint* h = find(hints, "expect:failed_pct"))
+      expect("failed_pct == " + h->value + " ± 3", h->line, inc.expect);
     for (const FactHint& h : hints)
       if (h.key == "expect:failed_checkouts")
         expect("failed_checkouts == " + h.value, h.line, inc.expect);

@@ -149,6 +149,11 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*f
           events.push_back({*c, label, line_no});
           continue;
         }
+        // "| Failed attempts | 1,284 | confirmed from checkout events |": a measure.
+        if (!row[0].empty() && !row[1].empty() &&
+            std::isdigit(static_cast<unsigned char>(row[1].front())) &&
+            std::isalpha(static_cast<unsigned char>(row[0].front())))
+          facts.stats.push_back({row[0], row[1], line_no});
       }
     }
     // "- 09:02" then the title line (and a detail line).

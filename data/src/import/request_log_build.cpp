@@ -1,6 +1,7 @@
 // Request logs: the packed rows of a log, then its requests (arrivals) linked to their attempts
 // and compacted into what the replay consults.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "breakerlab/data/values.h"
@@ -58,7 +59,7 @@ void RowCollector::reserve(std::uint64_t rows, bool request_ids, bool attempts,
 void RowCollector::add(const RowFields& f, int line) {
   auto present = [&](RequestLogField field) { return f.present[static_cast<int>(field)]; };
   auto value = [&](RequestLogField field) { return f.value[static_cast<int>(field)]; };
-  auto column = [&](RequestLogField field) { return f.column[static_cast<int>(field)]; };
+  auto column = [&](RequestLogField field) { return f.columnOf(static_cast<int>(field)); };
   auto quote = [](std::string_view text) { return "\"" + clipText(text) + "\""; };
   if (ts_.size() >= options_.max_calls)
     fail(line, 1,
@@ -173,7 +174,13 @@ void RowCollector::add(const RowFields& f, int line) {
     peak_ = std::max<std::uint64_t>(peak_, bytesNow());
 }
 
-RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines) {
+void RowCollector::checkpoint(std::uint64_t total_bytes) const {
+  if (options_.progress && !options_.progress(total_bytes, total_bytes))
+    throw ImportCancelled(file_);
+}
+
+RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
+                                std::uint64_t total_bytes) {
   RequestLog log;
   log.file = file_;
   log.format = format;
@@ -232,6 +239,8 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines) {
     }
   }
 
+  checkpoint(total_bytes);
+
   // 2. Attempts counted from 1 are counted from 0.
   if (!attempt_.empty()) {
     std::uint8_t lowest = kNoAttempt;
@@ -245,7 +254,8 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines) {
   };
 
   // 3. Requests: a row that starts one (attempt 0, or the first of its request id) is an
-  //    arrival; the request's later rows are linked to it in start order.
+  //    arrival; the request's later rows are linked to it in attempt order (start order
+  //    without attempt numbers).
   std::vector<bool> arrival(n, false);
   std::vector<std::uint32_t> next_row(n, kNone);
   std::vector<std::uint8_t> ordinal;  // attempt numbers for logs without them
@@ -258,44 +268,84 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines) {
     }
   };
   if (!request_.empty()) {
-    std::vector<std::uint32_t> by_request(n);
-    std::iota(by_request.begin(), by_request.end(), 0u);
-    std::sort(by_request.begin(), by_request.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return request_[a] != request_[b] ? request_[a] < request_[b] : a < b;
-    });
-    peak_ = std::max<std::uint64_t>(peak_, bytesNow() + n * 8 + n / 4);
+    // Rows grouped by request: sorted as 64-bit keys, the hash's high bits above the row's
+    // number (a plain sort; an index sort comparing request_[a] with request_[b] misses the
+    // cache on every comparison). Rows whose high bits agree but whose hashes differ are told
+    // apart below.
+    const int index_bits = std::max(1, static_cast<int>(std::bit_width(n - 1)));
+    const std::uint64_t index_mask = index_bits >= 64 ? ~0ull : (1ull << index_bits) - 1;
+    std::vector<std::uint64_t> by_request(n);
+    for (std::size_t r = 0; r < n; ++r) by_request[r] = (request_[r] & ~index_mask) | r;
+    std::sort(by_request.begin(), by_request.end());
+    peak_ = std::max<std::uint64_t>(peak_, bytesNow() + n * 12 + n / 8);
     if (attempt_.empty()) attempt_.assign(n, kNoAttempt);
+    auto rowOf = [&](std::uint64_t k) { return static_cast<std::uint32_t>(k & index_mask); };
+    auto link = [&](std::size_t g, std::size_t e) {  // by_request[g, e): one request's rows
+      const auto begin = by_request.begin() + static_cast<std::ptrdiff_t>(g);
+      const auto end = by_request.begin() + static_cast<std::ptrdiff_t>(e);
+      if (request_[rowOf(*begin)] == kNoRequest) {
+        for (auto it = begin; it != end; ++it) standalone(rowOf(*it));
+        return;
+      }
+      // With attempt numbers, the calls are linked in attempt order (a retry logged by
+      // another pod may carry an earlier timestamp than its first call); without, in time.
+      if (e - g > 1 && std::none_of(begin, end, [&](std::uint64_t k) {
+            return attempt_[rowOf(k)] == kNoAttempt;
+          }))
+        std::sort(begin, end, [&](std::uint64_t a, std::uint64_t b) {
+          const std::uint8_t x = attempt_[rowOf(a)], y = attempt_[rowOf(b)];
+          return x != y ? x < y : a < b;
+        });
+      std::uint32_t last = kNone;
+      int last_attempt = -1;
+      for (auto it = begin; it != end; ++it) {
+        const std::uint32_t r = rowOf(*it);
+        const std::uint8_t given = attempt_[r];
+        if (given == 0 || (given == kNoAttempt && last == kNone)) {
+          arrival[r] = true;
+          attempt_[r] = 0;
+          last = r;
+          last_attempt = 0;
+        } else if (last != kNone && (given == kNoAttempt || given > last_attempt)) {
+          const int a = given == kNoAttempt ? std::min(last_attempt + 1, 250) : given;
+          attempt_[r] = static_cast<std::uint8_t>(a);
+          next_row[last] = r;
+          last = r;
+          last_attempt = a;
+        } else {
+          ++log.unlinked;  // a retry whose first call is not in the log
+        }
+      }
+    };
     std::size_t g = 0;
     while (g < n) {
+      const std::uint64_t high = by_request[g] & ~index_mask;
       std::size_t e = g + 1;
-      const std::uint64_t id = request_[by_request[g]];
-      while (e < n && request_[by_request[e]] == id) ++e;
-      if (id == kNoRequest) {
-        for (std::size_t i = g; i < e; ++i) standalone(by_request[i]);
+      while (e < n && (by_request[e] & ~index_mask) == high) ++e;
+      const std::uint64_t id = request_[rowOf(by_request[g])];
+      if (std::all_of(by_request.begin() + static_cast<std::ptrdiff_t>(g + 1),
+                      by_request.begin() + static_cast<std::ptrdiff_t>(e),
+                      [&](std::uint64_t k) { return request_[rowOf(k)] == id; })) {
+        link(g, e);
       } else {
-        std::uint32_t last = kNone;
-        int last_attempt = -1;
-        for (std::size_t i = g; i < e; ++i) {
-          const std::uint32_t r = by_request[i];
-          const std::uint8_t given = attempt_[r];
-          if (given == 0 || (given == kNoAttempt && last == kNone)) {
-            arrival[r] = true;
-            attempt_[r] = 0;
-            last = r;
-            last_attempt = 0;
-          } else if (last != kNone && (given == kNoAttempt || given > last_attempt)) {
-            const int a = given == kNoAttempt ? std::min(last_attempt + 1, 250) : given;
-            attempt_[r] = static_cast<std::uint8_t>(a);
-            next_row[last] = r;
-            last = r;
-            last_attempt = a;
-          } else {
-            ++log.unlinked;  // a retry whose first call is not in the log
-          }
+        // Different requests share the high bits: by full hash, rows in order within each.
+        std::sort(by_request.begin() + static_cast<std::ptrdiff_t>(g),
+                  by_request.begin() + static_cast<std::ptrdiff_t>(e),
+                  [&](std::uint64_t a, std::uint64_t b) {
+                    const std::uint64_t x = request_[rowOf(a)], y = request_[rowOf(b)];
+                    return x != y ? x < y : a < b;
+                  });
+        for (std::size_t s = g; s < e;) {
+          std::size_t t = s + 1;
+          while (t < e && request_[rowOf(by_request[t])] == request_[rowOf(by_request[s])]) ++t;
+          link(s, t);
+          s = t;
         }
       }
       g = e;
     }
+    std::vector<std::uint64_t>().swap(by_request);
+    checkpoint(total_bytes);
     std::vector<std::uint64_t>().swap(request_);
   } else {
     for (std::size_t r = 0; r < n; ++r) standalone(r);

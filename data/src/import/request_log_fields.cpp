@@ -55,6 +55,7 @@ constexpr Alias kAliases[] = {
     {"status", RequestLogField::status},
     {"status_code", RequestLogField::status},
     {"http_status", RequestLogField::status},
+    {"http.status", RequestLogField::status},
     {"http.status_code", RequestLogField::status},
     {"http.response.status_code", RequestLogField::status},
     {"response_code", RequestLogField::status},

@@ -32,6 +32,7 @@ struct JsonlRowParser::Handler {
   } values[kRequestLogFieldCount];
   std::size_t error_position = 0;
   std::string error_message;
+  bool parse_failed = false;  // a syntax error (not a limit or an array)
 
   void reset() {
     path.clear();
@@ -146,6 +147,7 @@ struct JsonlRowParser::Handler {
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) {
     error_position = position;
+    parse_failed = true;
     std::string what = e.what();
     // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while
     // parsing value - invalid literal; last read: '{x'": keep what follows the position.
@@ -200,22 +202,28 @@ bool JsonlRowParser::parseLine(std::string_view line, int number, RowFields& out
   Handler& h = *handler_;
   h.reset();
   h.error_message.clear();
+  h.parse_failed = false;
   SaxAdapter sax{h};
   const bool ok = nlohmann::json::sax_parse(line.begin(), line.end(), &sax,
                                             nlohmann::json::input_format_t::json, true);
   if (!ok) {
-    const int column = static_cast<int>(std::min(h.error_position, line.size()));
+    // nlohmann's position counts the characters read, the offending one included: the 1-based
+    // column of it, or one past the line's end when the line ended too early.
+    const int column = static_cast<int>(std::min(h.error_position, line.size() + 1));
     throw LoadError(file_, number, std::max(column, 1),
-                    h.error_message.empty() ? "not a JSON object" : clipText(h.error_message));
+                    h.error_message.empty() ? "not a JSON object"
+                    : h.parse_failed        ? "JSON parse error: " + clipText(h.error_message)
+                                            : clipText(h.error_message));
   }
   out.clear();
+  out.line = line;
   for (int f = 0; f < kRequestLogFieldCount; ++f) {
     const Handler::Value& v = h.values[f];
     if (!v.set) continue;
     out.present[f] = true;
     out.value[f] = std::string_view(h.arena).substr(v.offset, v.size);
-    const std::size_t at = line.find("\"" + v.name + "\"");
-    out.column[f] = at == std::string_view::npos ? 1 : static_cast<int>(at) + 1;
+    out.key[f] = v.name;
+    out.column[f] = 0;  // found from the key only for an error (RowFields::columnOf)
   }
   return true;
 }

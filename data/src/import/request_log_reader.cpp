@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
@@ -124,7 +125,7 @@ RequestLog readWith(const std::string& file, RequestLogFormat format,
         },
         options, total);
   }
-  return rows.finish(format, lines);
+  return rows.finish(format, lines, total);
 }
 
 }  // namespace
@@ -138,10 +139,16 @@ RequestLog readRequestLog(const std::filesystem::path& path, RequestLogFormat fo
   {
     Descriptor fd(openRegularFile(path, size));
     std::vector<char> buffer(kBufferBytes);
+    std::uint64_t counted = 0, next_check = kProgressEvery;
     for (;;) {
       const std::size_t n = readSome(fd.get(), buffer.data(), buffer.size(), file);
       if (n == 0) break;
       newlines += static_cast<std::uint64_t>(std::count(buffer.data(), buffer.data() + n, '\n'));
+      // No progress to show yet (0%), but a cancel is honoured.
+      if ((counted += n) >= next_check) {
+        next_check += kProgressEvery;
+        if (options.progress && !options.progress(0, size)) throw ImportCancelled(file);
+      }
     }
   }
   if (newlines > options.max_calls + 1000)
@@ -167,7 +174,8 @@ RequestLog parseRequestLog(std::string_view text, const std::string& file_name,
                   });
 }
 
-std::optional<RequestLogFormat> detectRequestLog(std::string_view head) {
+std::optional<RequestLogFormat> detectRequestLog(std::string_view head,
+                                                 const RequestLogMapping& mapping) {
   // The first line that is not blank or a comment.
   std::size_t at = 0;
   std::string_view line;
@@ -188,6 +196,12 @@ std::optional<RequestLogFormat> detectRequestLog(std::string_view head) {
     if (line.back() != '}') return std::nullopt;
     for (std::string_view key : {"\"timestamp", "\"ts\"", "\"time", "\"start", "\"@timestamp\""})
       if (line.find(key) != std::string_view::npos) return RequestLogFormat::jsonl;
+    // A mapped timestamp key (its last part, when dotted: "meta.when" is "when" in an object).
+    std::string_view mapped = mapping[RequestLogField::timestamp];
+    if (const std::size_t dot = mapped.rfind('.'); dot != std::string_view::npos)
+      mapped.remove_prefix(dot + 1);
+    if (!mapped.empty() && line.find("\"" + std::string(mapped) + "\"") != std::string_view::npos)
+      return RequestLogFormat::jsonl;
     return std::nullopt;
   }
   if (line.find(',') == std::string_view::npos) return std::nullopt;
@@ -200,6 +214,16 @@ std::optional<RequestLogFormat> detectRequestLog(std::string_view head) {
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     while (!cell.empty() && (cell.front() == ' ' || cell.front() == '"')) cell.remove_prefix(1);
     while (!cell.empty() && (cell.back() == ' ' || cell.back() == '"')) cell.remove_suffix(1);
+    auto mapped = [&](RequestLogField f) {
+      const std::string& name = mapping[f];
+      return !name.empty() && name.size() == cell.size() &&
+             std::equal(name.begin(), name.end(), cell.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) ==
+                      std::tolower(static_cast<unsigned char>(b));
+             });
+    };
+    if (mapped(RequestLogField::timestamp)) time = true;
+    if (mapped(RequestLogField::duration)) duration = true;
     if (auto f = fieldForName(cell, nullptr)) {
       time = time || *f == RequestLogField::timestamp;
       duration = duration || *f == RequestLogField::duration;

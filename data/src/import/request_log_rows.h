@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the request-log reader: the columns a line's fields are found in, the values they
 // are read as, and the packed rows they are collected into before linking.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,13 +33,25 @@ std::optional<Micros> parseLogDuration(std::string_view text, std::string_view u
 std::optional<std::uint8_t> parseLogOutcome(std::string_view text);
 std::optional<std::uint8_t> parseLogStatus(std::string_view text);
 
-// The string fields of one line, as views into it, with their 1-based columns.
+// The string fields of one line, as views into it, with their 1-based columns. JSON Lines
+// give the key instead (column 0), found in the line only for an error: columnOf().
 struct RowFields {
   std::string_view value[kRequestLogFieldCount];
   int column[kRequestLogFieldCount] = {};
   bool present[kRequestLogFieldCount] = {};
+  std::string_view key[kRequestLogFieldCount];  // JSON Lines: the value's (last) key
+  std::string_view line;                        // JSON Lines: the line, to find a key in
   void clear() {
     for (int i = 0; i < kRequestLogFieldCount; ++i) present[i] = false;
+  }
+  int columnOf(int f) const {
+    if (column[f] > 0 || line.empty()) return std::max(column[f], 1);
+    for (std::size_t at = line.find(key[f]); at != std::string_view::npos;
+         at = line.find(key[f], at + 1))
+      if (at > 0 && line[at - 1] == '"' && at + key[f].size() < line.size() &&
+          line[at + key[f].size()] == '"')
+        return static_cast<int>(at);  // the opening quote's column
+    return 1;
   }
 };
 
@@ -57,7 +70,9 @@ class RowCollector {
   void reserve(std::uint64_t rows, bool request_ids, bool attempts, bool request_starts);
   // Reads the fields of line `line`; throws LoadError at the offending field.
   void add(const RowFields& fields, int line);
-  RequestLog finish(RequestLogFormat format, std::uint64_t lines);
+  // `total_bytes`: the input's size, for the progress calls between the linking steps (where
+  // a cancel is honoured too).
+  RequestLog finish(RequestLogFormat format, std::uint64_t lines, std::uint64_t total_bytes);
 
   std::string columns[kRequestLogFieldCount];
   std::string duration_unit = "ms";
@@ -66,6 +81,8 @@ class RowCollector {
  private:
   std::uint64_t bytesNow() const;
   [[noreturn]] void fail(int line, int column, const std::string& message) const;
+  // Reports progress (all bytes read) and throws ImportCancelled when the callback says stop.
+  void checkpoint(std::uint64_t total_bytes) const;
 
   std::string file_;
   RequestLogOptions options_;

@@ -127,11 +127,12 @@ DependencySummary summarizeDependency(const RecordedCalls& calls, Micros from, M
       ++s.answered;
     }
   }
-  // The typical median: that of the bins' medians (the log is mostly healthy, or it is not
-  // and then "slow" means little).
+  // The typical median: the lower quartile of the medians of the bins that are not failing
+  // (a failing bin's fast errors would make every healthy bin look slow; a log that is slow
+  // most of the time has no "slow" to tell apart).
   std::vector<Micros> medians;
   for (const Stats& s : stats)
-    if (s.answered > 0) medians.push_back(s.quantile(0.5));
+    if (s.answered > 0 && s.failureShare() < 0.05) medians.push_back(s.quantile(0.5));
   Micros typical = 0;
   if (!medians.empty()) {
     std::nth_element(medians.begin(),

@@ -122,8 +122,8 @@ StateTable StateTable::defaults() {
   {
     StateBehaviour r;
     r.name = "healthy";
-    r.match = {"healthy", "ok",       "up",   "normal", "green",   "recovered",
-               "recover", "recovers", "fine", "fresh",  "nominal", "resolved"};
+    r.match = {"healthy", "ok",       "back up", "is up", "normal",  "green",   "recovered",
+               "recover", "recovers", "fine",    "fresh", "nominal", "resolved"};
     r.health = Health::green;
     r.latency = healthy_latency;
     t.rows.push_back(r);

@@ -12,22 +12,29 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QUndoStack>
 #include <QValueAxis>
 
 #include "breakerlab/data/config_io.h"
+#include "breakerlab/data/file_io.h"
+#include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
+#include "breakerlab/data/state_table.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
+#include "import_report_dialog.h"
 #include "main_window.h"
 #include "replay_session.h"
+#include "settings_keys.h"
 #include "test_incident.h"
 
 namespace breakerlab::app {
@@ -268,6 +275,77 @@ TEST_F(Workbench, ChoosingALibraryShowsItsOwnKnobsWithItsNamesAndUnits) {
   window.undoStack()->undo();
   window.undoStack()->undo();
   EXPECT_EQ(window.session().config().breaker.library, BreakerLibrary::breakerlab);
+}
+
+TEST_F(Workbench, APostmortemOpensDirectlyWithItsReportAndSavesAsAnIncident) {
+  const QString doc =
+      QString::fromStdString(test::resourcePath("postmortems/inc-2026-0908-pricing-postmortem.md"));
+  ASSERT_TRUE(window.openIncident(doc)) << errors.join('\n').toStdString();
+  EXPECT_TRUE(window.session().isImported());
+  EXPECT_EQ(window.metrics()->failedExpectations(), 0) << "the document's numbers hold";
+  const auto replayed = window.lanes()->rowSpans("breaker", views::RowKind::replayed);
+  const auto recorded = window.lanes()->rowSpans("breaker", views::RowKind::recorded);
+  ASSERT_EQ(replayed.size(), recorded.size());
+  for (std::size_t i = 0; i < replayed.size(); ++i)
+    EXPECT_NEAR(replayed[i].first, recorded[i].first, 0.5);
+  ASSERT_TRUE(window.action("import-report")->isEnabled());
+  window.action("import-report")->trigger();
+  ImportReportDialog* dialog = window.importReportDialog();
+  ASSERT_NE(dialog, nullptr);
+  const QString report = dialog->findChild<QTextBrowser*>("import-report-text")->toPlainText();
+  EXPECT_TRUE(report.contains("timeout.attempt")) << report.toStdString();
+  EXPECT_TRUE(report.contains("line 122"));
+  EXPECT_TRUE(report.contains("missing"));
+
+  QTemporaryDir dir;
+  const QString saved = dir.filePath("0908.yaml");
+  ASSERT_TRUE(window.saveIncidentTo(saved));
+  const std::string text = readTextFile(saved.toStdString());
+  EXPECT_EQ(text.rfind("# Imported from ", 0), 0u) << "the report as comments";
+  const Incident back = parseIncident(text, saved.toStdString());
+  EXPECT_EQ(back.deployed, window.session().incident().deployed);
+}
+
+TEST_F(Workbench, EditingTheStateTableAndImportingAgainReplaysTheNewBehaviour) {
+  QSettings().remove(settings::kStateTable);
+  const QString doc =
+      QString::fromStdString(test::resourcePath("postmortems/inc-2026-0908-pricing-postmortem.md"));
+  ASSERT_TRUE(window.openIncident(doc));
+  const double trip_before = metricValue(window, "time_to_trip_s");
+  window.action("import-report")->trigger();
+  ImportReportDialog* dialog = window.importReportDialog();
+  auto* editor = dialog->findChild<QPlainTextEdit*>("state-table");
+  ASSERT_NE(editor, nullptr);
+  // "timing out" becomes a state that refuses at once.
+  StateTable table = *dialog->editedTable(nullptr);
+  for (StateBehaviour& row : table.rows)
+    if (row.name == "timing out") {
+      row.outcomes = {};
+      row.outcomes.refused = 1;
+      row.fitted = StateBehaviour::Fitted::none;
+    }
+  editor->setPlainText(QString::fromStdString(stateTableToYaml(table)));
+  ASSERT_TRUE(window.reimportWith(*dialog->editedTable(nullptr)));
+  EXPECT_LT(metricValue(window, "time_to_trip_s"), trip_before);
+  // The table is remembered for the next import.
+  EXPECT_TRUE(QSettings().value(settings::kStateTable).toString().contains("timing out"));
+  QSettings().remove(settings::kStateTable);
+
+  // A table that does not read says where, and changes nothing.
+  editor->setPlainText("format: breakerlab-states/1\nstates:\n  - state: x\n    health: amber\n");
+  QString error;
+  EXPECT_FALSE(dialog->editedTable(&error));
+  EXPECT_TRUE(error.contains(":4:")) << error.toStdString();
+}
+
+TEST_F(Workbench, OpeningAConfigAsAnIncidentSaysToLoadItOntoOne) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("config.yaml");
+  writeFileAtomically(path.toStdString(),
+                      "format: breakerlab-config/1\nbreaker: {enabled: false}\n");
+  EXPECT_FALSE(window.openIncident(path));
+  ASSERT_EQ(errors.size(), 1);
+  EXPECT_TRUE(errors.front().contains("Load Config")) << errors.front().toStdString();
 }
 
 }  // namespace

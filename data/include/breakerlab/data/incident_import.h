@@ -22,6 +22,8 @@ enum class IncidentSource {
   postmortem_text,      // prose with a UTC timeline table or list
   request_log_csv,      // one dependency call a line, CSV with a header
   request_log_jsonl,    // one dependency call a line, JSON Lines
+  prometheus_range,     // Prometheus query_range responses (matrix), alone or under roles
+  otlp_traces,          // OpenTelemetry traces, OTLP JSON (the collector's file exporter)
   unknown,
 };
 std::string_view toString(IncidentSource source);
@@ -38,6 +40,9 @@ struct ImportOptions {
   // the incident gets as deployed (a request log does not say).
   RequestLogMapping request_log_mapping;
   Config request_log_config;
+  // OpenTelemetry traces: the dependency whose client spans become the call log, by
+  // server.address or peer.service ("" = the one most client spans go to).
+  std::string trace_dependency;
 };
 
 struct ImportedIncident {
@@ -52,5 +57,9 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
                                 const ImportOptions& options = {});
 ImportedIncident openIncidentFile(const std::filesystem::path& path,
                                   const ImportOptions& options = {});
+
+// One line for a replay of an imported document: "imported resources/x.md (postmortem ...): 31
+// recognised, 6 assumed, 2 missing, 2 calibrated; `breakerlab-cli import` shows the report".
+std::string importSummary(const ImportedIncident& imported);
 
 }  // namespace breakerlab

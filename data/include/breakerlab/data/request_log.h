@@ -107,8 +107,11 @@ RequestLog readRequestLog(const std::filesystem::path& path, RequestLogFormat fo
 RequestLog parseRequestLog(std::string_view text, const std::string& file_name,
                            RequestLogFormat format, const RequestLogOptions& options = {});
 
-// Whether `head` (the first few kilobytes of a file) looks like a request log, and which format.
-std::optional<RequestLogFormat> detectRequestLog(std::string_view head);
+// Whether `head` (the first few kilobytes of a file) looks like a request log, and which format:
+// a CSV header or a JSON object with a timestamp and a duration, by the usual names or by the
+// names `mapping` gives them.
+std::optional<RequestLogFormat> detectRequestLog(std::string_view head,
+                                                 const RequestLogMapping& mapping = {});
 
 // The dependency over time as a change-point summary of the calls (1-second bins, or wider for
 // long logs, merged while their failure share and latency stay alike): segments named by what

@@ -1,0 +1,403 @@
+// OTLP JSON traces into an incident (see otlp_import.h): the spans are read into one call row
+// per client span to the dependency (and one not-sent row per request that made none), which
+// the request-log reader then takes as any log.
+#include "breakerlab/data/otlp_import.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "breakerlab/data/load_error.h"
+#include "breakerlab/data/request_log.h"
+#include "breakerlab/data/values.h"
+
+namespace breakerlab {
+
+namespace {
+
+using nlohmann::json;
+using K = ImportFinding::Kind;
+
+// About what 64 MiB of OTLP JSON can hold; past it the file is refused rather than grown into.
+constexpr std::size_t kMaxSpans = 2'000'000;
+
+enum class SpanKind { other, server, client };
+
+struct Span {
+  std::string trace;
+  std::string service;  // the resource's service.name
+  std::string target;   // server.address / peer.service / net.peer.name
+  SpanKind kind = SpanKind::other;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::string outcome;  // the request-log outcome word
+};
+
+std::string_view text(const json& v) {
+  return v.is_string() ? std::string_view(v.get_ref<const std::string&>()) : std::string_view();
+}
+
+// OTLP JSON writes 64-bit integers as strings ("1788876120000000000"); some writers use
+// numbers.
+std::optional<std::uint64_t> unsignedOf(const json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer() && v.get<std::int64_t>() >= 0)
+    return static_cast<std::uint64_t>(v.get<std::int64_t>());
+  if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    std::uint64_t out = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (ec == std::errc() && end == s.data() + s.size()) return out;
+  }
+  return std::nullopt;
+}
+
+// An attribute list [{"key": K, "value": {"stringValue": V}}] as text values.
+std::map<std::string, std::string> attributes(const json& list) {
+  std::map<std::string, std::string> out;
+  if (!list.is_array()) return out;
+  for (const json& a : list) {
+    if (!a.is_object() || !a.contains("key") || !a.contains("value")) continue;
+    const json& v = a["value"];
+    if (!v.is_object() || v.empty()) continue;
+    const json& inner = v.begin().value();
+    std::string s;
+    if (inner.is_string())
+      s = inner.get<std::string>();
+    else if (inner.is_number() || inner.is_boolean())
+      s = inner.dump();
+    else
+      continue;
+    out[std::string(text(a["key"]))] = std::move(s);
+  }
+  return out;
+}
+
+SpanKind kindOf(const json& k) {
+  if (k.is_number_integer()) {
+    const auto n = k.get<std::int64_t>();
+    return n == 2 ? SpanKind::server : n == 3 ? SpanKind::client : SpanKind::other;
+  }
+  const std::string_view s = text(k);
+  if (s == "SPAN_KIND_SERVER") return SpanKind::server;
+  if (s == "SPAN_KIND_CLIENT") return SpanKind::client;
+  return SpanKind::other;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) {
+  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                        [](char a, char b) { return std::tolower(a) == std::tolower(b); });
+  return it != haystack.end();
+}
+
+// What a client span's call came to, in the request log's words.
+std::string outcomeOf(const std::map<std::string, std::string>& attrs, const json& status,
+                      const json& events) {
+  std::string error_type;
+  for (const char* key : {"error.type", "exception.type"})
+    if (auto it = attrs.find(key); it != attrs.end()) error_type = it->second;
+  if (error_type.empty() && events.is_array())
+    for (const json& e : events)
+      if (e.is_object() && e.contains("attributes")) {
+        const auto ea = attributes(e["attributes"]);
+        if (auto it = ea.find("exception.type"); it != ea.end()) error_type = it->second;
+      }
+  bool error = false;
+  if (status.is_object() && status.contains("code")) {
+    const json& c = status["code"];
+    error = (c.is_number_integer() && c.get<std::int64_t>() == 2) || text(c) == "STATUS_CODE_ERROR";
+  }
+  if (contains(error_type, "timeout") || contains(error_type, "deadline") ||
+      contains(error_type, "timedout"))
+    return "timeout";
+  if (contains(error_type, "refused") || contains(error_type, "connect")) return "refused";
+  if (auto it = attrs.find("rpc.grpc.status_code"); it != attrs.end()) {
+    if (it->second == "4") return "timeout";
+    if (it->second == "14") return "refused";
+    if (it->second != "0") return "server_error";
+  }
+  for (const char* key : {"http.response.status_code", "http.status_code"})
+    if (auto it = attrs.find(key); it != attrs.end()) {
+      int code = 0;
+      std::from_chars(it->second.data(), it->second.data() + it->second.size(), code);
+      if (code >= 500) return "server_error";
+      if (code >= 400) return "client_error";
+      if (code >= 100) return error ? "server_error" : "success";
+    }
+  return error ? "server_error" : "success";
+}
+
+class SpanReader {
+ public:
+  explicit SpanReader(std::string file) : file_(std::move(file)) {}
+
+  void document(const json& root, int line) {
+    if (!root.is_object() || !root.contains("resourceSpans"))
+      fail(line, "expected {\"resourceSpans\": [...]} (OTLP JSON)");
+    const json& resources = root["resourceSpans"];
+    if (!resources.is_array()) fail(line, "resourceSpans: expected a list");
+    for (const json& rs : resources) {
+      if (!rs.is_object()) continue;
+      std::string service;
+      if (rs.contains("resource") && rs["resource"].is_object() &&
+          rs["resource"].contains("attributes")) {
+        const auto ra = attributes(rs["resource"]["attributes"]);
+        if (auto it = ra.find("service.name"); it != ra.end()) service = it->second;
+      }
+      // scopeSpans; instrumentationLibrarySpans in collectors before 0.60.
+      for (const char* scopes_key : {"scopeSpans", "instrumentationLibrarySpans"}) {
+        if (!rs.contains(scopes_key) || !rs[scopes_key].is_array()) continue;
+        for (const json& ss : rs[scopes_key]) {
+          if (!ss.is_object() || !ss.contains("spans") || !ss["spans"].is_array()) continue;
+          for (const json& s : ss["spans"]) span(s, service, line);
+        }
+      }
+    }
+  }
+
+  std::vector<Span> spans;
+  std::size_t unnamed_targets = 0;
+
+  [[noreturn]] void fail(int line, const std::string& message) const {
+    throw LoadError(file_, line, line > 0 ? 1 : 0, message);
+  }
+
+ private:
+  void span(const json& s, const std::string& service, int line) {
+    if (!s.is_object()) fail(line, "a span: expected an object");
+    if (spans.size() >= kMaxSpans)
+      fail(line, "more than " + std::to_string(kMaxSpans) + " spans; export a shorter range");
+    Span out;
+    out.service = service;
+    out.trace = std::string(text(s.value("traceId", json())));
+    if (out.trace.empty()) fail(line, "a span without a traceId");
+    out.kind = kindOf(s.value("kind", json()));
+    const auto start = unsignedOf(s.value("startTimeUnixNano", json()));
+    const auto end = unsignedOf(s.value("endTimeUnixNano", json()));
+    if (!start || !end || *end < *start)
+      fail(line, "span " + clipText(std::string(text(s.value("spanId", json())))) +
+                     ": expected startTimeUnixNano <= endTimeUnixNano (nanoseconds since the "
+                     "epoch)");
+    out.start_ns = *start;
+    out.end_ns = *end;
+    if (out.kind == SpanKind::client) {
+      const auto attrs = attributes(s.value("attributes", json()));
+      for (const char* key : {"server.address", "peer.service", "net.peer.name", "http.host",
+                              "db.system", "rpc.service"})
+        if (auto it = attrs.find(key); it != attrs.end() && !it->second.empty()) {
+          out.target = it->second;
+          break;
+        }
+      if (out.target.empty()) ++unnamed_targets;
+      out.outcome = outcomeOf(attrs, s.value("status", json()), s.value("events", json()));
+    }
+    spans.push_back(std::move(out));
+  }
+
+  std::string file_;
+};
+
+void parseInto(SpanReader& reader, std::string_view text, const std::string& file_name) {
+  // One document, or one per line (the file exporter).
+  const std::size_t first_nl = text.find('\n');
+  const bool one_per_line = first_nl != std::string_view::npos &&
+                            json::accept(text.substr(0, first_nl)) &&
+                            text.find_first_not_of(" \t\r\n", first_nl) != std::string_view::npos;
+  auto parse = [&](std::string_view part, int line_offset) {
+    try {
+      reader.document(json::parse(part.begin(), part.end()), line_offset);
+    } catch (const json::parse_error& e) {
+      int line = line_offset, column = 1;
+      for (std::size_t i = 0; i + 1 < e.byte && i < part.size(); ++i) {
+        if (part[i] == '\n') {
+          ++line;
+          column = 1;
+        } else {
+          ++column;
+        }
+      }
+      std::string what = e.what();
+      if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos)
+        what = what.substr(c + 2);
+      throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
+    }
+  };
+  if (!one_per_line) {
+    parse(text, 1);
+    return;
+  }
+  int line = 1;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    const std::string_view part = text.substr(pos, nl - pos);
+    if (part.find_first_not_of(" \t\r") != std::string_view::npos) parse(part, line);
+    pos = nl + 1;
+    ++line;
+  }
+}
+
+}  // namespace
+
+bool looksLikeOtlpTraces(std::string_view head) {
+  head = head.substr(0, std::min<std::size_t>(head.size(), 65536));
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && head[first] == '{' &&
+         head.find("\"resourceSpans\"") != std::string_view::npos;
+}
+
+ImportedIncident importOtlpTraces(std::string_view text, const std::string& file_name,
+                                  const ImportOptions& options) {
+  SpanReader reader(file_name);
+  parseInto(reader, text, file_name);
+  std::vector<Span>& spans = reader.spans;
+  std::vector<ImportFinding> findings;
+  auto note = [&](K kind, std::string what, std::string detail) {
+    findings.push_back({kind, 0, std::move(what), std::move(detail)});
+  };
+
+  // The dependency: the chosen one, or the one most client spans go to.
+  std::map<std::string, std::size_t> targets;
+  for (const Span& s : spans)
+    if (s.kind == SpanKind::client && !s.target.empty()) ++targets[s.target];
+  if (targets.empty())
+    throw LoadError(file_name, 0, 0,
+                    "no client spans with server.address or peer.service: nothing says which "
+                    "calls went to the dependency");
+  std::string dependency = options.trace_dependency;
+  if (dependency.empty()) {
+    dependency = std::max_element(targets.begin(), targets.end(), [](const auto& a, const auto& b) {
+                   return a.second < b.second;
+                 })->first;
+    std::string others;
+    for (const auto& [t, n] : targets)
+      if (t != dependency)
+        others += (others.empty() ? "" : ", ") + clipText(t) + " (" + std::to_string(n) + ")";
+    note(K::assumed, "dependency",
+         "'" + clipText(dependency) + "': most client spans (" +
+             std::to_string(targets[dependency]) + ") go there" +
+             (others.empty() ? "" : "; the others: " + others) +
+             "; choose another with --dependency");
+  } else if (!targets.count(dependency)) {
+    std::string known;
+    for (const auto& [t, n] : targets) known += (known.empty() ? "" : ", ") + clipText(t);
+    throw LoadError(file_name, 0, 0,
+                    "no client spans go to '" + clipText(dependency) + "'; they go to " + known);
+  } else {
+    note(
+        K::recognised, "dependency",
+        "'" + clipText(dependency) + "': " + std::to_string(targets[dependency]) + " client spans");
+  }
+  if (reader.unnamed_targets > 0)
+    note(K::note, "client spans",
+         std::to_string(reader.unnamed_targets) +
+             " client spans name no server.address or peer.service and are left out");
+
+  // The caller: the service whose client spans reach the dependency; its server spans are the
+  // requests.
+  std::map<std::string, std::size_t> callers;
+  for (const Span& s : spans)
+    if (s.kind == SpanKind::client && s.target == dependency) ++callers[s.service];
+  const std::string caller =
+      std::max_element(callers.begin(), callers.end(), [](const auto& a, const auto& b) {
+        return a.second < b.second;
+      })->first;
+
+  struct Trace {
+    std::optional<std::uint64_t> arrival_ns;  // the caller's first server span
+    std::vector<const Span*> calls;
+  };
+  std::unordered_map<std::string, Trace> traces;
+  std::vector<std::string> order;  // traces in first-seen order, for determinism
+  for (const Span& s : spans) {
+    const bool call = s.kind == SpanKind::client && s.target == dependency;
+    const bool request = s.kind == SpanKind::server && s.service == caller;
+    if (!call && !request) continue;
+    auto [it, added] = traces.try_emplace(s.trace);
+    if (added) order.push_back(s.trace);
+    if (call) it->second.calls.push_back(&s);
+    if (request && (!it->second.arrival_ns || s.start_ns < *it->second.arrival_ns))
+      it->second.arrival_ns = s.start_ns;
+  }
+
+  struct Row {
+    std::uint64_t at_ns;
+    std::string line;
+  };
+  std::vector<Row> rows;
+  std::size_t requests_without_call = 0;
+  std::size_t traces_without_server = 0;
+  std::size_t request_number = 0;
+  for (const std::string& id : order) {
+    Trace& t = traces[id];
+    ++request_number;
+    std::sort(t.calls.begin(), t.calls.end(),
+              [](const Span* a, const Span* b) { return a->start_ns < b->start_ns; });
+    if (!t.arrival_ns) ++traces_without_server;
+    const std::string request = "r" + std::to_string(request_number);
+    if (t.calls.empty()) {
+      ++requests_without_call;
+      rows.push_back({*t.arrival_ns, std::to_string(*t.arrival_ns / 1000) + ",0,not_sent," +
+                                         request + ",0," + std::to_string(*t.arrival_ns / 1000)});
+      continue;
+    }
+    const std::uint64_t arrival =
+        std::min(t.arrival_ns.value_or(t.calls.front()->start_ns), t.calls.front()->start_ns);
+    for (std::size_t k = 0; k < t.calls.size() && k < 255; ++k) {
+      const Span& c = *t.calls[k];
+      rows.push_back({c.start_ns, std::to_string(c.start_ns / 1000) + "," +
+                                      std::to_string((c.end_ns - c.start_ns) / 1000) + "," +
+                                      c.outcome + "," + request + "," + std::to_string(k) + "," +
+                                      std::to_string(arrival / 1000)});
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.at_ns < b.at_ns; });
+  std::string csv = "timestamp_us,duration_us,outcome,request_id,attempt,request_start_us\n";
+  csv.reserve(csv.size() + rows.size() * 64);
+  for (const Row& r : rows) {
+    csv += r.line;
+    csv += '\n';
+  }
+  note(K::recognised, "requests",
+       std::to_string(order.size()) + " traces through '" + clipText(caller) +
+           "': " + std::to_string(rows.size() - requests_without_call) + " calls to '" +
+           clipText(dependency) + "', " + std::to_string(requests_without_call) +
+           " requests that made none (served from the cache, rejected by the breaker)");
+  if (traces_without_server > 0)
+    note(K::assumed, "arrivals",
+         std::to_string(traces_without_server) + " traces have no server span of '" +
+             clipText(caller) + "': their first call is taken as the request's arrival");
+  note(K::assumed, "outcomes",
+       "from error.type / exception.type (timeouts, refused connections), the gRPC status, "
+       "else the HTTP status (5xx server error, 4xx client error), else the span status");
+
+  RequestLogOptions log_options;
+  if (options.progress)
+    log_options.progress = [&](std::uint64_t done, std::uint64_t total) {
+      return options.progress(total > 0 ? static_cast<double>(done) / static_cast<double>(total)
+                                        : 1.0);
+    };
+  RequestLog log = parseRequestLog(csv, file_name, RequestLogFormat::csv, log_options);
+  ImportedIncident out;
+  out.incident = incidentFromRequestLog(std::move(log), options.request_log_config, out.report);
+  out.incident.dependency.name = dependency;
+  out.source = IncidentSource::otlp_traces;
+  out.report.format = "OpenTelemetry traces (OTLP JSON)";
+  // The columns are of the call table made from the spans, not of the user's file.
+  auto& f = out.report.findings;
+  f.erase(std::remove_if(f.begin(), f.end(),
+                         [](const ImportFinding& x) { return x.what == "columns"; }),
+          f.end());
+  out.report.findings.insert(out.report.findings.begin(), findings.begin(), findings.end());
+  if (std::string problem = validate(out.incident); !problem.empty())
+    throw LoadError(file_name, 0, 0, "the incident built from the traces is not valid: " + problem);
+  return out;
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,579 @@
+// Prometheus range-query responses into an incident (see prometheus_import.h).
+#include "breakerlab/data/prometheus_import.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "breakerlab/data/load_error.h"
+#include "breakerlab/data/values.h"
+
+namespace breakerlab {
+
+namespace {
+
+using nlohmann::json;
+using K = ImportFinding::Kind;
+
+// Far above a day of 1 s samples of a few hundred series; past them the file is refused.
+constexpr std::size_t kMaxSeries = 10'000;
+constexpr std::size_t kMaxSamplesPerSeries = 1'000'000;
+constexpr std::size_t kMaxSamples = 10'000'000;
+// Timestamps are epoch seconds: a range wider than this is not one incident.
+constexpr double kMaxRangeSeconds = 366.0 * 86400.0;
+
+enum class Role { breaker_state, request_rate, error_ratio, latency_p50, latency_p95, latency_p99 };
+
+struct RoleName {
+  Role role;
+  std::string_view key;
+};
+constexpr RoleName kRoles[] = {
+    {Role::breaker_state, "breaker_state"}, {Role::request_rate, "request_rate"},
+    {Role::error_ratio, "error_ratio"},     {Role::latency_p50, "latency_p50"},
+    {Role::latency_p95, "latency_p95"},     {Role::latency_p99, "latency_p99"}};
+
+std::string roleKeys() {
+  std::string out;
+  for (const RoleName& r : kRoles) out += (out.empty() ? "" : ", ") + std::string(r.key);
+  return out;
+}
+
+struct Sample {
+  double t = 0;  // epoch seconds
+  double v = 0;
+};
+
+struct Series {
+  std::map<std::string, std::string> labels;
+  std::vector<Sample> samples;
+  std::string label(const std::string& key) const {
+    auto it = labels.find(key);
+    return it == labels.end() ? std::string() : it->second;
+  }
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& message) const {
+    throw LoadError(file_, 0, 0, (where.empty() ? "" : where + ": ") + message);
+  }
+
+  // `node` is a query_range response, its `data`, or its `data.result`.
+  std::vector<Series> response(const json& node, const std::string& where) {
+    const json* result = &node;
+    std::string path = where;
+    if (node.is_object() && node.contains("status")) {
+      const json& status = node["status"];
+      if (!status.is_string() || status.get<std::string>() != "success") {
+        std::string error = node.contains("error") && node["error"].is_string()
+                                ? node["error"].get<std::string>()
+                                : std::string("no error given");
+        fail(path, "the query did not succeed: " + clipText(error));
+      }
+    }
+    if (result->is_object() && result->contains("data")) {
+      result = &(*result)["data"];
+      path += "/data";
+    }
+    if (result->is_object()) {
+      if (result->contains("resultType")) {
+        const json& type = (*result)["resultType"];
+        if (!type.is_string() || type.get<std::string>() != "matrix")
+          fail(path + "/resultType",
+               "expected \"matrix\" (a range query, /api/v1/query_range), got " +
+                   clipText(type.dump()));
+      }
+      if (!result->contains("result")) fail(path, "expected a \"result\" list of series");
+      result = &(*result)["result"];
+      path += "/result";
+    }
+    if (!result->is_array()) fail(path, "expected a list of series");
+    std::vector<Series> out;
+    for (std::size_t i = 0; i < result->size(); ++i) {
+      if (++series_ > kMaxSeries)
+        fail(path, "more than " + std::to_string(kMaxSeries) + " series; query fewer");
+      out.push_back(series((*result)[i], path + "/" + std::to_string(i)));
+    }
+    return out;
+  }
+
+ private:
+  Series series(const json& node, const std::string& path) {
+    if (!node.is_object()) fail(path, "expected a series {\"metric\": {...}, \"values\": [...]}");
+    Series s;
+    if (node.contains("metric")) {
+      const json& metric = node["metric"];
+      if (!metric.is_object()) fail(path + "/metric", "expected a map of labels");
+      for (auto it = metric.begin(); it != metric.end(); ++it) {
+        if (!it.value().is_string()) fail(path + "/metric/" + clipText(it.key()), "expected text");
+        s.labels[it.key()] = it.value().get<std::string>();
+      }
+    }
+    if (!node.contains("values")) {
+      if (node.contains("value"))
+        fail(path, "a single \"value\": this is an instant query; use /api/v1/query_range");
+      fail(path, "expected \"values\": [[time, \"value\"], ...]");
+    }
+    const json& values = node["values"];
+    if (!values.is_array()) fail(path + "/values", "expected a list of [time, \"value\"]");
+    if (values.size() > kMaxSamplesPerSeries)
+      fail(path + "/values", std::to_string(values.size()) + " samples, more than the limit of " +
+                                 std::to_string(kMaxSamplesPerSeries) + " per series");
+    s.samples.reserve(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const json& pair = values[i];
+      const std::string at = path + "/values/" + std::to_string(i);
+      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number() || !pair[1].is_string())
+        fail(at, "expected [time, \"value\"] (epoch seconds and the value as text), got " +
+                     clipText(pair.dump()));
+      const double t = pair[0].get<double>();
+      const std::string text = pair[1].get<std::string>();
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size())
+        fail(at, "expected a number as text (\"0.25\", \"NaN\"), got \"" + clipText(text) + "\"");
+      if (!std::isfinite(t) || t < 0 || t > 1e11) fail(at, "the time is not epoch seconds");
+      if (!s.samples.empty() && t <= s.samples.back().t)
+        fail(at, "times must increase (" + formatNumber(t) + " after " +
+                     formatNumber(s.samples.back().t) + ")");
+      if (++samples_ > kMaxSamples)
+        fail(at, "more than " + std::to_string(kMaxSamples) + " samples in all");
+      s.samples.push_back({t, v});
+    }
+    return s;
+  }
+
+  std::string file_;
+  std::size_t series_ = 0;
+  std::size_t samples_ = 0;
+};
+
+std::string lineColumnOf(std::string_view text, std::size_t byte, int& line, int& column) {
+  line = 1;
+  column = 1;
+  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  return {};
+}
+
+std::string prometheusState(const std::string& name, bool& folded) {
+  folded = false;
+  if (name == "closed") return "closed";
+  if (name == "open") return "open";
+  if (name == "half_open" || name == "half-open" || name == "halfopen") return "half-open";
+  folded = true;
+  if (name == "forced_open") return "open";
+  return "closed";  // disabled, metrics_only: every call passes, as when closed
+}
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+Micros since(double t, double t0) {
+  return static_cast<Micros>(std::llround((t - t0) * 1e6));
+}
+
+// The value of `series` (several are summed, or averaged) at each of `times`: the last sample at
+// or before the time; nullopt before the first.
+std::vector<std::optional<double>> valuesAt(const std::vector<Series>& series,
+                                            const std::vector<double>& times, bool sum) {
+  std::vector<std::optional<double>> out(times.size());
+  std::vector<std::size_t> count(times.size(), 0);
+  for (const Series& s : series) {
+    std::size_t next = 0;
+    std::optional<double> last;  // the last finite sample: NaN (0/0 of an idle ratio) is a gap
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      for (; next < s.samples.size() && s.samples[next].t <= times[i] + 1e-9; ++next)
+        if (std::isfinite(s.samples[next].v)) last = s.samples[next].v;
+      if (!last) continue;
+      out[i] = out[i].value_or(0) + *last;
+      ++count[i];
+    }
+  }
+  if (!sum)
+    for (std::size_t i = 0; i < times.size(); ++i)
+      if (out[i] && count[i] > 0) *out[i] /= static_cast<double>(count[i]);
+  return out;
+}
+
+class Builder {
+ public:
+  Builder(std::map<Role, std::vector<Series>> roles, std::string file, const Config& deployed)
+      : roles_(std::move(roles)), file_(std::move(file)) {
+    out_.report.source = file_;
+    out_.report.format = "Prometheus range query (query_range matrix)";
+    out_.source = IncidentSource::prometheus_range;
+    out_.incident.deployed = deployed;
+  }
+
+  ImportedIncident build() {
+    times();
+    identity();
+    breakerLane();
+    traffic();
+    dependency();
+    if (const Lane* lane = out_.incident.recorded.lane("breaker")) {
+      (void)lane;
+      Expectation e;
+      e.kind = Expectation::Kind::lane;
+      e.lane = "breaker";
+      e.within = std::max<Micros>(step_, 500 * kMillisecond);
+      e.text = "breaker lane matches recorded within " + formatDuration(e.within);
+      out_.incident.expect.push_back(e);
+      report(K::recognised, "expect", e.text + " (the samples' step)");
+    }
+    return std::move(out_);
+  }
+
+ private:
+  void report(K kind, std::string what, std::string detail) {
+    out_.report.add(kind, 0, std::move(what), std::move(detail));
+  }
+
+  const std::vector<Series>* role(Role r) const {
+    auto it = roles_.find(r);
+    return it == roles_.end() || it->second.empty() ? nullptr : &it->second;
+  }
+
+  // The sample times of every series, merged: the grid the lanes and segments are drawn on.
+  void times() {
+    std::vector<double> all;
+    std::vector<double> steps;
+    for (const auto& [r, list] : roles_)
+      for (const Series& s : list) {
+        for (std::size_t i = 0; i < s.samples.size(); ++i) {
+          all.push_back(s.samples[i].t);
+          if (i > 0) steps.push_back(s.samples[i].t - s.samples[i - 1].t);
+        }
+      }
+    if (all.empty()) throw LoadError(file_, 0, 0, "no samples: the query matched no series");
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end(),
+                          [](double a, double b) { return std::abs(a - b) < 1e-6; }),
+              all.end());
+    double step = 15;
+    if (!steps.empty()) {
+      std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2),
+                       steps.end());
+      step = steps[steps.size() / 2];
+    }
+    if (all.back() - all.front() > kMaxRangeSeconds)
+      throw LoadError(file_, 0, 0,
+                      "the samples span " + formatNumber(std::round(all.back() - all.front())) +
+                          " s, more than a year: not one incident");
+    grid_ = std::move(all);
+    t0_ = grid_.front();
+    step_ = std::max<Micros>(static_cast<Micros>(std::llround(step * 1e6)), kMillisecond);
+    Incident& inc = out_.incident;
+    inc.start = 0;
+    inc.end = since(grid_.back(), t0_) + step_;
+    report(K::recognised, "window",
+           std::to_string(grid_.size()) + " sample times, " + formatDuration(step_) +
+               " apart: 0 s to " + formatSeconds(inc.end) + " s (t=0 at epoch " +
+               formatNumber(t0_) + ")");
+  }
+
+  void identity() {
+    Incident& inc = out_.incident;
+    inc.id = std::filesystem::path(file_).stem().string();
+    inc.title = "Prometheus metrics of " + std::filesystem::path(file_).filename().string();
+    inc.source = file_;
+    inc.seed = fnv1a(inc.id);
+    report(K::assumed, "seed", std::to_string(inc.seed) + ": from the file's name");
+  }
+
+  void breakerLane() {
+    const std::vector<Series>* list = role(Role::breaker_state);
+    if (list == nullptr) {
+      report(K::missing, "breaker lane",
+             "no breaker-state series (resilience4j_circuitbreaker_state, or breaker_state in a "
+             "role bundle): nothing recorded to compare the replay with");
+      return;
+    }
+    // One breaker: resilience4j labels each with `name`.
+    std::map<std::string, std::vector<const Series*>> by_name;
+    for (const Series& s : *list) by_name[s.label("name")].push_back(&s);
+    const auto& [name, series] = *by_name.begin();
+    if (by_name.size() > 1)
+      report(K::note, "breaker_state",
+             std::to_string(by_name.size()) + " breakers in the file; '" + clipText(name) +
+                 "' is the recorded lane (the first by name)");
+    if (!name.empty()) dependency_name_ = name;
+    std::vector<std::string> state(grid_.size());
+    bool folded_any = false;
+    const bool per_state = std::any_of(series.begin(), series.end(),
+                                       [](const Series* s) { return !s->label("state").empty(); });
+    for (const Series* s : series) {
+      const std::string label = s->label("state");
+      bool folded = false;
+      const std::string as = per_state ? prometheusState(label, folded) : std::string();
+
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < grid_.size(); ++i) {
+        while (k + 1 < s->samples.size() && s->samples[k + 1].t <= grid_[i] + 1e-9) ++k;
+        if (s->samples.empty() || s->samples[k].t > grid_[i] + 1e-9) continue;
+        const double v = s->samples[k].v;
+        if (per_state) {
+          if (v >= 0.5) {
+            state[i] = as;
+            folded_any = folded_any || folded;
+          }
+        } else {
+          // One gauge: 0 closed, 1 open, 2 half-open.
+          const long code = std::isfinite(v) ? std::lround(v) : -1;
+          state[i] = code == 0 ? "closed" : code == 1 ? "open" : code == 2 ? "half-open" : "";
+        }
+      }
+    }
+    Lane lane;
+    lane.name = "breaker";
+    for (std::size_t i = 0; i < grid_.size(); ++i) {
+      const std::string& s =
+          state[i].empty()
+              ? (lane.intervals.empty() ? std::string("closed") : lane.intervals.back().state)
+              : state[i];
+      const Micros from = since(grid_[i], t0_);
+      const Micros to = i + 1 < grid_.size() ? since(grid_[i + 1], t0_) : out_.incident.end;
+      if (!lane.intervals.empty() && lane.intervals.back().state == s)
+        lane.intervals.back().to = to;
+      else
+        lane.intervals.push_back({s, from, to, {}});
+    }
+    std::size_t trips = 0;
+    for (std::size_t i = 1; i < lane.intervals.size(); ++i)
+      trips += lane.intervals[i - 1].state == "closed" && lane.intervals[i].state == "open";
+    report(K::recognised, "breaker lane",
+           "'" + clipText(name.empty() ? "breaker" : name) +
+               "': " + std::to_string(lane.intervals.size()) + " spells, " + std::to_string(trips) +
+               " trips" +
+               (per_state ? ", from one series per state (value 1 = the current state)"
+                          : ", from one gauge (0 closed, 1 open, 2 half-open)"));
+    if (folded_any)
+      report(K::note, "breaker lane",
+             "forced_open is drawn as open, disabled and metrics_only as closed (every call "
+             "passes)");
+    out_.incident.recorded.lanes.push_back(std::move(lane));
+    if (!out_.incident.deployed.breaker.enabled)
+      report(K::note, "breaker.enabled",
+             "the config has no breaker, though the metrics record one: load the breaker's "
+             "config (File > Load Config, or --config)");
+  }
+
+  void traffic() {
+    Incident& inc = out_.incident;
+    inc.traffic.arrivals = ArrivalProcess::poisson;
+    inc.traffic.keys = {1, 0};
+    report(K::missing, "traffic.keys",
+           "metrics do not say which keys were requested; one key assumed (the cache's hit "
+           "rate is then an upper bound)");
+    const std::vector<Series>* list = role(Role::request_rate);
+    if (list == nullptr) {
+      inc.traffic.rate = {{inc.start, inc.end, 40, 40}};
+      report(K::missing, "traffic", "no request_rate series; 40 requests per second assumed");
+      return;
+    }
+    const auto rates = valuesAt(*list, grid_, true);
+    for (std::size_t i = 0; i < grid_.size(); ++i) {
+      const double rps = std::clamp(rates[i].value_or(0.0), 0.0, 1e6);
+      const Micros from = since(grid_[i], t0_);
+      const Micros to = i + 1 < grid_.size() ? since(grid_[i + 1], t0_) : inc.end;
+      if (!inc.traffic.rate.empty() && inc.traffic.rate.back().rps_from == rps)
+        inc.traffic.rate.back().to = to;
+      else
+        inc.traffic.rate.push_back({from, to, rps, rps});
+    }
+    double total = 0;
+    for (const RatePiece& p : inc.traffic.rate)
+      total += p.rps_from * static_cast<double>(p.to - p.from) / kSecond;
+    report(K::recognised, "traffic",
+           std::to_string(list->size()) + " request_rate series summed: " +
+               formatNumber(std::round(total)) + " requests over the window, in " +
+               std::to_string(inc.traffic.rate.size()) + " steps");
+    report(K::assumed, "traffic.arrivals", "poisson: the metrics give a rate, not the arrivals");
+    inc.traffic.lead_in = 60 * kSecond;
+  }
+
+  void dependency() {
+    Incident& inc = out_.incident;
+    Dependency& d = inc.dependency;
+    d.name = dependency_name_.empty() ? "dependency" : dependency_name_;
+    const std::vector<Series>* errors = role(Role::error_ratio);
+    const std::vector<Series>* p50s = role(Role::latency_p50);
+    const std::vector<Series>* p99s =
+        role(Role::latency_p99) != nullptr ? role(Role::latency_p99) : role(Role::latency_p95);
+    const std::vector<std::optional<double>> none(grid_.size());
+    const auto err = errors ? valuesAt(*errors, grid_, false) : none;
+    const auto p50 = p50s ? valuesAt(*p50s, grid_, false) : none;
+    const auto p99 = p99s ? valuesAt(*p99s, grid_, false) : none;
+    if (errors == nullptr)
+      report(K::missing, "error_ratio",
+             "no error-ratio series: the dependency is taken as "
+             "answering every call");
+    if (p99s == nullptr)
+      report(K::missing, "latency", "no latency quantiles: 20 ms median, 80 ms p99 assumed");
+    // The healthy latency: the quietest tenth of the window.
+    std::vector<double> quiet;
+    for (const auto& v : p99)
+      if (v && *v > 0) quiet.push_back(*v);
+    std::sort(quiet.begin(), quiet.end());
+    const double base_p99 = quiet.empty() ? 0.08 : quiet[quiet.size() / 10];
+
+    struct Step {
+      std::string state;
+      double err = 0, p50 = 0, p99 = 0;
+    };
+    std::vector<Step> steps(grid_.size());
+    for (std::size_t i = 0; i < grid_.size(); ++i) {
+      Step& s = steps[i];
+      s.err = std::clamp(err[i].value_or(0.0), 0.0, 1.0);
+      s.p99 = std::clamp(p99[i].value_or(base_p99), 1e-6, 3600.0);
+      s.p50 = std::clamp(p50[i].value_or(s.p99 / 4), 1e-6, s.p99);
+      s.state = s.err >= 0.02 ? "erroring" : s.p99 > 2 * base_p99 ? "slow" : "healthy";
+    }
+    // Change points: a new segment where the state changes, or the error share moves by more
+    // than 10 points or the p99 by more than half from where the segment began.
+    std::size_t begin = 0;
+    for (std::size_t i = 1; i <= grid_.size(); ++i) {
+      const bool cut = i == grid_.size() || steps[i].state != steps[begin].state ||
+                       std::abs(steps[i].err - steps[begin].err) > 0.10 ||
+                       steps[i].p99 > 1.5 * steps[begin].p99 ||
+                       steps[i].p99 < steps[begin].p99 / 1.5;
+      if (!cut) continue;
+      double e = 0, a = 0, b = 0;
+      for (std::size_t k = begin; k < i; ++k) {
+        e += steps[k].err;
+        a += steps[k].p50;
+        b += steps[k].p99;
+      }
+      const double n = static_cast<double>(i - begin);
+      DependencySegment seg;
+      seg.state = steps[begin].state;
+      seg.from = since(grid_[begin], t0_);
+      seg.to = i < grid_.size() ? since(grid_[i], t0_) : inc.end;
+      seg.health = seg.state == "healthy" ? Health::green : Health::red;
+      seg.latency_start.kind = LatencyModel::Kind::lognormal;
+      seg.latency_start.p50 = std::max<Micros>(std::llround(a / n * 1e6), 1);
+      seg.latency_start.p99 = std::max<Micros>(std::llround(b / n * 1e6), seg.latency_start.p50);
+      seg.latency_end = seg.latency_start;
+      seg.mix_start.server_error = e / n;
+      seg.mix_end = seg.mix_start;
+      d.segments.push_back(seg);
+      begin = i;
+    }
+    for (const DependencySegment& s : d.segments) {
+      if (!d.health.empty() && d.health.back().health == s.health && d.health.back().to == s.from)
+        d.health.back().to = s.to;
+      else
+        d.health.push_back({s.from, s.to, s.health});
+    }
+    std::size_t unhealthy = 0;
+    for (const DependencySegment& s : d.segments) unhealthy += s.state != "healthy";
+    report(K::recognised, "dependency segments",
+           std::to_string(d.segments.size()) + " segments (" + std::to_string(unhealthy) +
+               " not healthy) from the error ratio and latency: a new one where the state "
+               "changes, the error share moves 10 points or the p99 by half");
+    if (errors != nullptr)
+      report(K::assumed, "dependency outcomes",
+             "errors are server errors (5xx): the ratio does not say whether calls timed out or "
+             "were refused; edit dependency.segments if they did");
+    report(K::assumed, "dependency.health",
+           "red while the dependency is not healthy: metrics do not record the health check");
+  }
+
+  std::map<Role, std::vector<Series>> roles_;
+  std::string file_;
+  ImportedIncident out_;
+  std::vector<double> grid_;
+  double t0_ = 0;
+  Micros step_ = 15 * kSecond;
+  std::string dependency_name_;
+};
+
+bool isBreakerStateSeries(const Series& s) {
+  const std::string name = s.label("__name__");
+  return name.find("circuitbreaker_state") != std::string::npos ||
+         name.find("circuit_breaker_state") != std::string::npos ||
+         name.find("breaker_state") != std::string::npos;
+}
+
+}  // namespace
+
+bool looksLikePrometheusRange(std::string_view head) {
+  head = head.substr(0, std::min<std::size_t>(head.size(), 65536));
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head[first] != '{') return false;
+  // A response (its reader says what is wrong with a vector or a failed query).
+  if (head.find("\"resultType\"") != std::string_view::npos) return true;
+  if (head.find("\"status\"") != std::string_view::npos &&
+      head.find("\"errorType\"") != std::string_view::npos)
+    return true;
+  for (const RoleName& r : kRoles)
+    if (head.find("\"" + std::string(r.key) + "\"") != std::string_view::npos &&
+        head.find("\"values\"") != std::string_view::npos)
+      return true;
+  return false;
+}
+
+ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
+                                       const Config& deployed) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    int line = 0, column = 0;
+    lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0, line, column);
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
+    if (const std::size_t colon = what.find(": ", what.find("column")); colon != std::string::npos)
+      what = what.substr(colon + 2);
+    throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
+  }
+  Reader reader(file_name);
+  std::map<Role, std::vector<Series>> roles;
+  const bool bundle = root.is_object() && !root.contains("status") && !root.contains("data") &&
+                      !root.contains("resultType");
+  if (bundle) {
+    for (auto it = root.begin(); it != root.end(); ++it) {
+      const auto r = std::find_if(std::begin(kRoles), std::end(kRoles),
+                                  [&](const RoleName& n) { return n.key == it.key(); });
+      if (r == std::end(kRoles))
+        reader.fail("/" + clipText(it.key()), "unknown role, expected one of " + roleKeys());
+      roles[r->role] = reader.response(it.value(), "/" + it.key());
+    }
+  } else {
+    for (Series& s : reader.response(root, "")) {
+      if (!isBreakerStateSeries(s))
+        reader.fail("/data/result",
+                    "a series of '" + clipText(s.label("__name__")) +
+                        "' is not a breaker state; for rates, ratios and latencies put each "
+                        "query's response under its role: {\"breaker_state\": ..., "
+                        "\"request_rate\": ..., \"error_ratio\": ..., \"latency_p99\": ...}");
+      roles[Role::breaker_state].push_back(std::move(s));
+    }
+  }
+  Builder builder(std::move(roles), file_name, deployed);
+  ImportedIncident out = builder.build();
+  if (std::string problem = validate(out.incident); !problem.empty())
+    throw LoadError(file_name, 0, 0,
+                    "the incident built from the metrics is not valid: " + problem);
+  return out;
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,203 @@
+// OpenTelemetry traces (OTLP JSON) into incidents: client spans to the dependency as the call
+// log, server spans as the arrivals, outcomes from the span's attributes; and a replay's calls
+// written as traces come back as the same replay.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/incident_import.h"
+#include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/otlp_import.h"
+#include "test_support.h"
+
+namespace breakerlab {
+namespace {
+
+using nlohmann::json;
+
+// 2026-09-08T14:02:00Z in nanoseconds.
+constexpr std::uint64_t kEpochNs = 1788876120ull * 1'000'000'000ull;
+
+std::string traceId(std::uint64_t n) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%032llx", static_cast<unsigned long long>(n + 1));
+  return buf;
+}
+
+json attr(const std::string& key, const std::string& value) {
+  return {{"key", key}, {"value", {{"stringValue", value}}}};
+}
+json intAttr(const std::string& key, std::int64_t value) {
+  return {{"key", key}, {"value", {{"intValue", std::to_string(value)}}}};
+}
+
+json span(const std::string& trace, int kind, std::uint64_t start_ns, std::uint64_t end_ns,
+          json attributes, int status_code = 0) {
+  json s = {{"traceId", trace},
+            {"spanId", trace.substr(16)},
+            {"name", kind == 2 ? "POST /checkout" : "GET /price"},
+            {"kind", kind},
+            {"startTimeUnixNano", std::to_string(start_ns)},
+            {"endTimeUnixNano", std::to_string(end_ns)},
+            {"attributes", std::move(attributes)}};
+  if (status_code != 0) s["status"] = {{"code", status_code}};
+  return s;
+}
+
+json request(const std::string& service, json spans) {
+  return {{"resourceSpans",
+           {{{"resource", {{"attributes", {attr("service.name", service)}}}},
+             {"scopeSpans", {{{"scope", {{"name", "test"}}}, {"spans", std::move(spans)}}}}}}}};
+}
+
+// The replay's checkouts as server spans of orders-api and its calls as client spans to
+// pricing, one ExportTraceServiceRequest a line, as the collector's file exporter writes them.
+std::string tracesOf(const Result& result, const CallTrace& trace) {
+  std::string out;
+  std::vector<json> per_record(result.checkouts.size(), json::array());
+  for (std::size_t i = 0; i < result.checkouts.size(); ++i) {
+    const CheckoutRecord& r = result.checkouts[i];
+    if (r.arrival < 0) continue;  // the lead-in is not part of the recorded window
+    const std::uint64_t start = kEpochNs + static_cast<std::uint64_t>(r.arrival) * 1000;
+    per_record[i].push_back(span(traceId(i), 2, start,
+                                 start + static_cast<std::uint64_t>(r.latency_us) * 1000,
+                                 {attr("http.route", "/checkout")}));
+  }
+  for (const TracedCall& c : trace.calls) {
+    if (c.request_start < 0 || c.outcome == CallOutcome::pool_exhausted) continue;
+    const std::uint64_t start = kEpochNs + static_cast<std::uint64_t>(c.start) * 1000;
+    const std::uint64_t end = start + static_cast<std::uint64_t>(c.duration) * 1000;
+    json attrs = {attr("server.address", "pricing")};
+    int status = 0;
+    switch (c.outcome) {
+      case CallOutcome::timeout:
+        attrs.push_back(attr("error.type", "java.net.SocketTimeoutException"));
+        status = 2;
+        break;
+      case CallOutcome::refused:
+        attrs.push_back(attr("error.type", "java.net.ConnectException"));
+        status = 2;
+        break;
+      case CallOutcome::server_error:
+        attrs.push_back(intAttr("http.response.status_code", 503));
+        status = 2;
+        break;
+      case CallOutcome::client_error:
+        attrs.push_back(intAttr("http.response.status_code", 404));
+        break;
+      default:
+        attrs.push_back(intAttr("http.response.status_code", 200));
+    }
+    per_record[c.record].push_back(span(traceId(c.record), 3, start, end, attrs, status));
+  }
+  for (json& spans : per_record)
+    if (!spans.empty()) out += request("orders-api", spans).dump() + "\n";
+  return out;
+}
+
+TEST(OtlpImport, AReplaysCallsWrittenAsTracesReplayToTheSameLaneAndFailures) {
+  for (const char* name : {"inc-2026-0908-pricing.yaml", "inc-payment-retry-amplification.yaml"}) {
+    const Incident incident = loadIncident(test::resourcePath(std::string("incidents/") + name));
+    CallTrace trace;
+    const Result original = simulate(incident, incident.deployed, trace);
+    ImportOptions options;
+    options.request_log_config = incident.deployed;
+    ImportedIncident imported = importIncident(tracesOf(original, trace), "traces.json", options);
+    EXPECT_EQ(imported.source, IncidentSource::otlp_traces);
+    EXPECT_EQ(imported.incident.dependency.name, "pricing");
+    Incident& again = imported.incident;
+    again.seed = incident.seed;
+    const Result replayed = simulate(again, again.deployed);
+    const LaneComparison lanes = compareLanes(original.breaker, replayed.breaker, kSecond / 2);
+    EXPECT_TRUE(lanes.matches) << name << ": " << lanes.explanation;
+    const double failed = static_cast<double>(original.metrics.failed_checkouts);
+    EXPECT_NEAR(static_cast<double>(replayed.metrics.failed_checkouts), failed, 0.01 * failed)
+        << name;
+    std::uint64_t in_window = 0;
+    for (const CheckoutRecord& r : original.checkouts) in_window += r.arrival >= 0;
+    EXPECT_EQ(replayed.metrics.checkouts, original.metrics.checkouts) << name;
+    (void)in_window;
+  }
+}
+
+TEST(OtlpImport, OutcomesComeFromErrorTypeGrpcAndHttpStatus) {
+  // One trace per call: a timeout, a refused connection, a gRPC UNAVAILABLE, a 503, a 404 and a
+  // success, with kinds as the enum names and times as numbers.
+  const std::uint64_t t = kEpochNs;
+  const std::uint64_t ms = 1'000'000;
+  json spans = json::array();
+  auto client = [&](int n, json attrs, int status) {
+    attrs.push_back(attr("peer.service", "pricing"));
+    json s = span(traceId(static_cast<std::uint64_t>(n)), 3, t + n * 100 * ms,
+                  t + n * 100 * ms + 50 * ms, attrs, status);
+    s["kind"] = "SPAN_KIND_CLIENT";
+    spans.push_back(s);
+  };
+  client(0, {attr("error.type", "timeout")}, 2);
+  client(1, {attr("error.type", "ECONNREFUSED")}, 2);
+  client(2, {intAttr("rpc.grpc.status_code", 14)}, 2);
+  client(3, {intAttr("http.response.status_code", 503)}, 2);
+  client(4, {intAttr("http.status_code", 404)}, 0);
+  client(5, {intAttr("http.response.status_code", 200)}, 0);
+  const ImportedIncident imported =
+      importIncident(request("orders-api", spans).dump(2), "t.json", {});
+  const RecordedCalls& calls = *imported.incident.dependency.calls;
+  ASSERT_EQ(calls.size(), 6u);
+  const CallOutcome expected[] = {CallOutcome::timeout,      CallOutcome::refused,
+                                  CallOutcome::refused,      CallOutcome::server_error,
+                                  CallOutcome::client_error, CallOutcome::success};
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(calls.outcome[i], expected[i]) << i;
+  EXPECT_EQ(calls.duration[0], 50'000u);
+}
+
+TEST(OtlpImport, TheDependencyIsChosenAndSaidSo) {
+  json spans = json::array();
+  for (int i = 0; i < 5; ++i)
+    spans.push_back(span(traceId(static_cast<std::uint64_t>(i)), 3, kEpochNs + i * 1'000'000'000ull,
+                         kEpochNs + i * 1'000'000'000ull + 1000,
+                         {attr("server.address", i < 3 ? "pricing" : "inventory")}));
+  const std::string text = request("orders-api", spans).dump();
+  const ImportedIncident most = importIncident(text, "t.json", {});
+  EXPECT_EQ(most.incident.dependency.name, "pricing") << "3 of 5 client spans";
+  bool said = false;
+  for (const ImportFinding& f : most.report.findings)
+    said |= f.what == "dependency" && f.detail.find("inventory (2)") != std::string::npos;
+  EXPECT_TRUE(said);
+  ImportOptions options;
+  options.trace_dependency = "inventory";
+  EXPECT_EQ(importIncident(text, "t.json", options).incident.dependency.calls->size(), 2u);
+  options.trace_dependency = "payments";
+  const auto e = test::loadErrorOf([&] { importIncident(text, "t.json", options); });
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->message().find("no client spans go to 'payments'; they go to inventory, pricing"),
+            std::string::npos)
+      << e->message();
+}
+
+TEST(OtlpImport, ErrorsSayWhere) {
+  // JSON syntax on the second line of a file-exporter file.
+  const std::string good = request("a", json::array()).dump();
+  const auto syntax = test::loadErrorOf(
+      [&] { importIncident(good + "\n{\"resourceSpans\": [,]}\n", "t.jsonl", {}); });
+  ASSERT_TRUE(syntax);
+  EXPECT_EQ(syntax->line(), 2);
+  EXPECT_NE(syntax->message().find("JSON:"), std::string::npos);
+  // A span ending before it starts.
+  json bad = span(traceId(1), 3, kEpochNs + 10, kEpochNs, {attr("server.address", "p")});
+  const auto times =
+      test::loadErrorOf([&] { importIncident(request("a", {bad}).dump(), "t.json", {}); });
+  ASSERT_TRUE(times);
+  EXPECT_NE(times->message().find("startTimeUnixNano <= endTimeUnixNano"), std::string::npos);
+  // Nothing names a dependency.
+  json anonymous = span(traceId(1), 3, kEpochNs, kEpochNs + 10, json::array());
+  const auto none =
+      test::loadErrorOf([&] { importIncident(request("a", {anonymous}).dump(), "t.json", {}); });
+  ASSERT_TRUE(none);
+  EXPECT_NE(none->message().find("no client spans with server.address"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace breakerlab
