@@ -226,7 +226,8 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
   std::unique_ptr<QProgressDialog> progress;
   if (interactive_) {
     progress = std::make_unique<QProgressDialog>(
-        tr("Calibrating %1 against its recorded lanes…").arg(QFileInfo(path).fileName()),
+        tr("Opening %1 (reading, calibrating against its recorded lanes)…")
+            .arg(QFileInfo(path).fileName()),
         tr("Stop"), 0, 1000, this);
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(500);
@@ -239,7 +240,10 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
   QString error;
   const bool loaded = session_->load(path, &error, options);
   progress.reset();
-  if (!loaded) {
+  if (!loaded && error.endsWith(QStringLiteral("import cancelled"))) {
+    // The user's Stop on a big log: nothing to report, the open incident stays.
+    status_->setText(tr("Opening %1 stopped").arg(QFileInfo(path).fileName()));
+  } else if (!loaded) {
     status_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
     report_error_(tr("Could not open incident"), error);
   }
