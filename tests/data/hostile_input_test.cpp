@@ -15,6 +15,9 @@
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/otlp_import.h"
+#include "breakerlab/data/prometheus_import.h"
+#include "breakerlab/data/request_log.h"
 #include "test_support.h"
 
 namespace breakerlab {
@@ -236,6 +239,35 @@ TEST(HostileText, LongKeysAndValuesAreQuotedShort) {
   const LoadError set =
       quickLoadError([&] { applyOverrides(Config{}, {"timeout.attempt=" + key}); });
   EXPECT_NE(set.message().find("timeout.attempt"), std::string::npos);
+}
+
+// What the fuzzers found (scripts/fuzz.sh), each with the input that showed it.
+
+TEST(FuzzFindings, RequestLogOutcomeStartingWithADigit) {
+  // fuzz_request_log: "20~~~" went from the outcome parser to the status parser and back until
+  // the stack overflowed; so did any status with text after it.
+  for (const char* outcome : {"20~~~", "200 OK", "99999999999999999999"}) {
+    const std::string text = std::string("start_s,duration_s,outcome\n0,0.1,") + outcome + "\n";
+    const LoadError e =
+        quickLoadError([&] { parseRequestLog(text, "log.csv", RequestLogFormat::csv); });
+    EXPECT_EQ(e.line(), 2) << e.what();
+  }
+  const RequestLog log = parseRequestLog("start_s,duration_s,outcome\n0,0.1,2xx\n1,0.1,503\n",
+                                         "log.csv", RequestLogFormat::csv);
+  EXPECT_EQ(log.rows, 2u);
+}
+
+TEST(FuzzFindings, JsonNumberTooLargeForADouble) {
+  // fuzz_prometheus: nlohmann's out_of_range for "1788E876136" escaped as an internal error.
+  const std::string prometheus =
+      R"({"status":"success","data":{"resultType":"matrix","result":[{"metric":{},)"
+      R"("values":[[1788E876136,"1"]]}]}})";
+  EXPECT_EQ(
+      quickLoadError([&] { importPrometheusRange(prometheus, "m.json", Config{}); }).message(),
+      "JSON: number overflow parsing '1788E876136'");
+  const std::string otlp = R"({"resourceSpans":[{"scopeSpans":[{"spans":[{"x":1e999}]}]}]})";
+  EXPECT_EQ(quickLoadError([&] { importOtlpTraces(otlp, "t.json", ImportOptions{}); }).message(),
+            "JSON: number overflow parsing '1e999'");
 }
 
 }  // namespace

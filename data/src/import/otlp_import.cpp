@@ -224,6 +224,11 @@ void parseInto(SpanReader& reader, std::string_view text, const std::string& fil
       if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos)
         what = what.substr(c + 2);
       throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
+    } catch (const json::out_of_range& e) {
+      // "number overflow parsing '1e999'": nlohmann gives no position, the line is known.
+      std::string what = e.what();
+      if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
+      throw LoadError(file_name, line_offset, 0, "JSON: " + clipText(what, 120));
     }
   };
   if (!one_per_line) {

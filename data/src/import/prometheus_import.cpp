@@ -544,6 +544,11 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
     if (const std::size_t colon = what.find(": ", what.find("column")); colon != std::string::npos)
       what = what.substr(colon + 2);
     throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
+  } catch (const json::out_of_range& e) {
+    // "number overflow parsing '1e999'" (found by fuzz_prometheus): nlohmann gives no position.
+    std::string what = e.what();
+    if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
+    throw LoadError(file_name, 0, 0, "JSON: " + clipText(what, 120));
   }
   Reader reader(file_name);
   std::map<Role, std::vector<Series>> roles;

@@ -385,10 +385,20 @@ std::optional<Micros> parseLogDuration(std::string_view text, std::string_view u
   return *v;
 }
 
+namespace {
+bool allDigits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+}  // namespace
+
 std::optional<std::uint8_t> parseLogStatus(std::string_view text) {
   int status = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), status);
-  if (ec != std::errc() || end != text.data() + text.size()) return parseLogOutcome(text);
+  // Not a status: a name ("timeout", "2xx"), unless it is all digits (out of range), which
+  // parseLogOutcome would hand back here (found by fuzz_request_log: "20~~~" recursed forever).
+  if (ec != std::errc() || end != text.data() + text.size())
+    return allDigits(text) ? std::nullopt : parseLogOutcome(text);
   auto o = [](CallOutcome c) { return static_cast<std::uint8_t>(c); };
   if (status == 0) return o(CallOutcome::refused);  // no response: the connection failed
   if (status >= 100 && status <= 399) return o(CallOutcome::success);
@@ -400,7 +410,7 @@ std::optional<std::uint8_t> parseLogStatus(std::string_view text) {
 }
 
 std::optional<std::uint8_t> parseLogOutcome(std::string_view text) {
-  if (!text.empty() && text.front() >= '0' && text.front() <= '9') return parseLogStatus(text);
+  if (allDigits(text)) return parseLogStatus(text);
   if (text.size() > 40) return std::nullopt;
   const std::string w = normalised(text);
   auto o = [](CallOutcome c) { return std::optional<std::uint8_t>(static_cast<std::uint8_t>(c)); };
