@@ -381,8 +381,8 @@ class Simulation {
       drainWithResources(t);
       return;
     }
+    // Completions are not counted: each belongs to an arrival or a retry, which are.
     for (;;) {
-      tick(t);
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
       const Micros retry = retries_.nextAt();
@@ -392,12 +392,14 @@ class Simulation {
         if (holds_calls_) serveReleased(completion);
       } else if (timer <= retry) {
         if (timer > t) return;
+        tick(timer);
         // Completions come before timers at the same time, retries after.
         if (breaker_.skipIdleTimers(std::min({t, completion - 1, retry}))) continue;
         breaker_.fireTimer();
         if (holds_calls_) serveReleased(timer);
       } else {
         if (retry > t) return;
+        tick(retry);
         startRetry(retries_.pop());
       }
     }
@@ -405,7 +407,6 @@ class Simulation {
 
   [[gnu::noinline]] void drainWithResources(Micros t) {
     for (;;) {
-      tick(t);
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breaker_.nextTimer();
       const Micros retry = retries_.nextAt();
@@ -414,6 +415,7 @@ class Simulation {
       const Micros thread = client_.nextThreadRelease();
       const Micros next = std::min({completion, timer, retry, give_up, check, thread});
       if (next > t) return;
+      tick(next);
       if (completion == next) {
         complete(in_flight_.pop());
       } else if (thread == next) {
