@@ -67,7 +67,7 @@ Result simulate(const Incident& incident, const Config& config, CallTrace& trace
 // How far a replay has got.
 struct ReplayProgress {
   double done = 0;           // share of the simulated time (lead-in and window) covered, 0..1
-  std::uint64_t events = 0;  // arrivals, completions, retries and timers handled so far
+  std::uint64_t events = 0;  // arrivals, retries, timers and resource events handled so far
 };
 
 // Thrown by simulate() when the progress hook asks it to stop.
