@@ -7,6 +7,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #   BREAKERLAB_FUZZ_BUILD=build/fuzz   where to build (the fuzz preset's directory by default)
 #   BREAKERLAB_FUZZ_JOBS=1             targets run at once (each uses one core)
+#   BREAKERLAB_FUZZ_SEED=0             libFuzzer's -seed (0: random)
 #
 # New inputs that reach new code go to BUILD/fuzz-corpus/TARGET/ and are used again by the next
 # run; the seeds in tests/fuzz/corpus/ are only read.
@@ -17,6 +18,9 @@ seconds="${1:-600}"
 shift || true
 build="${BREAKERLAB_FUZZ_BUILD:-build/fuzz}"
 jobs="${BREAKERLAB_FUZZ_JOBS:-1}"
+# 0: a new random seed each run (long runs explore); CI sets a fixed one, so that the same inputs
+# are tried in every run and a green run stays green until the code changes.
+seed="${BREAKERLAB_FUZZ_SEED:-0}"
 
 # Every target of tests/fuzz/CMakeLists.txt, unless some are named.
 if [ $# -gt 0 ]; then
@@ -62,7 +66,7 @@ run_target() {
   set +e
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-    "$binary" -max_total_time="$seconds" -max_len="$(max_len_of "$name")" -timeout=10 \
+    "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
   local code=$?

@@ -17,7 +17,8 @@ cmake --workflow --preset release
 # BREAKERLAB_SKIP_FUZZ=1.
 if [ "${BREAKERLAB_SKIP_FUZZ:-0}" != "1" ]; then
   echo "== fuzz targets, ${BREAKERLAB_FUZZ_SECONDS:-20}s each, two at a time"
-  BREAKERLAB_FUZZ_JOBS=2 ./scripts/fuzz.sh "${BREAKERLAB_FUZZ_SECONDS:-20}"
+  BREAKERLAB_FUZZ_JOBS=2 BREAKERLAB_FUZZ_SEED="${BREAKERLAB_FUZZ_SEED:-1}" \
+    ./scripts/fuzz.sh "${BREAKERLAB_FUZZ_SECONDS:-20}"
 fi
 
 if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
