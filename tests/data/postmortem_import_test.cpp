@@ -293,6 +293,20 @@ TEST(PostmortemImport, TimeoutTextReadsTheTimeoutChangeAndThePods) {
   for (const DependencySegment& s : inc.dependency.segments) EXPECT_NE(s.state, "healthy");
 }
 
+TEST(PostmortemImport, AStepsCodeTooDeepForYamlKeepsItsProseHints) {
+  // The code of a step is YAML inside YAML: 10,000 brackets would overflow yaml-cpp's stack.
+  const std::string doc =
+      "```steps\nitems:\n  - title: Add a circuit breaker to the client\n"
+      "    code: \"" +
+      std::string(10000, '[') +
+      "\"\n```\n"
+      "```timeline\nitems:\n  - \"[done] 09:41 · Deploy\"\n"
+      "  - \"[done] 09:50 · Pricing p95 crosses 2 s\"\n```\n";
+  const ImportedIncident imported = importIncident(doc, "deep.md");
+  ASSERT_FALSE(imported.incident.what_ifs.empty());
+  EXPECT_TRUE(imported.incident.what_ifs.front().config.breaker.enabled);
+}
+
 // --- what the format is ----------------------------------------------------------------------
 
 TEST(PostmortemImport, TheContentDecidesTheFormat) {

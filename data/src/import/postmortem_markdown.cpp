@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "../yaml_prescan.h"
 #include "../yaml_source.h"
 #include "breakerlab/data/values.h"
 #include "markdown_blocks.h"
@@ -365,9 +366,14 @@ class Reader {
   void codeHints(const std::string& code, FactWhatIf& w) {
     YAML::Node root;
     try {
+      // The code is a string inside a block that was checked; as YAML of its own it is not yet
+      // (a string of 10,000 '[' would overflow yaml-cpp's stack).
+      prescanYaml(code, file_name_);
       root = YAML::Load(code);
     } catch (const YAML::Exception&) {
       return;
+    } catch (const LoadError&) {
+      return;  // too deep or too big to be a step's settings: the step keeps its prose hints
     }
     if (!root.IsMap()) return;
     if (const YAML::Node r = root["retry"]; r && r.IsMap()) {
