@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "breakerlab/data/incident_io.h"
+
+#include "breakerlab/core/expectations.h"
 #include "breakerlab/data/values.h"
 #include "config_yaml.h"
 
@@ -207,24 +209,6 @@ YAML::Node recordedNode(const Recorded& r) {
   return n;
 }
 
-std::string_view opText(CompareOp op) {
-  switch (op) {
-    case CompareOp::eq:
-      return "==";
-    case CompareOp::ne:
-      return "!=";
-    case CompareOp::lt:
-      return "<";
-    case CompareOp::le:
-      return "<=";
-    case CompareOp::gt:
-      return ">";
-    case CompareOp::ge:
-      return ">=";
-  }
-  return "==";
-}
-
 YAML::Node expectationNode(const Expectation& e) {
   if (e.kind == Expectation::Kind::lane) {
     YAML::Node n = flowMap();
@@ -234,7 +218,7 @@ YAML::Node expectationNode(const Expectation& e) {
     return n;
   }
   if (!e.text.empty()) return YAML::Node(e.text);
-  std::string text = e.metric + " " + std::string(opText(e.op)) + " " + formatNumber(e.value);
+  std::string text = e.metric + " " + std::string(toString(e.op)) + " " + formatNumber(e.value);
   if (e.tolerance != 0)
     text += " ± " + (e.tolerance_relative ? formatNumber(e.tolerance * 100) + "%"
                                           : formatNumber(e.tolerance));

@@ -105,7 +105,8 @@ TEST(PrometheusImport, ErrorsSayWhereAndWhatWasExpected) {
             std::string::npos);
   const std::string rate = errorOf(std::string(kHead) + R"({"metric":{},"values":[[1,"3"]]}]}})");
   EXPECT_NE(rate.find("put each query's response under its role"), std::string::npos) << rate;
-  EXPECT_NE(errorOf(std::string(R"({"breaker_state":)") + kHead + R"(]}}, "request_rates": {}})").find("unknown role"),
+  EXPECT_NE(errorOf(std::string(R"({"breaker_state":)") + kHead + R"(]}}, "request_rates": {}})")
+                .find("unknown role"),
             std::string::npos);
   // JSON syntax: line and column.
   const auto e = test::loadErrorOf([] {
