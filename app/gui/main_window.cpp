@@ -219,32 +219,52 @@ bool MainWindow::openIncident(const QString& path) {
 }
 
 bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
-  ImportOptions options;
-  options.states = table;
-  // Calibration replays the incident a few hundred times: a second on a long one. Shown only
-  // when it takes that long; Cancel keeps the best fit so far.
+  ReplaySession::LoadOptions options;
+  options.import.states = table;
+  // Calibration replays the incident a few hundred times (a second on a long one), and the
+  // first replay of a big incident takes as long: shown only when it takes that long; Stop
+  // keeps the best fit so far, or, during the replay, the incident that was open.
   std::unique_ptr<QProgressDialog> progress;
+  const QString name = QFileInfo(path).fileName();
   if (interactive_) {
     progress = std::make_unique<QProgressDialog>(
-        tr("Opening %1 (reading, calibrating against its recorded lanes)…")
-            .arg(QFileInfo(path).fileName()),
-        tr("Stop"), 0, 1000, this);
+        tr("Opening %1 (reading, calibrating against its recorded lanes)…").arg(name), tr("Stop"),
+        0, 1000, this);
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(500);
-    options.progress = [&progress](double done) {
+    options.import.progress = [&progress](double done) {
       progress->setValue(static_cast<int>(done * 1000));
       QCoreApplication::processEvents();
       return !progress->wasCanceled();
+    };
+    bool replaying = false;
+    options.progress = [&progress, &replaying, name, this](const ReplayProgress& p) {
+      if (!replaying) {
+        replaying = true;
+        progress->setLabelText(tr("Replaying %1…").arg(name));
+      }
+      progress->setValue(static_cast<int>(p.done * 1000));
+      QCoreApplication::processEvents();
+      return !progress->wasCanceled();
+    };
+    options.allow_large = [this, name](const std::string& problem) {
+      return QMessageBox::question(
+                 this, tr("Large replay"),
+                 tr("%1 is a large replay: %2.\n\nIt may take minutes and a lot of memory. "
+                    "Replay it anyway?")
+                     .arg(name, QString::fromStdString(problem)),
+                 QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
     };
   }
   QString error;
   const bool loaded = session_->load(path, &error, options);
   progress.reset();
-  if (!loaded && error.endsWith(QStringLiteral("import cancelled"))) {
-    // The user's Stop on a big log: nothing to report, the open incident stays.
-    status_->setText(tr("Opening %1 stopped").arg(QFileInfo(path).fileName()));
+  if (!loaded && (error.endsWith(QStringLiteral("import cancelled")) ||
+                  error.endsWith(QStringLiteral("replay cancelled")))) {
+    // The user's Stop on a big log or a long replay: nothing to report, the open incident stays.
+    status_->setText(tr("Opening %1 stopped").arg(name));
   } else if (!loaded) {
-    status_->setText(tr("Could not open %1").arg(QFileInfo(path).fileName()));
+    status_->setText(tr("Could not open %1").arg(name));
     report_error_(tr("Could not open incident"), error);
   }
   return loaded;

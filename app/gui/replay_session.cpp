@@ -18,7 +18,7 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       startWorker(next);
       return;
     }
-    if (replay.config == config_) {
+    if (!replay.cancelled && replay.config == config_) {
       // The shown result's records become the next replay's buffer (the worker is idle now).
       cache_->recycle(std::move(result_.checkouts));
       result_ = std::move(replay.result);
@@ -32,11 +32,24 @@ ReplaySession::~ReplaySession() {
   watcher_.waitForFinished();
 }
 
-bool ReplaySession::load(const QString& path, QString* error, const ImportOptions& options) {
+bool ReplaySession::load(const QString& path, QString* error, const LoadOptions& options) {
   try {
-    ImportedIncident imported = openIncidentFile(path.toStdString(), options);
-    adopt(std::move(imported.incident), path, imported.source, std::move(imported.report));
+    ImportedIncident imported = openIncidentFile(path.toStdString(), options.import);
+    std::string which;
+    const WorkEstimate work = largestWork(imported.incident, &which);
+    if (const std::string problem = workLimitProblem(work, options.max_requests);
+        !problem.empty()) {
+      const std::string text = which + ": " + problem;
+      if (!options.allow_large || !options.allow_large(text)) {
+        if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(text);
+        return false;
+      }
+    }
+    adopt(std::move(imported.incident), path, imported.source, std::move(imported.report),
+          options.progress);
     return true;
+  } catch (const ReplayCancelled& e) {
+    if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(e.what());
   } catch (const LoadError& e) {
     if (error) *error = QString::fromStdString(e.what());
   } catch (const std::exception& e) {
@@ -50,21 +63,31 @@ void ReplaySession::adopt(Incident incident, const QString& path) {
 }
 
 void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource source,
-                          ImportReport report) {
+                          ImportReport report,
+                          const std::function<bool(const ReplayProgress&)>& progress) {
+  queued_.reset();
+  superseded_->store(true);
   watcher_.waitForFinished();
+  // The baseline first, into a fresh cache: a cancelled replay leaves the open incident as it
+  // was (its cache is only a shortcut and refills on its next replay).
+  auto next = std::make_shared<const Incident>(std::move(incident));
+  auto cache = std::make_shared<ReplayCache>();
+  QElapsedTimer clock;
+  clock.start();
+  SimulateOptions simulate_options;
+  simulate_options.cache = cache.get();
+  simulate_options.progress = progress;
+  Result baseline = simulate(*next, next->deployed, simulate_options);
+  last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   // Before incidentChanged(): its listeners ask what the incident was made from.
   source_ = source;
   import_report_ = std::move(report);
-  queued_.reset();
-  incident_ = std::make_shared<const Incident>(std::move(incident));
+  incident_ = std::move(next);
+  cache_ = std::move(cache);
   path_ = path;
   config_ = incident_->deployed;
-  cache_->clear();
-  QElapsedTimer clock;
-  clock.start();
-  baseline_ = simulate(*incident_, config_, *cache_);
+  baseline_ = std::move(baseline);
   result_ = baseline_;
-  last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   const Config& d = incident_->deployed;
   resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
                incident_->dependency.capacity.concurrency > 0;
@@ -83,6 +106,7 @@ void ReplaySession::setConfig(const Config& config) {
   if (expectedRequests() > limit) {
     if (running_) {
       queued_ = config;
+      superseded_->store(true);
     } else {
       startWorker(config);
     }
@@ -99,12 +123,24 @@ void ReplaySession::startWorker(const Config& config) {
   running_ = true;
   std::shared_ptr<const Incident> incident = incident_;
   std::shared_ptr<ReplayCache> cache = cache_;
-  watcher_.setFuture(QtConcurrent::run([incident, cache, config] {
+  // A fresh flag per replay: the finished one's flag may still be set.
+  superseded_ = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> superseded = superseded_;
+  watcher_.setFuture(QtConcurrent::run([incident, cache, config, superseded] {
     QElapsedTimer clock;
     clock.start();
-    Result r = simulate(*incident, config, *cache);
-    return std::make_shared<Replay>(
-        Replay{config, std::move(r), static_cast<double>(clock.nsecsElapsed()) / 1e6});
+    SimulateOptions options;
+    options.cache = cache.get();
+    options.progress = [&superseded](const ReplayProgress&) { return !superseded->load(); };
+    auto replay = std::make_shared<Replay>();
+    replay->config = config;
+    try {
+      replay->result = simulate(*incident, config, options);
+    } catch (const ReplayCancelled&) {
+      replay->cancelled = true;
+    }
+    replay->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    return replay;
   }));
 }
 

@@ -5,6 +5,8 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -12,6 +14,7 @@
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
 #include "breakerlab/core/simulate.h"
+#include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/incident_import.h"
 
 namespace breakerlab::app {
@@ -29,10 +32,21 @@ class ReplaySession : public QObject {
   explicit ReplaySession(QObject* parent = nullptr);
   ~ReplaySession() override;
 
+  // How a load treats a big incident. A file can ask for a week at 1e8 requests per second:
+  // its work is estimated before anything replays, and above `max_requests` (its deployed
+  // config or any what-if) `allow_large` decides (no callback: refused). The first replay runs
+  // on the calling thread, calling `progress` (false stops it: the load fails, nothing changes).
+  struct LoadOptions {
+    ImportOptions import;
+    double max_requests = kDefaultMaxSimulatedRequests;
+    std::function<bool(const std::string& problem)> allow_large;
+    std::function<bool(const ReplayProgress&)> progress;
+  };
   // Loads and replays `path`: any document BreakerLab opens (an incident, a postmortem, ...),
   // told by its content. On failure nothing changes and `error` says what was wrong
-  // (file:line:column: message).
-  bool load(const QString& path, QString* error, const ImportOptions& options = {});
+  // (file:line:column: message, or "... replay cancelled").
+  bool load(const QString& path, QString* error, const LoadOptions& options);
+  bool load(const QString& path, QString* error) { return load(path, error, LoadOptions{}); }
   // Adopts an already parsed incident (tests, benchmarks).
   void adopt(Incident incident, const QString& path);
 
@@ -64,7 +78,8 @@ class ReplaySession : public QObject {
   void resultChanged();
 
  private:
-  void adopt(Incident incident, const QString& path, IncidentSource source, ImportReport report);
+  void adopt(Incident incident, const QString& path, IncidentSource source, ImportReport report,
+             const std::function<bool(const ReplayProgress&)>& progress = {});
   void startWorker(const Config& config);
   double expectedRequests() const;
 
@@ -82,10 +97,14 @@ class ReplaySession : public QObject {
   bool resources_ = false;  // the deployed config has pods, pools, workers or a capped dependency
   bool running_ = false;
   std::optional<Config> queued_;  // the newest config asked for while the worker ran
+  // Set when a newer config supersedes the running replay: the worker stops at its next
+  // progress check instead of finishing a replay nobody will see.
+  std::shared_ptr<std::atomic<bool>> superseded_ = std::make_shared<std::atomic<bool>>(false);
   struct Replay {
     Config config;
     Result result;
     double milliseconds = 0;
+    bool cancelled = false;
   };
   // The replay travels behind a shared_ptr: QFuture hands results out by copy, and a copy of
   // a million-checkout Result costs milliseconds.

@@ -1,5 +1,6 @@
 #include "text_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -27,17 +28,44 @@ std::string decimals(double v, int max_decimals) {
 }
 
 void printLane(std::ostream& out, std::string_view name, const Lane& lane) {
-  out << "  " << name << ": " << (lane.intervals.empty() ? "(empty)" : laneText(lane)) << '\n';
+  out << "  " << name << ": "
+      << (lane.intervals.empty() ? "(empty)" : laneText(lane, kLaneIntervalsShown)) << '\n';
 }
 }  // namespace
 
-std::string laneText(const Lane& lane) {
+std::string laneText(const Lane& lane, std::size_t max_intervals) {
   std::string text;
-  for (const auto& i : lane.intervals) {
+  const std::size_t shown = std::min(max_intervals, lane.intervals.size());
+  for (std::size_t k = 0; k < shown; ++k) {
+    const LaneInterval& i = lane.intervals[k];
     if (!text.empty()) text += " | ";
     text +=
         i.state + " " + decimals(toSeconds(i.from), 2) + "\u2013" + decimals(toSeconds(i.to), 2);
   }
+  if (shown == lane.intervals.size()) return text;
+  // The rest as time in each state, in the order the states first appear after the cut.
+  struct Total {
+    std::string state;
+    Micros time = 0;
+    std::size_t spells = 0;
+  };
+  std::vector<Total> totals;
+  for (std::size_t k = shown; k < lane.intervals.size(); ++k) {
+    const LaneInterval& i = lane.intervals[k];
+    auto it = std::find_if(totals.begin(), totals.end(),
+                           [&](const Total& t) { return t.state == i.state; });
+    if (it == totals.end()) it = totals.insert(totals.end(), Total{i.state, 0, 0});
+    it->time += i.to - i.from;
+    ++it->spells;
+  }
+  text += " | \u2026 " + std::to_string(lane.intervals.size() - shown) + " more to " +
+          decimals(toSeconds(lane.intervals.back().to), 2) + " (";
+  for (std::size_t k = 0; k < totals.size(); ++k) {
+    if (k > 0) text += ", ";
+    text += totals[k].state + " " + decimals(toSeconds(totals[k].time), 2) + " s in " +
+            std::to_string(totals[k].spells);
+  }
+  text += "; --json lists every interval)";
   return text;
 }
 

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "breakerlab/data/load_error.h"
+
 namespace breakerlab {
 
 namespace {
@@ -55,12 +57,12 @@ class AtomicFileWriter {
     if (::close(fd) != 0) {
       const int error = errno;
       ::unlink(temp_.c_str());
-      throw std::runtime_error(name_ + ": cannot close: " + osReason(error));
+      throw LoadError(name_, 0, 0, "cannot close: " + osReason(error));
     }
     if (::rename(temp_.c_str(), name_.c_str()) != 0) {
       const int error = errno;
       ::unlink(temp_.c_str());
-      throw std::runtime_error(name_ + ": cannot replace: " + osReason(error));
+      throw LoadError(name_, 0, 0, "cannot replace: " + osReason(error));
     }
     const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY);
     if (dir_fd >= 0) {
@@ -71,8 +73,10 @@ class AtomicFileWriter {
 
  private:
   static constexpr std::size_t kBuffer = 1 << 20;
+  // A LoadError, as for reading: the path is the user's (a missing folder, a full disk), and
+  // the CLI answers it with exit 2, not as an internal error.
   [[noreturn]] void fail(const std::string& what, int error) {
-    throw std::runtime_error(name_ + ": " + what + ": " + osReason(error));
+    throw LoadError(name_, 0, 0, what + ": " + osReason(error));
   }
   void flush() {
     const char* data = buffer_.data();

@@ -1,0 +1,120 @@
+// The session's guards on big incidents: the work estimate before the first replay, Stop during
+// it, and a slider's stale replays superseded on the worker.
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/incident_io.h"
+#include "replay_session.h"
+#include "test_incident.h"
+
+namespace breakerlab::app {
+namespace {
+
+QString writeIncident(const QTemporaryDir& dir, const Incident& incident, const char* name) {
+  const QString path = dir.filePath(QString::fromLatin1(name));
+  QFile file(path);
+  EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(QByteArray::fromStdString(incidentToYaml(incident)));
+  return path;
+}
+
+// 8 Sep at `rps` checkouts per second.
+Incident at(double rps) {
+  Incident incident = test::incident0908();
+  for (RatePiece& piece : incident.traffic.rate) piece.rps_from = piece.rps_to = rps;
+  return incident;
+}
+
+TEST(ReplaySession, AnIncidentAboveTheWorkLimitIsRefusedNamingTheKeysAndTheOpenOneStays) {
+  QTemporaryDir dir;
+  ReplaySession session;
+  ASSERT_TRUE(session.load(QString::fromStdString(test::incidentPath()), nullptr));
+  const Result before = session.result();
+  const QString big = writeIncident(dir, at(1e8), "big.yaml");
+
+  QString error;
+  EXPECT_FALSE(session.load(big, &error));
+  EXPECT_TRUE(error.contains(QStringLiteral("above the limit"))) << error.toStdString();
+  EXPECT_TRUE(error.contains(QStringLiteral("traffic.rate[0].rps"))) << error.toStdString();
+  EXPECT_EQ(session.incident().id, "INC-2026-0908");
+  EXPECT_EQ(session.result().breaker, before.breaker);
+
+  // Asked, and declined: the same. The question names which config is the big one.
+  ReplaySession::LoadOptions options;
+  std::string asked;
+  options.allow_large = [&asked](const std::string& problem) {
+    asked = problem;
+    return false;
+  };
+  EXPECT_FALSE(session.load(big, &error, options));
+  // (the early-probe what-if's polls make it the largest)
+  EXPECT_EQ(asked.rfind("what-if 'early-probe': the replay would simulate", 0), 0u) << asked;
+  EXPECT_EQ(session.incident().id, "INC-2026-0908");
+}
+
+TEST(ReplaySession, StopDuringTheFirstReplayKeepsTheOpenIncident) {
+  QTemporaryDir dir;
+  ReplaySession session;
+  ASSERT_TRUE(session.load(QString::fromStdString(test::incidentPath()), nullptr));
+  const Result before = session.result();
+  // Within the default limit, but a few million requests: long enough for progress calls.
+  const QString big = writeIncident(dir, at(2e4), "long.yaml");
+
+  ReplaySession::LoadOptions options;
+  int calls = 0;
+  double last_done = -1;
+  bool increasing = true;
+  options.progress = [&](const ReplayProgress& p) {
+    increasing = increasing && p.done >= last_done;
+    last_done = p.done;
+    return ++calls < 3;  // the user presses Stop at the third report
+  };
+  QString error;
+  EXPECT_FALSE(session.load(big, &error, options));
+  EXPECT_EQ(calls, 3);
+  EXPECT_TRUE(increasing);
+  EXPECT_TRUE(error.endsWith(QStringLiteral("replay cancelled"))) << error.toStdString();
+  EXPECT_EQ(session.incident().id, "INC-2026-0908");
+  EXPECT_EQ(session.result().breaker, before.breaker);
+  // And the cache of the open incident still serves its next replay.
+  Config tuned = session.config();
+  tuned.breaker.open_interval = 10 * kSecond;
+  session.setConfig(tuned);
+  EXPECT_EQ(session.result().breaker, simulate(session.incident(), tuned).breaker);
+}
+
+TEST(ReplaySession, ADragOnABigIncidentEndsOnTheLastConfigsResultAndSkipsStaleReplays) {
+  QTemporaryDir dir;
+  ReplaySession session;
+  // Above the synchronous limit: every knob change replays on the worker.
+  const Incident incident = at(5000);
+  ASSERT_TRUE(session.load(writeIncident(dir, incident, "worker.yaml"), nullptr));
+  ASSERT_GT(session.baseline().simulated_requests, ReplaySession::kSynchronousRequests);
+  int results = 0;
+  QObject::connect(&session, &ReplaySession::resultChanged, [&results] { ++results; });
+
+  Config config = session.config();
+  constexpr int kSteps = 20;
+  for (int i = 1; i <= kSteps; ++i) {
+    config.breaker.open_interval = i * kSecond;
+    session.setConfig(config);
+  }
+  QElapsedTimer clock;
+  clock.start();
+  while ((session.busy() || results == 0) && clock.elapsed() < 60'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  ASSERT_FALSE(session.busy());
+  // The first replay is superseded at once and the 18 in between never start: at most two
+  // results (the first, if it finished before the next arrived, and the last) are shown.
+  EXPECT_GE(results, 1);
+  EXPECT_LE(results, 2);
+  EXPECT_EQ(session.result().breaker, simulate(session.incident(), config).breaker);
+}
+
+}  // namespace
+}  // namespace breakerlab::app
