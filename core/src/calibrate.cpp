@@ -78,6 +78,20 @@ LaneDistance laneDistance(const Lane& recorded, const Lane& replayed) {
   return d;
 }
 
+namespace {
+constexpr std::size_t kCoarseRunsPerShare = 66;  // pairs of tenths with start <= end
+constexpr std::size_t kFineRunsPerShare = 121;   // hundredths ±5 around the best, both ends
+// With one share a second round would repeat the first.
+int calibrationRounds(std::size_t shares) {
+  return shares > 1 ? 2 : 1;
+}
+}  // namespace
+
+std::size_t plannedCalibrationRuns(std::size_t shares) {
+  return static_cast<std::size_t>(calibrationRounds(shares)) * shares * kCoarseRunsPerShare +
+         shares * kFineRunsPerShare;
+}
+
 CalibrationResult calibrateShares(Incident& incident, const Config& config,
                                   std::vector<FittedShare> shares, const Lane& target,
                                   const std::vector<Expectation>& checks,
@@ -105,11 +119,8 @@ CalibrationResult calibrateShares(Incident& incident, const Config& config,
   // A coarse grid of (start <= end) in tenths, one share at a time while the others keep their
   // best values, twice round; then a finer grid in hundredths around the best.
   const std::size_t k = shares.size();
-  const std::size_t coarse_per = 66;  // pairs of tenths with start <= end
-  const std::size_t fine_per = 121;
-  // With one share a second round would repeat the first.
-  const int rounds = k > 1 ? 2 : 1;
-  const std::size_t planned = static_cast<std::size_t>(rounds) * k * coarse_per + k * fine_per;
+  const int rounds = calibrationRounds(k);
+  const std::size_t planned = plannedCalibrationRuns(k);
   std::size_t done = 0;
   auto keep_going = [&]() {
     ++done;

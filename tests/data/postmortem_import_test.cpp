@@ -183,6 +183,26 @@ TEST(PostmortemImport, WithoutCalibrationTheTimingOutRowIsTakenAsItIs) {
   EXPECT_NE(f, nullptr);
 }
 
+TEST(PostmortemImport, CalibrationAboveItsWorkLimitIsSkippedAndSaysHowMuchItWouldBe) {
+  // 8 Sep: 187 replays of 4,800 simulated requests (897,600). A limit just below skips it.
+  ImportOptions options;
+  options.max_calibration_requests = 8e5;
+  bool progressed = false;
+  options.progress = [&](double) { return progressed = true; };
+  const ImportedIncident imported = importResource(k0908, options);
+  EXPECT_FALSE(progressed);
+  EXPECT_EQ(finding(imported.report, K::calibrated, "fit"), nullptr);
+  bool said = false;
+  for (const ImportFinding& x : imported.report.findings)
+    said = said ||
+           (x.kind == K::assumed &&
+            x.detail.find("calibration was skipped, its 187 replays of 4800 simulated "
+                          "requests each would be above the limit of 800000") != std::string::npos);
+  EXPECT_TRUE(said);
+  options.max_calibration_requests = 9e5;
+  EXPECT_NE(finding(importResource(k0908, options).report, K::calibrated, "fit"), nullptr);
+}
+
 TEST(PostmortemImport, StoppingCalibrationKeepsTheBestSoFarAndSaysSo) {
   ImportOptions options;
   int calls = 0;

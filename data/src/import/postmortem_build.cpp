@@ -10,6 +10,7 @@
 
 #include "../expectation_reader.h"
 #include "breakerlab/core/calibrate.h"
+#include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/values.h"
 #include "phrases.h"
@@ -739,6 +740,18 @@ class Builder {
     if (std::string problem = validate(inc); !problem.empty())
       throw LoadError(file_name_, 0, 0,
                       "the incident built from the document is not valid: " + problem);
+    const double one_replay = estimateWork(inc, inc.deployed).simulated_requests;
+    const std::size_t planned = plannedCalibrationRuns(shares.size());
+    if (one_replay * static_cast<double>(planned) > options_.max_calibration_requests) {
+      for (const auto& [index, row] : fitted_)
+        report().add(
+            K::assumed, 0, "dependency state \"" + inc.dependency.segments[index].state + "\"",
+            "the row's shares as they are (" + row->name + "): calibration was skipped, its " +
+                std::to_string(planned) + " replays of " + formatNumber(one_replay) +
+                " simulated requests each would be above the limit of " +
+                formatNumber(options_.max_calibration_requests));
+      return;
+    }
     const CalibrationResult fit =
         calibrateShares(inc, inc.deployed, shares, *target, inc.expect, options_.progress);
     for (const FittedShare& s : fit.shares) {

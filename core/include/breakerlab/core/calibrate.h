@@ -50,6 +50,9 @@ LaneDistance laneDistance(const Lane& recorded, const Lane& replayed);
 // smallest worst boundary error, then the smallest total. Writes the best fit
 // into the incident's segments. `progress` gets the share of the search done; returning false
 // stops it (the best so far is kept).
+// How many replays calibrateShares plans for `shares` shares (it stops early only when asked).
+std::size_t plannedCalibrationRuns(std::size_t shares);
+
 CalibrationResult calibrateShares(Incident& incident, const Config& config,
                                   std::vector<FittedShare> shares, const Lane& target,
                                   const std::vector<Expectation>& checks = {},

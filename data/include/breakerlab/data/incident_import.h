@@ -36,6 +36,9 @@ struct ImportOptions {
   // Called during calibration with the share done (0..1); return false to stop early (the best
   // fit so far is kept and the report says calibration was stopped).
   std::function<bool(double)> progress;
+  // Calibration is skipped (and the report says why) when its replays together would simulate
+  // more requests than this: about two minutes on one core.
+  double max_calibration_requests = 2e9;
   // Request logs: which columns hold which field (empty: the usual names), and the config
   // the incident gets as deployed (a request log does not say).
   RequestLogMapping request_log_mapping;
