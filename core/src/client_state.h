@@ -2,6 +2,7 @@
 // The client side of the model besides the breaker: pods behind a load balancer, each with
 // worker slots and a connection pool, the waiters for both, and cache-first refreshes. All of
 // it is plain data so that the lead-in's end state can be copied into a ReplayCache.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -61,7 +62,18 @@ struct ClientState {
     std::uint32_t generation;
     Micros at;
   };
-  std::deque<GiveUp> give_ups;  // every waiter waits the same max_wait: FIFO is time order
+  std::deque<GiveUp> give_ups;  // in time order
+  // Waiters mostly wait the same max_wait, so a new give-up goes at the back; after a change
+  // shortened max_wait it is put in its place.
+  void addGiveUp(const GiveUp& g) {
+    if (give_ups.empty() || give_ups.back().at <= g.at) {
+      give_ups.push_back(g);
+      return;
+    }
+    give_ups.insert(std::upper_bound(give_ups.begin(), give_ups.end(), g,
+                                     [](const GiveUp& a, const GiveUp& b) { return a.at < b.at; }),
+                    g);
+  }
 
   Micros checks_origin = 0;
   std::uint64_t checks_done = 0;

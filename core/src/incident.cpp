@@ -110,6 +110,14 @@ std::string validate(const Incident& incident) {
   if (auto m = validate(incident.deployed); !m.empty()) return "config: " + m;
   for (const auto& w : incident.what_ifs)
     if (auto m = validate(w.config); !m.empty()) return "what_ifs." + shortName(w.name) + ": " + m;
+  if (auto m = validateChanges(incident.changes, incident.deployed, incident.start, incident.end);
+      !m.empty())
+    return m;
+  for (const auto& w : incident.what_ifs) {
+    const std::vector<TimedChange>& changes = w.changes ? *w.changes : incident.changes;
+    if (auto m = validateChanges(changes, w.config, incident.start, incident.end); !m.empty())
+      return "what_ifs." + shortName(w.name) + ": " + m;
+  }
   if (incident.checkout_lane.bucket <= 0) return "checkout_lane.bucket must be positive";
   if (incident.checkout_lane.bucket > kMaxWindow)
     return "checkout_lane.bucket must be at most 7 days";

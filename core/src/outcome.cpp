@@ -70,6 +70,8 @@ std::string_view toString(EventKind kind) {
       return "pod_ejected";
     case EventKind::pod_returned:
       return "pod_returned";
+    case EventKind::change:
+      return "change";
   }
   return "?";
 }

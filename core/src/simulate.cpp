@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <vector>
 
 #include "breakerlab/core/breaker_model.h"
+#include "breakerlab/core/timed_change.h"
 #include "client_state.h"
 #include "dependency_model.h"
 #include "health_timeline.h"
@@ -89,6 +92,44 @@ bool sameClosedRules(const BreakerConfig& a, const BreakerConfig& b) {
          a.slow_call_duration == b.slow_call_duration &&
          a.slow_call_rate_pct == b.slow_call_rate_pct && a.failures == b.failures;
 }
+
+// What the whole run needs set up from its start, over the deployed config and every config
+// its timed changes lead to: a pool that only a change limits must count connections from the
+// start, the calls-in-flight wheel must span the longest timeout, and so on.
+struct RunShape {
+  bool resources = false;
+  bool pool_tracked = false;  // some config limits the pool
+  bool retries = false;       // some config retries
+  bool breaker_switches = false;
+  Micros longest_timeout = 0;
+  std::uint32_t max_pods = 1;
+  std::uint32_t max_pool_capacity = 0;  // connections over all pods, at the most
+  bool operator==(const RunShape&) const = default;
+
+  // `changes` in time order.
+  static RunShape of(const Config& deployed, const std::vector<TimedChange>& changes) {
+    RunShape shape;
+    Config c = deployed;
+    shape.add(c, deployed);
+    for (const TimedChange& change : changes) {
+      applyChange(c, change);
+      shape.add(c, deployed);
+    }
+    return shape;
+  }
+
+ private:
+  void add(const Config& c, const Config& deployed) {
+    resources = resources || c.load_balancer.pods > 1 || c.workers.per_pod > 0 || c.pool.size > 0 ||
+                c.load_balancer.health_check.enabled;
+    pool_tracked = pool_tracked || c.pool.size > 0;
+    retries = retries || c.retry.max_attempts > 1;
+    breaker_switches = breaker_switches || c.breaker.enabled != deployed.breaker.enabled;
+    longest_timeout = std::max(longest_timeout, effectiveTimeout(c).attempt);
+    max_pods = std::max(max_pods, c.load_balancer.pods);
+    max_pool_capacity = std::max(max_pool_capacity, c.pool.size * c.load_balancer.pods);
+  }
+};
 }  // namespace
 
 // The simulation's state right after the lead-in. The cache's fallback settings are not part of
@@ -99,6 +140,7 @@ struct ReplayCache::Snapshot {
   std::uint64_t seed;
   Micros lead_in;
   Config config;
+  RunShape shape;
   bool breaker_moved;  // the breaker left the closed state during the lead-in
   Breaker breaker;
   DependencyModel dependency;
@@ -111,8 +153,9 @@ struct ReplayCache::Snapshot {
   std::vector<std::uint32_t> free_held;
   std::uint64_t lead_in_requests;
 
-  bool serves(const Incident& i, const Config& c) const {
+  bool serves(const Incident& i, const Config& c, const RunShape& run_shape) const {
     if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
+    if (!(shape == run_shape)) return false;
     if (!(config.timeout == c.timeout) || !(config.retry == c.retry)) return false;
     if (!(config.pool == c.pool) || !(config.workers == c.workers) ||
         !(config.load_balancer == c.load_balancer) || !(config.pricing == c.pricing))
@@ -137,9 +180,13 @@ void ReplayCache::clear() {
 class Simulation {
  public:
   Simulation(const Incident& incident, const Config& config,
-             const std::function<bool(const ReplayProgress&)>* progress)
+             const std::function<bool(const ReplayProgress&)>* progress,
+             const std::vector<TimedChange>& changes)
       : incident_(incident),
+        deployed_(config),
         config_(config),
+        changes_(orderedChanges(changes)),
+        shape_(RunShape::of(config, changes_)),
         rng_(incident.seed),
         health_(incident.dependency.health),
         breaker_(config.breaker, config.native, &health_,
@@ -148,26 +195,41 @@ class Simulation {
         dependency_(incident.dependency, firstWindowArrival(incident)),
         keys_(incident.traffic.keys),
         price_fetched_at_(keys_.count(), kNever),
-        in_flight_(incident.start - incident.traffic.lead_in, effectiveTimeout(config).attempt),
+        in_flight_(incident.start - incident.traffic.lead_in, shape_.longest_timeout),
         governor_(config.retry),
         client_(config.load_balancer.pods, keys_.count(), incident.dependency.capacity),
         workers_limit_(config.workers.per_pod),
-        pool_limit_(config.pool.size),
+        pool_limit_(poolLimit(config)),
         health_checks_(config.load_balancer.health_check.enabled),
         background_(config.retry.mode == RetryMode::background),
+        fifo_timeout_(timeout_.attempt),
         cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
         call_threads_(config.workers.call_threads && config.workers.per_pod > 0),
         holds_calls_(config.breaker.enabled && breaker_.holdsCalls()),
-        connects_(config.breaker.enabled && config.breaker.library == BreakerLibrary::envoy),
+        connects_(config.breaker.library == BreakerLibrary::envoy &&
+                  (config.breaker.enabled || shape_.breaker_switches)),
         progress_(progress),
         // Without a hook the countdown never reaches zero (2^64 events).
         until_progress_(progress != nullptr ? kProgressEveryEvents : ~std::uint64_t{0}) {
-    resources_ = config.load_balancer.pods > 1 || workers_limit_ > 0 || pool_limit_ > 0 ||
-                 health_checks_ || client_.servers.limited();
+    resources_ = shape_.resources || client_.servers.limited();
+    next_change_at_ = changes_.empty() ? kNever : changes_.front().at;
+    if (!config.breaker.enabled) {
+      breaker_since_ = kNever;
+      breaker_off_since_ = incident.start - incident.traffic.lead_in;
+    }
+    for (const TimedChange& c : changes_)
+      for (const ConfigEdit& e : c.edits)
+        if (e.key == TimedKey::retry_mode) mode_changes_.push_back({c.at, e.value != 0});
     if (health_checks_) {
       client_.checks_origin = incident.start - incident.traffic.lead_in;
       client_.next_check_at = client_.checks_origin;
     }
+  }
+
+  // Connections per pod; "unlimited" is a limit never reached, so that a run whose pool a
+  // change limits counts connections from the start.
+  static std::uint32_t poolLimit(const Config& c) {
+    return c.pool.size == 0 ? UINT32_MAX : c.pool.size;
   }
 
   // The index in the recorded arrivals of the window's first checkout (request 0).
@@ -196,7 +258,7 @@ class Simulation {
 
     std::uint64_t lead_in_requests = 0;
     const ReplayCache::Snapshot* snapshot = cache ? cache->snapshot_.get() : nullptr;
-    if (snapshot != nullptr && snapshot->serves(incident_, config_)) {
+    if (snapshot != nullptr && snapshot->serves(incident_, config_, shape_)) {
       breaker_ = snapshot->breaker;
       breaker_.rebind(config_.breaker, &health_);
       dependency_ = snapshot->dependency;
@@ -222,9 +284,9 @@ class Simulation {
       lead_in_requests = lead_in.produced();
       if (cache != nullptr) {
         cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
-            &incident_, incident_.seed, traffic.lead_in, config_, !breaker_.transitions().empty(),
-            breaker_, dependency_, price_fetched_at_, in_flight_, retries_, governor_, client_,
-            held_, free_held_, lead_in_requests});
+            &incident_, incident_.seed, traffic.lead_in, config_, shape_,
+            !breaker_.transitions().empty(), breaker_, dependency_, price_fetched_at_, in_flight_,
+            retries_, governor_, client_, held_, free_held_, lead_in_requests});
       }
     }
     beginTracking();
@@ -244,6 +306,7 @@ class Simulation {
           CheckoutRecord{t, 0, CheckoutOutcome::fresh, FailReason::none, true, 0});
       arrive(t, Stream::window, index, index);
     }
+    if (next_change_at_ <= end) applyChangesThrough(end);
     drain(end);
     finishTracking();
     // Requests still in their retry loop, or waiting for a connection, at the end run to
@@ -258,7 +321,7 @@ class Simulation {
       if (next == kNever) break;
       tick(next);
       // Same order as drain(): completions and call threads, then breaker timers.
-      const Micros timer = breaker_.nextTimer();
+      const Micros timer = breakerTimer();
       if (timer < next || (timer == next && completion != next && thread != next)) {
         if (breaker_.skipIdleTimers(std::min({completion - 1, thread - 1, give_up, retry})))
           continue;
@@ -279,10 +342,15 @@ class Simulation {
     }
     result_.simulated_requests = lead_in_requests + window.produced();
 
-    facts_.transitions = breaker_.transitions();
-    facts_.probes = breaker_.probeResults();
+    facts_.transitions = std::move(earlier_transitions_);
+    facts_.transitions.insert(facts_.transitions.end(), breaker_.transitions().begin(),
+                              breaker_.transitions().end());
+    facts_.probes = std::move(earlier_probes_);
+    facts_.probes.insert(facts_.probes.end(), breaker_.probeResults().begin(),
+                         breaker_.probeResults().end());
     if (client_.servers.limited()) facts_.dependency_utilization = client_.servers.utilization();
-    buildReport(incident_, config_, health_, facts_, result_);
+    buildReport(incident_, deployed_, health_, facts_, result_);
+    if (!changes_.empty()) reportChanges();
     return std::move(result_);
   }
 
@@ -305,18 +373,18 @@ class Simulation {
     const Micros start = incident_.start, end = incident_.end;
     if (resources_) {
       if (workers_limit_ > 0) workers_.begin(start, end, client_.workers_busy);
-      if (pool_limit_ > 0) pool_.begin(start, end, client_.pool_busy);
-      if (health_checks_)
-        ejected_.begin(start, end, config_.load_balancer.pods - client_.in_rotation);
+      if (shape_.pool_tracked) pool_.begin(start, end, client_.pool_busy);
+      if (health_checks_ || shape_.max_pods != config_.load_balancer.pods)
+        ejected_.begin(start, end, shape_.max_pods - client_.in_rotation);
       load_.begin(start, end, client_.calls_in_flight);
     }
-    if (config_.retry.max_attempts > 1)
-      pending_.begin(start, end, static_cast<std::uint32_t>(retries_.size()));
+    if (shape_.retries) pending_.begin(start, end, static_cast<std::uint32_t>(retries_.size()));
     facts_.pods = config_.load_balancer.pods;
     facts_.pods_in_rotation_at_start = client_.in_rotation;
     facts_.health_checks = health_checks_;
-    facts_.worker_capacity = workers_limit_ * config_.load_balancer.pods;
-    facts_.pool_capacity = pool_limit_ * config_.load_balancer.pods;
+    // With pods scaled during the run, the capacities are the largest it reaches.
+    facts_.worker_capacity = workers_limit_ * shape_.max_pods;
+    facts_.pool_capacity = shape_.max_pool_capacity;
     facts_.dependency_limited = client_.servers.limited();
     if (client_.servers.limited()) client_.servers.recordUsage(start, end);
   }
@@ -334,7 +402,7 @@ class Simulation {
     take(load_, series.dependency_load);
     if (ejected_.active()) {
       take(ejected_, series.pods_in_rotation);
-      for (auto& v : series.pods_in_rotation) v = config_.load_balancer.pods - v;
+      for (auto& v : series.pods_in_rotation) v = shape_.max_pods - v;
     }
     facts_.peak_workers = workers_.peak();
     facts_.peak_pool = pool_.peak();
@@ -366,7 +434,7 @@ class Simulation {
   }
 
   Micros nextEventAt() {
-    Micros t = std::min({in_flight_.nextAt(), breaker_.nextTimer(), retries_.nextAt()});
+    Micros t = std::min({in_flight_.nextAt(), breakerTimer(), retries_.nextAt()});
     if (resources_)
       t = std::min({t, client_.nextGiveUp(), client_.next_check_at, client_.nextThreadRelease()});
     return t;
@@ -384,7 +452,7 @@ class Simulation {
     // Completions are not counted: each belongs to an arrival or a retry, which are.
     for (;;) {
       const Micros completion = in_flight_.nextAt();
-      const Micros timer = breaker_.nextTimer();
+      const Micros timer = breakerTimer();
       const Micros retry = retries_.nextAt();
       if (completion <= timer && completion <= retry) {
         if (completion > t) return;
@@ -408,7 +476,7 @@ class Simulation {
   [[gnu::noinline]] void drainWithResources(Micros t) {
     for (;;) {
       const Micros completion = in_flight_.nextAt();
-      const Micros timer = breaker_.nextTimer();
+      const Micros timer = breakerTimer();
       const Micros retry = retries_.nextAt();
       const Micros give_up = client_.nextGiveUp();
       const Micros check = client_.next_check_at;
@@ -436,6 +504,141 @@ class Simulation {
     }
   }
 
+  // --- Timed changes ---------------------------------------------------------------------
+
+  Micros breakerTimer() const { return config_.breaker.enabled ? breaker_.nextTimer() : kNever; }
+
+  // Whether a request that arrived at `request_start` runs its retries in the background: the
+  // mode in force when it arrived.
+  bool backgroundFor(Micros request_start) const {
+    if (mode_changes_.empty()) [[likely]]
+      return background_;
+    bool background = background_;
+    for (const auto& [at, mode] : mode_changes_) {
+      if (at > request_start) break;
+      background = mode;
+    }
+    return background;
+  }
+
+  // Everything due before each change runs first; a change applies before anything else due
+  // at its time.
+  [[gnu::noinline]] void applyChangesThrough(Micros t) {
+    while (next_change_at_ <= t) {
+      const TimedChange& change = changes_[next_change_];
+      drain(change.at - 1);
+      applyTimedChange(change);
+      ++next_change_;
+      next_change_at_ = next_change_ < changes_.size() ? changes_[next_change_].at : kNever;
+    }
+  }
+
+  void applyTimedChange(const TimedChange& change) {
+    const Micros t = change.at;
+    const Config before = config_;
+    applyChange(config_, change);
+    timeout_ = effectiveTimeout(config_);
+    cache_first_ = config_.pricing.mode == PricingMode::cache_first && config_.cache.enabled;
+    pool_limit_ = poolLimit(config_);
+    if (config_.pool.size > before.pool.size || (before.pool.size > 0 && config_.pool.size == 0))
+      for (std::size_t pod = 0; pod < client_.pods.size(); ++pod)
+        while (client_.pods[pod].pool_busy < pool_limit_ &&
+               serveNextWaiter(static_cast<std::uint16_t>(pod), t)) {
+          ++client_.pods[pod].pool_busy;
+          pool_.set(t, ++client_.pool_busy);
+        }
+    if (config_.load_balancer.pods != before.load_balancer.pods) scalePods(t, before);
+    if (config_.breaker.enabled != before.breaker.enabled) switchBreaker(t);
+  }
+
+  void scalePods(Micros t, const Config& before) {
+    const std::uint32_t pods = config_.load_balancer.pods;
+    if (client_.pods.size() < pods) client_.pods.resize(pods);
+    for (std::uint32_t i = 0; i < client_.pods.size(); ++i) {
+      Pod& p = client_.pods[i];
+      const bool serving = i < pods;
+      if (serving && i >= before.load_balancer.pods) {
+        // Added (or added back): in rotation, its health counters fresh.
+        p.failed_checks = p.passed_checks = 0;
+        if (!p.in_rotation) {
+          p.in_rotation = true;
+          ++client_.in_rotation;
+        }
+      } else if (!serving && p.in_rotation) {
+        p.in_rotation = false;
+        --client_.in_rotation;
+      }
+    }
+    ejected_.set(t, shape_.max_pods - client_.in_rotation);
+    if (client_.round_robin >= pods) client_.round_robin = 0;
+    if (health_checks_) {
+      client_.checks_origin = std::max(t, client_.next_check_at);
+      client_.checks_done = 0;
+      client_.next_check_at = client_.checks_origin;
+    }
+  }
+
+  void switchBreaker(Micros t) {
+    if (config_.breaker.enabled) {
+      // A new breaker, closed and empty, that sees the calls from now on.
+      earlier_transitions_.insert(earlier_transitions_.end(), breaker_.transitions().begin(),
+                                  breaker_.transitions().end());
+      earlier_probes_.insert(earlier_probes_.end(), breaker_.probeResults().begin(),
+                             breaker_.probeResults().end());
+      breaker_ = Breaker(config_.breaker, config_.native, &health_, t);
+      breaker_since_ = t;
+      if (breaker_off_since_ != kNever) breaker_off_.push_back({breaker_off_since_, t});
+      breaker_off_since_ = kNever;
+    } else {
+      breaker_off_since_ = t;
+    }
+  }
+
+  // The changes as events, and the breaker lane "disabled" where a change had switched it off.
+  void reportChanges() {
+    std::vector<Event> changes;
+    for (const TimedChange& c : changes_) {
+      std::string text;
+      for (const ConfigEdit& e : c.edits) {
+        if (!text.empty()) text += ", ";
+        text += std::string(timedKeyInfo(e.key).name);
+      }
+      changes.push_back({c.at, EventKind::change, "changes", c.label.empty() ? text : c.label});
+    }
+    std::vector<Event> merged;
+    merged.reserve(result_.events.size() + changes.size());
+    std::merge(result_.events.begin(), result_.events.end(), changes.begin(), changes.end(),
+               std::back_inserter(merged),
+               [](const Event& a, const Event& b) { return a.at < b.at; });
+    result_.events = std::move(merged);
+    if (!shape_.breaker_switches) return;
+    std::vector<std::pair<Micros, Micros>> off = breaker_off_;
+    if (breaker_off_since_ != kNever) off.push_back({breaker_off_since_, incident_.end});
+    const Micros start = incident_.start, end = incident_.end;
+    Lane lane{result_.breaker.name, {}};
+    auto offAt = [&](Micros t) {
+      for (const auto& [a, b] : off)
+        if (t >= a && t < b) return true;
+      return false;
+    };
+    // Cut the lane at every off-spell boundary and rename what falls inside.
+    std::vector<Micros> cuts;
+    for (const auto& i : result_.breaker.intervals) cuts.push_back(i.from);
+    for (const auto& [a, b] : off) {
+      cuts.push_back(std::clamp(a, start, end));
+      cuts.push_back(std::clamp(b, start, end));
+    }
+    cuts.push_back(end);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+      const Micros a = cuts[k], b = cuts[k + 1];
+      if (b <= a) continue;
+      lane.append(offAt(a) ? std::string_view("disabled") : result_.breaker.stateAt(a), a, b);
+    }
+    result_.breaker = std::move(lane);
+  }
+
   // Envoy is a proxy: every attempt is a request to one of its hosts, wherever the app retries.
   bool breakerOutside() const {
     return config_.breaker.enabled &&
@@ -452,6 +655,8 @@ class Simulation {
 
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
     tick(t);
+    if (t >= next_change_at_) [[unlikely]]
+      applyChangesThrough(t);
     if (t >= nextEventAt()) drain(t);
     const bool counted = record != kLeadInRecord;
     const std::uint32_t key = counted && !recorded_keys_.empty()
@@ -616,7 +821,7 @@ class Simulation {
         case HeldCall::Kind::attempt:
           if (!startAttempt(t, h.request_start, h.key, h.record, h.request,
                             CircuitBreaker::admitted(0), h.attempt, h.pod) &&
-              h.record != kRefreshRecord && (h.attempt == 0 || !background_))
+              h.record != kRefreshRecord && (h.attempt == 0 || !backgroundFor(h.request_start)))
             releaseWorker(h.pod, t);
           break;
       }
@@ -637,7 +842,7 @@ class Simulation {
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
         // failure it was retrying. With retries in the background the attempt is retried later
         // like a failed one (the breaker said "not now").
-        if (background_ && isCheckout(record)) {
+        if (backgroundFor(request_start) && isCheckout(record)) {
           const PendingCall rejected{t,      request_start,        key,     record, request, 0,
                                      permit, CallOutcome::refused, attempt, pod};
           if (retryAfter(rejected, true)) {
@@ -661,7 +866,7 @@ class Simulation {
     const PendingCall call{t,      request_start,        key,     record, request, 0,
                            permit, CallOutcome::success, attempt, pod};
     if (call_threads_ && !takeCallThread(call)) return true;
-    if (pool_limit_ > 0 && !takeConnection(call)) return true;
+    if (shape_.pool_tracked && !takeConnection(call)) return true;
     send(call, t);
     return true;
   }
@@ -710,8 +915,7 @@ class Simulation {
     const Micros give_up_at = max_wait > 0 ? call.at + max_wait : kNever;
     const std::uint32_t w = client_.addWaiter(call, give_up_at);
     p.pool_queue.push_back(w);
-    if (max_wait > 0)
-      client_.give_ups.push_back({w, client_.pool_waiters[w].generation, give_up_at});
+    if (max_wait > 0) client_.addGiveUp({w, client_.pool_waiters[w].generation, give_up_at});
     return false;
   }
 
@@ -724,7 +928,9 @@ class Simulation {
     if (timeout_.total > 0)
       timeout = std::max<Micros>(0, std::min(timeout, c.request_start + timeout_.total - t));
     DependencyAnswer answer = dependency_.answer(t, rng_, streamOf(c.record), c.request, c.attempt);
-    if (connects_ && answer.outcome != CallOutcome::refused) breaker_.connected(t, c.permit);
+    if (connects_ && config_.breaker.enabled && answer.outcome != CallOutcome::refused &&
+        c.start() >= breaker_since_)
+      breaker_.connected(t, c.permit);
     if (client_.servers.limited() && answer.outcome != CallOutcome::refused)
       queueAtDependency(t, timeout, answer);
     if (counted) {
@@ -741,8 +947,9 @@ class Simulation {
     call.at = t + duration;
     call.duration = static_cast<std::int32_t>(duration);
     call.outcome = outcome;
-    // Only full-length timeouts complete in start order; a deadline-shortened one does not.
-    if (hung && timeout == timeout_.attempt) {
+    // Only full-length timeouts of the run's first timeout complete in start order; a
+    // deadline-shortened one, or one sent after a timeout change, does not.
+    if (hung && timeout == fifo_timeout_) {
       in_flight_.pushTimeout(call);
     } else {
       in_flight_.push(call);
@@ -765,7 +972,13 @@ class Simulation {
 
   void startRetry(const PendingCall& c) {
     pending_.set(c.at, static_cast<std::uint32_t>(retries_.size()));
-    const bool holds_worker = !background_;
+    if (c.attempt >= config_.retry.max_attempts) [[unlikely]] {
+      // A change lowered the limit after this retry was scheduled: the request ends with the
+      // failure it was retrying.
+      requestOver(c);
+      return;
+    }
+    const bool holds_worker = !backgroundFor(c.request_start);
     if (!startAttempt(c.at, c.request_start, c.key, c.record, c.request, c.permit, c.attempt,
                       c.pod) &&
         holds_worker)
@@ -790,6 +1003,17 @@ class Simulation {
   // The call's connection goes to the pod's next waiter, or back to the pool.
   [[gnu::noinline]] void releaseConnection(std::uint16_t pod, Micros t) {
     Pod& p = client_.pods[pod];
+    // A pool shrunk below what it had in use closes connections as they come back.
+    if (p.pool_busy > pool_limit_ || !serveNextWaiter(pod, t)) {
+      --p.pool_busy;
+      pool_.set(t, --client_.pool_busy);
+    }
+  }
+
+  // Hands a connection that is free (a given-back one, or a new one of a grown pool) to the
+  // pod's first live waiter. Whether there was one.
+  bool serveNextWaiter(std::uint16_t pod, Micros t) {
+    Pod& p = client_.pods[pod];
     while (!p.pool_queue.empty()) {
       const std::uint32_t i = p.pool_queue.front();
       p.pool_queue.pop_front();
@@ -804,10 +1028,9 @@ class Simulation {
         facts_.pool_wait_sum += static_cast<std::uint64_t>(t - call.at);
       }
       send(call, t);
-      return;
+      return true;
     }
-    --p.pool_busy;
-    pool_.set(t, --client_.pool_busy);
+    return false;
   }
 
   // The request's worker goes to the pod's next queued checkout, or becomes free.
@@ -826,7 +1049,7 @@ class Simulation {
   [[gnu::noinline]] void healthCheck() {
     const Micros t = client_.next_check_at;
     const HealthCheckConfig& hc = config_.load_balancer.health_check;
-    const std::uint32_t pods = config_.load_balancer.pods;
+    const std::uint32_t pods = config_.load_balancer.pods;  // the pods in service now
     const auto index = static_cast<std::uint32_t>(client_.checks_done % pods);
     ++client_.checks_done;
     // Pods are checked in turn, spread evenly over the interval.
@@ -849,7 +1072,7 @@ class Simulation {
   void setRotation(Micros t, std::uint32_t pod, bool in) {
     client_.pods[pod].in_rotation = in;
     client_.in_rotation += in ? 1 : -1;
-    ejected_.set(t, config_.load_balancer.pods - client_.in_rotation);
+    ejected_.set(t, shape_.max_pods - client_.in_rotation);
     if (t >= incident_.start && t <= incident_.end)
       facts_.pod_events.push_back({t, pod, !in, client_.in_rotation});
   }
@@ -861,24 +1084,25 @@ class Simulation {
     if (call.outcome != CallOutcome::pool_exhausted) {
       if (resources_) {
         load_.set(call.at, --client_.calls_in_flight);
-        if (pool_limit_ > 0) releaseConnection(call.pod, call.at);
+        if (shape_.pool_tracked) releaseConnection(call.pod, call.at);
       }
     }
-    if (breakerInside()) recordAtBreaker(call.at, call.permit, call.outcome, call.duration);
+    if (breakerInside() && call.start() >= breaker_since_)
+      recordAtBreaker(call.at, call.permit, call.outcome, call.duration);
     if (call.outcome == CallOutcome::success) {
       price_fetched_at_[call.key] = call.at;
       if (call.attempt == 0) governor_.onFirstAttemptSuccess();
     }
     if (call.record == kRefreshRecord) {
       client_.refreshing[call.key] = 0;
-      if (breakerOutside())
+      if (breakerOutside() && call.request_start >= breaker_since_)
         recordAtBreaker(call.at, call.permit, call.outcome, call.at - call.request_start);
       return;
     }
     const bool failed =
         call.outcome != CallOutcome::success && call.outcome != CallOutcome::client_error;
     if (failed && config_.retry.max_attempts > 1 && retryAfter(call)) {
-      if (background_ && call.attempt == 0) {
+      if (call.attempt == 0 && backgroundFor(call.request_start)) {
         // The checkout answers now; its retries go on off the request path.
         if (isCheckout(call.record)) {
           result_.checkouts[call.record].latency_us =
@@ -888,9 +1112,15 @@ class Simulation {
       }
       return;
     }
-    // The request is over: the outside breaker sees it once, for the whole loop.
+    requestOver(call);
+  }
+
+  // The request's last attempt is done (or a retry it had scheduled will not be made).
+  void requestOver(const PendingCall& call) {
+    // The outside breaker sees it once, for the whole loop.
     const Micros total = call.at - call.request_start;
-    if (breakerOutside()) recordAtBreaker(call.at, call.permit, call.outcome, total);
+    if (breakerOutside() && call.request_start >= breaker_since_)
+      recordAtBreaker(call.at, call.permit, call.outcome, total);
     if (isCheckout(call.record)) {
       const Micros latency = requestLatency(call.record, call.attempt, total);
       switch (call.outcome) {
@@ -908,13 +1138,13 @@ class Simulation {
         ++facts_.failed_checkouts_with_attempts;
       }
     }
-    if (!background_ || call.attempt == 0) releaseWorker(call.pod, call.at);
+    if (call.attempt == 0 || !backgroundFor(call.request_start)) releaseWorker(call.pod, call.at);
   }
 
   // What the checkout's client waited: the whole loop, or with background retries only the
   // first attempt (already written to the record).
   Micros requestLatency(std::uint32_t record, std::uint8_t attempt, Micros total) const {
-    if (background_ && attempt > 0 && isCheckout(record))
+    if (attempt > 0 && isCheckout(record) && backgroundFor(result_.checkouts[record].arrival))
       return result_.checkouts[record].latency_us;
     return total;
   }
@@ -981,7 +1211,10 @@ class Simulation {
   }
 
   const Incident& incident_;
-  const Config& config_;
+  const Config& deployed_;  // the config the replay starts with
+  Config config_;           // the config in force: the deployed one with the changes made so far
+  std::vector<TimedChange> changes_;  // enabled, in time order
+  RunShape shape_;
   CounterRng rng_;
   HealthTimeline health_;
   Breaker breaker_;
@@ -997,6 +1230,7 @@ class Simulation {
   std::uint32_t pool_limit_;
   bool health_checks_;
   bool background_;
+  Micros fifo_timeout_;  // the calls-in-flight FIFO holds timeouts of this length only
   bool cache_first_;
   bool call_threads_;
   bool holds_calls_;  // the breaker may hold calls until it decides (cockatiel's half-open)
@@ -1011,28 +1245,41 @@ class Simulation {
   std::uint64_t until_progress_;
   std::uint64_t progress_events_ = 0;
   CallTrace* trace_ = nullptr;
+  // Timed changes: the next to apply, requests' retry modes over time, and the breaker's
+  // spells (which calls it sees, when it was off, what its earlier spells reported).
+  std::size_t next_change_ = 0;
+  Micros next_change_at_ = kNever;
+  std::vector<std::pair<Micros, bool>> mode_changes_;  // from `at` on: background or not
+  Micros breaker_since_ = std::numeric_limits<Micros>::min();
+  Micros breaker_off_since_ = kNever;
+  std::vector<std::pair<Micros, Micros>> breaker_off_;
+  std::vector<BreakerTransition> earlier_transitions_;
+  std::vector<ProbeResult> earlier_probes_;
   // A request log's keys, per recorded arrival (the window's first at first_arrival_).
   const std::vector<std::uint32_t>& recorded_keys_ = incident_.traffic.recorded_keys;
   std::size_t first_arrival_ = firstWindowArrival(incident_);
 };
 
 Result simulate(const Incident& incident, const Config& config) {
-  return Simulation(incident, config, nullptr).run(nullptr);
+  return Simulation(incident, config, nullptr, incident.changes).run(nullptr);
 }
 
 Result simulate(const Incident& incident, const Config& config, ReplayCache& cache) {
-  return Simulation(incident, config, nullptr).run(&cache);
+  return Simulation(incident, config, nullptr, incident.changes).run(&cache);
 }
 
-Result simulate(const Incident& incident, const Config& config, CallTrace& trace) {
-  Simulation simulation(incident, config, nullptr);
+Result simulate(const Incident& incident, const Config& config, CallTrace& trace,
+                const std::vector<TimedChange>* changes) {
+  Simulation simulation(incident, config, nullptr, changes ? *changes : incident.changes);
   simulation.traceInto(&trace);
   return simulation.run(nullptr);
 }
 
 Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options) {
   const auto* progress = options.progress ? &options.progress : nullptr;
-  return Simulation(incident, config, progress).run(options.cache);
+  return Simulation(incident, config, progress,
+                    options.changes ? *options.changes : incident.changes)
+      .run(options.cache);
 }
 
 const Lane* Result::lane(std::string_view name) const {

@@ -23,5 +23,8 @@ Traffic readTraffic(const Source& src, const YAML::Node& node, const std::string
 Dependency readDependency(const Source& src, const YAML::Node& node, const std::string& path,
                           Span window);
 Recorded readRecorded(const Source& src, const YAML::Node& node, const std::string& path);
+// `changes:`, each value read as if set on `base`.
+std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
+                                     const std::string& path, const Config& base);
 
 }  // namespace breakerlab::data_detail

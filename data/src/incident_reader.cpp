@@ -89,7 +89,8 @@ std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const
   std::vector<WhatIf> out;
   std::size_t i = 0;
   for (auto it = node.begin(); it != node.end(); ++it, ++i) {
-    const MapReader m(src, *it, indexPath(path, i), {"name", "description", "set", "expect"});
+    const MapReader m(src, *it, indexPath(path, i),
+                      {"name", "description", "set", "changes", "expect"});
     WhatIf w;
     const YAML::Node& name = m.require("name");
     w.name = readString(src, name, m.path("name"));
@@ -99,6 +100,7 @@ std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const
         fail(src, name, m.path("name") + ": the name '" + clipText(w.name) + "' is used twice");
     if (auto* v = m.find("description")) w.description = readString(src, *v, m.path("description"));
     w.config = readWhatIfConfig(src, *it, m.find("set"), m.path("set"), w.name, deployed);
+    if (auto* v = m.find("changes")) w.changes = readChanges(src, *v, m.path("changes"), w.config);
     if (auto* v = m.find("expect"))
       w.expect = readExpectations(src, *v, m.path("expect"), recorded);
     out.push_back(std::move(w));
@@ -141,16 +143,18 @@ void readRecordedCalls(const Source& src, const MapReader& m, Incident& inc) {
   inc.dependency.calls = std::make_shared<const RecordedCalls>(std::move(log.calls));
 }
 
-Incident readIncident(const Source& src, const YAML::Node& root) {
+Incident readIncident(const Source& file_src, const YAML::Node& root) {
+  Source src = file_src;
   // The format first: a file of another kind fails with that, not with its first unknown key.
   for (const auto& entry : mapEntries(src, root, "")) {
     if (entry.key == "format" &&
         (!entry.value.IsScalar() || entry.value.Scalar() != kIncidentFormat))
       failExpected(src, entry.value, "format", quoted(kIncidentFormat));
   }
-  const MapReader m(src, root, "",
-                    {"format", "id", "title", "summary", "source", "window", "seed", "traffic",
-                     "dependency", "checkout_lane", "config", "what_ifs", "recorded", "expect"});
+  const MapReader m(
+      src, root, "",
+      {"format", "id", "title", "summary", "source", "start", "window", "seed", "traffic",
+       "dependency", "checkout_lane", "config", "changes", "what_ifs", "recorded", "expect"});
   const YAML::Node& format = m.require("format");
   if (!format.IsScalar() || format.Scalar() != kIncidentFormat)
     failExpected(src, format, "format", quoted(kIncidentFormat));
@@ -159,6 +163,14 @@ Incident readIncident(const Source& src, const YAML::Node& root) {
   if (auto* v = m.find("title")) inc.title = readString(src, *v, "title");
   if (auto* v = m.find("summary")) inc.summary = readString(src, *v, "summary");
   if (auto* v = m.find("source")) inc.source = readString(src, *v, "source");
+  if (auto* v = m.find("start")) {
+    // Read first: every time point after it may be a clock time.
+    std::string expected;
+    const auto t = v->IsScalar() ? parseUtcTimestamp(v->Scalar(), &expected) : std::nullopt;
+    if (!t) failExpected(src, *v, "start", "a UTC timestamp such as 2026-09-12T09:00:00Z");
+    inc.clock_start = *t;
+    src.clock_start = *t;
+  }
   if (auto* v = m.find("window")) {
     const Span window = readSpan(MapReader(src, *v, "window", {"from", "to"}));
     inc.start = window.from;
@@ -175,6 +187,7 @@ Incident readIncident(const Source& src, const YAML::Node& root) {
     validateConfigAt(src, *v, inc.deployed);
   }
   if (auto* v = m.find("recorded")) inc.recorded = readRecorded(src, *v, "recorded");
+  if (auto* v = m.find("changes")) inc.changes = readChanges(src, *v, "changes", inc.deployed);
   if (auto* v = m.find("what_ifs"))
     inc.what_ifs = readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.recorded);
   if (auto* v = m.find("expect")) inc.expect = readExpectations(src, *v, "expect", inc.recorded);

@@ -251,6 +251,40 @@ std::string emitted(const YAML::Node& n) {
   return e.c_str();
 }
 
+// A change's value as the config file writes it.
+std::string editText(const ConfigEdit& e) {
+  const TimedKeyInfo& info = timedKeyInfo(e.key);
+  switch (info.kind) {
+    case TimedKeyInfo::Kind::duration:
+      return formatDuration(static_cast<Micros>(e.value));
+    case TimedKeyInfo::Kind::toggle:
+      return e.value != 0 ? "true" : "false";
+    case TimedKeyInfo::Kind::retry_mode:
+      return static_cast<RetryMode>(static_cast<int>(e.value)) == RetryMode::background
+                 ? "background"
+                 : "in_request";
+    case TimedKeyInfo::Kind::count:
+    case TimedKeyInfo::Kind::number:
+      break;
+  }
+  return formatNumber(e.value);
+}
+
+YAML::Node changesNode(const std::vector<TimedChange>& changes) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const TimedChange& c : changes) {
+    YAML::Node item = flowMap();
+    item["at"] = timePoint(c.at);
+    YAML::Node set = flowMap();
+    for (const ConfigEdit& e : c.edits) set[std::string(timedKeyInfo(e.key).name)] = editText(e);
+    item["set"] = set;
+    if (!c.label.empty()) item["label"] = c.label;
+    if (!c.enabled) item["enabled"] = "false";
+    list.push_back(item);
+  }
+  return list;
+}
+
 // The keys a what-if changes, as `set:` assignments on the deployed config.
 YAML::Node whatIfSet(const Config& deployed, const Config& what_if) {
   std::map<std::string, YAML::Node> base, changed;
@@ -276,6 +310,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
   if (!inc.title.empty()) root["title"] = inc.title;
   if (!inc.summary.empty()) root["summary"] = inc.summary;
   if (!inc.source.empty()) root["source"] = inc.source;
+  if (inc.clock_start) root["start"] = formatUtcTimestamp(*inc.clock_start);
   YAML::Node window = flowMap();
   window["from"] = timePoint(inc.start);
   window["to"] = timePoint(inc.end);
@@ -298,6 +333,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
   YAML::Node config = toYamlNode(inc.deployed);
   config.remove("format");
   root["config"] = config;
+  if (!inc.changes.empty()) root["changes"] = changesNode(inc.changes);
   if (!inc.what_ifs.empty()) {
     YAML::Node list(YAML::NodeType::Sequence);
     for (const WhatIf& w : inc.what_ifs) {
@@ -306,6 +342,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
       if (!w.description.empty()) item["description"] = w.description;
       if (const YAML::Node set = whatIfSet(inc.deployed, w.config); set.size() > 0)
         item["set"] = set;
+      if (w.changes) item["changes"] = changesNode(*w.changes);
       if (!w.expect.empty()) item["expect"] = expectationList(w.expect);
       list.push_back(item);
     }

@@ -337,8 +337,18 @@ Micros readDuration(const Source& src, const YAML::Node& node, std::string_view 
 
 Micros readTimePoint(const Source& src, const YAML::Node& node, std::string_view path) {
   std::string expected = "a time in seconds (11, 0.5) or with a unit (11s, 800ms)";
+  if (src.clock_start) expected += ", a clock time (10:26) or a UTC timestamp";
   if (node.IsScalar()) {
-    if (auto t = parseTimePoint(node.Scalar(), &expected)) return *t;
+    const std::string& text = node.Scalar();
+    if (src.clock_start && text.find(':') != std::string::npos) {
+      if (auto t = parseClockTime(text, *src.clock_start, &expected)) {
+        if (*t > kMaxDuration || *t < -kMaxDuration)
+          failExpected(src, node, path, "a time within 10^9 s of the incident's start");
+        return *t;
+      }
+    } else if (auto t = parseTimePoint(text, &expected)) {
+      return *t;
+    }
   }
   failExpected(src, node, path, expected);
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,6 +30,9 @@ struct Source {
   // others (e.g. built by toYamlNode) use the fallback position.
   const std::vector<YAML::Node>* trusted = nullptr;
   std::string message_prefix;  // put in front of every message, e.g. "what-if 'x': "
+  // The incident's `start:` (UTC, microseconds since the epoch): time points may then be
+  // clock times ("10:26").
+  std::optional<Micros> clock_start;
   // Empty values ("key:" with nothing after it) are reported at their key: yaml-cpp marks them
   // at the next token. Filled in by mapEntries.
   mutable std::vector<std::pair<YAML::Node, YAML::Node>> null_value_keys;

@@ -19,8 +19,8 @@ TEST(IncidentErrors, UnknownTopLevelKey) {
   const std::string text = replaceFirst(test::pricingText(), "\nseed:", "\ncolour: red\nseed:");
   EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "colour"),
                        "unknown key 'colour' at the top level, expected one of format, id, "
-                       "title, summary, source, window, seed, traffic, dependency, checkout_lane, "
-                       "config, what_ifs, recorded, expect");
+                       "title, summary, source, start, window, seed, traffic, dependency, "
+                       "checkout_lane, config, changes, what_ifs, recorded, expect");
 }
 
 TEST(IncidentErrors, UnknownNestedKey) {

@@ -188,83 +188,6 @@ std::optional<std::int64_t> scaledNumber(std::string_view text, std::string_view
   return static_cast<std::int64_t>(std::llround(us));
 }
 
-int twoDigits(std::string_view s, std::size_t at) {
-  if (at + 2 > s.size() || s[at] < '0' || s[at] > '9' || s[at + 1] < '0' || s[at + 1] > '9')
-    return -1;
-  return (s[at] - '0') * 10 + (s[at + 1] - '0');
-}
-
-// Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's days_from_civil).
-std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
-// YYYY-MM-DD[T ]hh:mm[:ss[.fraction]][Z|+hh:mm|-hh:mm|+hhmm]; no zone is UTC.
-std::optional<std::int64_t> parseIso8601(std::string_view s) {
-  if (s.size() < 16 || s[4] != '-' || s[7] != '-' ||
-      (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':')
-    return std::nullopt;
-  int year = 0;
-  for (int i = 0; i < 4; ++i) {
-    if (s[i] < '0' || s[i] > '9') return std::nullopt;
-    year = year * 10 + (s[i] - '0');
-  }
-  const int month = twoDigits(s, 5), day = twoDigits(s, 8), hour = twoDigits(s, 11),
-            minute = twoDigits(s, 14);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 ||
-      minute > 59)
-    return std::nullopt;
-  std::size_t i = 16;
-  int second = 0;
-  std::int64_t micros = 0;
-  if (i < s.size() && s[i] == ':') {
-    second = twoDigits(s, i + 1);
-    if (second < 0 || second > 60) return std::nullopt;
-    i += 3;
-    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
-      ++i;
-      int taken = 0;
-      const std::size_t begin = i;
-      for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
-        if (taken < 6) {
-          micros = micros * 10 + (s[i] - '0');
-          ++taken;
-        }
-      }
-      if (i == begin) return std::nullopt;
-      for (; taken < 6; ++taken) micros *= 10;
-    }
-  }
-  std::int64_t offset_minutes = 0;
-  if (i < s.size()) {
-    if ((s[i] == 'Z' || s[i] == 'z') && i + 1 == s.size()) {
-      ++i;
-    } else if (s[i] == '+' || s[i] == '-') {
-      const int sign = s[i] == '-' ? -1 : 1;
-      const int oh = twoDigits(s, i + 1);
-      std::size_t j = i + 3;
-      if (j < s.size() && s[j] == ':') ++j;
-      const int om = twoDigits(s, j);
-      if (oh < 0 || oh > 23 || om < 0 || om > 59 || j + 2 != s.size()) return std::nullopt;
-      offset_minutes = sign * (oh * 60 + om);
-      i = s.size();
-    } else {
-      return std::nullopt;
-    }
-  }
-  if (i != s.size()) return std::nullopt;
-  const std::int64_t days =
-      daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  const std::int64_t seconds =
-      days * 86400 + hour * 3600 + minute * 60 + second - offset_minutes * 60;
-  return seconds * 1'000'000 + micros;
-}
-
 }  // namespace
 
 std::string_view toString(RequestLogFormat format) {
@@ -355,7 +278,7 @@ std::optional<RequestLogField> fieldForName(std::string_view raw, std::string* u
 }
 
 std::optional<std::int64_t> parseLogTimestamp(std::string_view text, std::string& unit) {
-  if (text.size() >= 16 && text[4] == '-') return parseIso8601(text);
+  if (text.size() >= 16 && text[4] == '-') return parseUtcTimestamp(text);
   if (unit.empty()) {
     const auto d = parseNumber(text);
     if (!d) return std::nullopt;

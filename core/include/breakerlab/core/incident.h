@@ -3,6 +3,7 @@
 // what was recorded, all already parsed (the data library reads files into this).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "breakerlab/core/lanes.h"
 #include "breakerlab/core/recorded_calls.h"
 #include "breakerlab/core/time.h"
+#include "breakerlab/core/timed_change.h"
 
 namespace breakerlab {
 
@@ -166,6 +168,9 @@ struct WhatIf {
   std::string description;
   Config config;
   std::vector<Expectation> expect;
+  // The incident's timed changes as this what-if has them (added, removed, moved); nullopt:
+  // the incident's own.
+  std::optional<std::vector<TimedChange>> changes;
 };
 
 struct Incident {
@@ -175,11 +180,15 @@ struct Incident {
   std::string source;  // the document it was built from
   Micros start = 0;
   Micros end = 60 * kSecond;
+  // The wall clock at t = 0 (UTC, microseconds since 1970-01-01), when the file gives `start:`.
+  std::optional<Micros> clock_start;
   std::uint64_t seed = 1;
   Traffic traffic;
   Dependency dependency;
   CheckoutLaneRule checkout_lane;
   Config deployed;
+  // What the operators changed during the window, applied on top of the config replayed.
+  std::vector<TimedChange> changes;
   std::vector<WhatIf> what_ifs;
   Recorded recorded;
   std::vector<Expectation> expect;

@@ -31,6 +31,7 @@ struct CheckoutRecord {
   FailReason reason = FailReason::none;
   bool breaker_closed = true;  // breaker state seen at arrival
   std::uint8_t reserved = 0;
+  bool operator==(const CheckoutRecord&) const = default;
 };
 static_assert(sizeof(CheckoutRecord) == 16);
 
@@ -44,6 +45,7 @@ enum class EventKind : std::uint8_t {
   health_red,
   pod_ejected,   // the load balancer took a client pod out of rotation
   pod_returned,  // and put it back
+  change,        // a timed change of the config (an operator's action)
 };
 std::string_view toString(EventKind kind);
 

@@ -62,7 +62,8 @@ struct CallTrace {
 Result simulate(const Incident& incident, const Config& config);
 Result simulate(const Incident& incident, const Config& config, ReplayCache& cache);
 // The same, also tracing every call (slower: for exports, not for the live view).
-Result simulate(const Incident& incident, const Config& config, CallTrace& trace);
+Result simulate(const Incident& incident, const Config& config, CallTrace& trace,
+                const std::vector<TimedChange>* changes = nullptr);
 
 // How far a replay has got.
 struct ReplayProgress {
@@ -84,6 +85,9 @@ struct SimulateOptions {
   // the replay, which then throws ReplayCancelled (the cache stays usable). Checking costs one
   // decrement per event, so the hook may be left empty.
   std::function<bool(const ReplayProgress&)> progress;
+  // The timed changes to make instead of the incident's own (a what-if's, the workbench's
+  // toggled and dragged ones); must outlive the call.
+  const std::vector<TimedChange>* changes = nullptr;
 };
 
 Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options);

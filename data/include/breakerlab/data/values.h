@@ -27,6 +27,18 @@ std::optional<Micros> parseTimePoint(std::string_view text, std::string* expecte
 // percent (50.0 for "50%"). A bare number is not a percentage.
 std::optional<double> parsePercent(std::string_view text, std::string* expected = nullptr);
 
+// A UTC timestamp "2026-09-12T09:00:00Z" (seconds optional, fractions to microseconds, 'Z' or
+// "+00:00"; a space for the 'T'): microseconds since 1970-01-01T00:00:00Z.
+std::optional<Micros> parseUtcTimestamp(std::string_view text, std::string* expected = nullptr);
+// A wall-clock time on an incident that starts (t = 0) at `clock_start` (UTC, microseconds since
+// the epoch): "10:26", "10:26:30", "10:26:30.5" (the first such time at or after the start's
+// midnight, the next day if it is before the start's time of day by more than 12 hours), or a
+// full UTC timestamp. Returns the incident time.
+std::optional<Micros> parseClockTime(std::string_view text, Micros clock_start,
+                                     std::string* expected = nullptr);
+std::string formatUtcTimestamp(Micros since_epoch);  // "2026-09-12T09:00:00Z"
+std::string formatClockTime(Micros since_epoch);     // "09:46", "09:46:30", "09:46:30.25"
+
 // Canonical forms that parse back to exactly the same value.
 std::string formatDuration(Micros d);   // "0s", "20s", "800ms", "1500us"
 std::string formatPercent(double pct);  // "50%", "12.5%"

@@ -1,0 +1,80 @@
+// `changes:` of an incident (and of a what-if): timed config changes. Each value is read by the
+// config reader, as a `set:` of a what-if is, so it takes the same units and limits.
+#include "breakerlab/data/values.h"
+#include "config_yaml.h"
+#include "incident_parts.h"
+
+namespace breakerlab::data_detail {
+
+namespace {
+std::vector<YAML::Node> nodesOf(const YAML::Node& node) {
+  std::vector<YAML::Node> out{node};
+  if (node.IsMap() || node.IsSequence())
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (node.IsMap()) {
+        out.push_back(it->first);
+        for (const YAML::Node& n : nodesOf(it->second)) out.push_back(n);
+      } else {
+        for (const YAML::Node& n : nodesOf(*it)) out.push_back(n);
+      }
+    }
+  return out;
+}
+
+// The value `value` gives key `key` when set on `base`, read and checked by the config reader.
+double readEditValue(const Source& src, const MapReader::Entry& entry, const TimedKeyInfo& info,
+                     const Config& base, const std::string& path) {
+  const std::vector<YAML::Node> trusted = nodesOf(entry.value);
+  Source vsrc = src;
+  vsrc.trusted = &trusted;
+  const Position at = positionOf(src, entry.key_node);
+  vsrc.fallback_line = at.line;
+  vsrc.fallback_column = at.column;
+  vsrc.message_prefix = path + ": ";
+  YAML::Node tree = toYamlNode(base, true);
+  setAtPath(tree, entry.key, entry.value, vsrc, entry.key_node);
+  const Config config = readConfigNode(vsrc, tree, "", false);
+  validateConfigAt(vsrc, entry.key_node, config);
+  return info.get(config);
+}
+}  // namespace
+
+// Most changes an incident may hold: each costs a config copy per replay.
+constexpr std::size_t kMaxChanges = 10'000;
+
+std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
+                                     const std::string& path, const Config& base) {
+  requireList(src, node, path);
+  if (node.size() > kMaxChanges)
+    fail(src, node, path + ": at most " + std::to_string(kMaxChanges) + " changes");
+  std::vector<TimedChange> out;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
+    const std::string item_path = indexPath(path, i);
+    const MapReader m(src, *it, item_path, {"at", "set", "label", "enabled"});
+    TimedChange change;
+    change.line = positionOf(src, *it).line;
+    change.at = readTimePoint(src, m.require("at"), m.path("at"));
+    if (auto* v = m.find("label")) change.label = readString(src, *v, m.path("label"));
+    if (auto* v = m.find("enabled")) change.enabled = readBool(src, *v, m.path("enabled"));
+    const YAML::Node& set = m.require("set");
+    const auto entries = mapEntries(src, set, m.path("set"));
+    if (entries.empty()) failExpected(src, set, m.path("set"), "at least one key to change");
+    for (const auto& entry : entries) {
+      const std::optional<TimedKey> key = timedKeyFromString(entry.key);
+      if (!key)
+        fail(src, entry.key_node,
+             m.path("set") + ": '" + clipText(entry.key) +
+                 "' cannot change during a replay; the keys that can: " + timedKeyList());
+      for (const ConfigEdit& e : change.edits)
+        if (e.key == *key)
+          fail(src, entry.key_node, m.path("set") + ": '" + entry.key + "' is set twice");
+      change.edits.push_back({*key, readEditValue(src, entry, timedKeyInfo(*key), base,
+                                                  joinPath(m.path("set"), entry.key))});
+    }
+    out.push_back(std::move(change));
+  }
+  return out;
+}
+
+}  // namespace breakerlab::data_detail
