@@ -48,6 +48,8 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
                    "Extra expectation \"metric op value [± tol[%]]\" (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  replay->add_flag("--no-changes", o.no_changes,
+                   "Replay without the incident's timed changes (what the operators did)");
   replay->add_flag("--no-incident-expect", o.no_incident_expect,
                    "Ignore the expectations written in the incident file");
   replay->add_flag("--json", o.json, "Print the JSON report instead of text");

@@ -39,6 +39,7 @@ struct ReplayOptions {
   std::string trace_dependency;  // traces: whose client spans are the calls
   std::vector<std::string> expects;
   bool no_incident_expect = false;
+  bool no_changes = false;
   bool json = false;
   bool list_metrics = false;
   bool list_whatifs = false;

@@ -81,6 +81,7 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
       throw UsageError("replay: the incident has no what-if '" + clipText(options.what_if) +
                        "'; it has: " + whatIfNames(incident));
     config = w->config;
+    if (w->changes) incident.changes = *w->changes;
     label = "what-if '" + w->name + "'";
     if (!options.no_incident_expect) expectations = w->expect;
   } else {
@@ -108,6 +109,10 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
   if (!options.sets.empty()) {
     config = applyOverrides(config, options.sets);
     for (const std::string& s : options.sets) label += " --set " + s;
+  }
+  if (options.no_changes && !incident.changes.empty()) {
+    incident.changes.clear();
+    label += " without the timed changes";
   }
   for (const std::string& text : options.expects)
     expectations.push_back(parseExpectation(text, "--expect \"" + clipText(text) + "\""));

@@ -80,7 +80,12 @@ void printReport(std::ostream& out, const Incident& incident, const std::string&
                  const Result& result, const std::vector<ExpectationResult>& expectations) {
   out << incident.id << ": " << incident.title << '\n';
   out << "config: " << config_label << "; seed " << incident.seed << "; window "
-      << formatSeconds(incident.start) << "\u2013" << formatSeconds(incident.end) << " s\n";
+      << formatSeconds(incident.start) << "\u2013" << formatSeconds(incident.end) << " s";
+  if (incident.clock_start)
+    out << " (" << formatClockTime(*incident.clock_start + incident.start) << "\u2013"
+        << formatClockTime(*incident.clock_start + incident.end) << " UTC, t = 0 at "
+        << formatUtcTimestamp(*incident.clock_start) << ")";
+  out << '\n';
 
   out << "\nMetrics\n";
   std::size_t width = 0;

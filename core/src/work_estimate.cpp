@@ -106,6 +106,12 @@ WorkEstimate estimateWork(const Incident& incident, const Config& config) {
   WorkEstimate w;
   w.keys = incident.traffic.keys.count;
   w.max_attempts = std::max<std::uint32_t>(1, config.retry.max_attempts);
+  // A timed change may raise the attempts: the estimate takes the most the run reaches.
+  Config changed = config;
+  for (const TimedChange& c : orderedChanges(incident.changes)) {
+    applyChange(changed, c);
+    w.max_attempts = std::max(w.max_attempts, changed.retry.max_attempts);
+  }
   addRateTerms(incident, w);
   const double arrivals = w.window_arrivals + w.lead_in_arrivals;
   const Micros run_start = incident.start - incident.traffic.lead_in;
