@@ -29,11 +29,13 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
+#include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
+#include "changes_command.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
 #include "replay_session.h"
@@ -74,6 +76,7 @@ MainWindow::~MainWindow() {
   session_->disconnect(this);
   undo_->disconnect(this);
   knobs_->disconnect(this);
+  changes_->disconnect(this);
 }
 
 void MainWindow::buildWidgets() {
@@ -84,6 +87,14 @@ void MainWindow::buildWidgets() {
   resources_->hide();  // until a result has resource series
   metrics_ = new views::MetricsPanel;
   connect(knobs_, &views::KnobPanel::configEdited, this, &MainWindow::onKnobEdited);
+  changes_ = new views::ChangesPanel;
+  connect(changes_, &views::ChangesPanel::changesEdited, this,
+          [this](const std::vector<TimedChange>& before, const std::vector<TimedChange>& after) {
+            undo_->push(new ChangesCommand(
+                before, after, [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
+            exported_since_tuning_ = false;
+            session_->setChanges(after);
+          });
 
   center_split_ = new QSplitter(Qt::Vertical);
   center_split_->addWidget(lanes_);
@@ -93,7 +104,13 @@ void MainWindow::buildWidgets() {
   center_split_->setStretchFactor(1, 1);
   center_split_->setStretchFactor(2, 1);
   main_split_ = new QSplitter(Qt::Horizontal);
-  main_split_->addWidget(knobs_);
+  // The knobs, with the operators' changes under them when the incident has any.
+  auto* left = new QWidget;
+  auto* left_layout = new QVBoxLayout(left);
+  left_layout->setContentsMargins(0, 0, 0, 0);
+  left_layout->addWidget(knobs_, 1);
+  left_layout->addWidget(changes_);
+  main_split_->addWidget(left);
   main_split_->addWidget(center_split_);
   main_split_->addWidget(metrics_);
   main_split_->setStretchFactor(0, 0);
@@ -178,10 +195,18 @@ void MainWindow::buildMenus() {
   edit->addSeparator();
   add(edit, "reset", tr("Reset to &Deployed"), QKeySequence(Qt::CTRL | Qt::Key_R), [this] {
     if (!session_->hasIncident() || !session_->isTuned()) return;
+    undo_->beginMacro(tr("reset to deployed"));
+    if (session_->changesEdited()) {
+      undo_->push(
+          new ChangesCommand(session_->changes(), session_->incident().changes,
+                             [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
+      applyChanges(session_->incident().changes);
+    }
     undo_->push(new KnobCommand(QStringLiteral("reset"), session_->config(),
                                 session_->incident().deployed,
                                 [this](const Config& c) { applyConfig(c); }));
     applyConfig(session_->incident().deployed);
+    undo_->endMacro();
   });
   what_if_menu_ = edit->addMenu(tr("Apply &What-if"));
 
@@ -336,6 +361,7 @@ void MainWindow::showIncident() {
   undo_->clear();
   exported_since_tuning_ = false;
   knobs_->setConfig(session_->config());
+  changes_->setChanges(incident, session_->changes());
   lanes_->setIncident(incident);
   what_if_menu_->clear();
   for (const WhatIf& w : incident.what_ifs) {
@@ -343,10 +369,19 @@ void MainWindow::showIncident() {
     a->setToolTip(QString::fromStdString(w.description));
     a->setStatusTip(QString::fromStdString(w.description));
     const Config target = w.config;
-    connect(a, &QAction::triggered, this, [this, target, name = w.name] {
+    const std::vector<TimedChange> target_changes = w.changes ? *w.changes : incident.changes;
+    connect(a, &QAction::triggered, this, [this, target, target_changes, name = w.name] {
+      undo_->beginMacro(tr("what-if %1").arg(QString::fromStdString(name)));
+      if (!(session_->changes() == target_changes)) {
+        undo_->push(
+            new ChangesCommand(session_->changes(), target_changes,
+                               [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
+        applyChanges(target_changes);
+      }
       undo_->push(new KnobCommand(QString::fromStdString("what-if " + name), session_->config(),
                                   target, [this](const Config& c) { applyConfig(c); }));
       applyConfig(target);
+      undo_->endMacro();
     });
   }
   what_if_menu_->setEnabled(!incident.what_ifs.empty());
@@ -398,6 +433,12 @@ void MainWindow::applyConfig(const Config& config) {
   exported_since_tuning_ = false;  // undo, reset and what-ifs change the config too
   knobs_->setConfig(config);
   session_->setConfig(config);
+}
+
+void MainWindow::applyChanges(const std::vector<TimedChange>& changes) {
+  exported_since_tuning_ = false;
+  changes_->setChanges(session_->incident(), changes);
+  session_->setChanges(changes);
 }
 
 void MainWindow::onKnobEdited(const QString& id, const Config& before, const Config& after) {

@@ -17,6 +17,7 @@ class QUndoStack;
 
 namespace breakerlab::views {
 class KnobPanel;
+class ChangesPanel;
 class LanesView;
 class MetricsPanel;
 class OutcomeChart;
@@ -61,6 +62,7 @@ class MainWindow : public QMainWindow {
 
   ReplaySession& session() const { return *session_; }
   views::KnobPanel* knobs() const { return knobs_; }
+  views::ChangesPanel* changesPanel() const { return changes_; }
   views::LanesView* lanes() const { return lanes_; }
   views::MetricsPanel* metrics() const { return metrics_; }
   views::OutcomeChart* chart() const { return chart_; }
@@ -107,6 +109,8 @@ class MainWindow : public QMainWindow {
   QSplitter* main_split_ = nullptr;
   QSplitter* center_split_ = nullptr;
   views::KnobPanel* knobs_ = nullptr;
+  views::ChangesPanel* changes_ = nullptr;
+  void applyChanges(const std::vector<TimedChange>& changes);
   views::LanesView* lanes_ = nullptr;
   views::MetricsPanel* metrics_ = nullptr;
   views::OutcomeChart* chart_ = nullptr;

@@ -18,7 +18,7 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       startWorker(next);
       return;
     }
-    if (!replay.cancelled && replay.config == config_) {
+    if (!replay.cancelled && replay.config == config_ && replay.changes == changes_) {
       // The shown result's records become the next replay's buffer (the worker is idle now).
       cache_->recycle(std::move(result_.checkouts));
       result_ = std::move(replay.result);
@@ -86,6 +86,7 @@ void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource
   cache_ = std::move(cache);
   path_ = path;
   config_ = incident_->deployed;
+  changes_ = incident_->changes;
   baseline_ = std::move(baseline);
   result_ = baseline_;
   const Config& d = incident_->deployed;
@@ -102,6 +103,17 @@ double ReplaySession::expectedRequests() const {
 void ReplaySession::setConfig(const Config& config) {
   if (!hasIncident()) return;
   config_ = config;
+  replay();
+}
+
+void ReplaySession::setChanges(std::vector<TimedChange> changes) {
+  if (!hasIncident()) return;
+  changes_ = std::move(changes);
+  replay();
+}
+
+void ReplaySession::replay() {
+  const Config& config = config_;
   const double limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
   if (expectedRequests() > limit) {
     if (running_) {
@@ -114,7 +126,12 @@ void ReplaySession::setConfig(const Config& config) {
   }
   QElapsedTimer clock;
   clock.start();
-  result_ = config == incident_->deployed ? baseline_ : simulate(*incident_, config, *cache_);
+  SimulateOptions options;
+  options.cache = cache_.get();
+  options.changes = &changes_;
+  result_ = config == incident_->deployed && !changesEdited()
+                ? baseline_
+                : simulate(*incident_, config, options);
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit resultChanged();
 }
@@ -126,14 +143,16 @@ void ReplaySession::startWorker(const Config& config) {
   // A fresh flag per replay: the finished one's flag may still be set.
   superseded_ = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<bool>> superseded = superseded_;
-  watcher_.setFuture(QtConcurrent::run([incident, cache, config, superseded] {
+  watcher_.setFuture(QtConcurrent::run([incident, cache, config, changes = changes_, superseded] {
     QElapsedTimer clock;
     clock.start();
     SimulateOptions options;
     options.cache = cache.get();
+    options.changes = &changes;
     options.progress = [&superseded](const ReplayProgress&) { return !superseded->load(); };
     auto replay = std::make_shared<Replay>();
     replay->config = config;
+    replay->changes = changes;
     try {
       replay->result = simulate(*incident, config, options);
     } catch (const ReplayCancelled&) {
@@ -147,7 +166,7 @@ void ReplaySession::startWorker(const Config& config) {
 const WhatIf* ReplaySession::currentWhatIf() const {
   if (!hasIncident()) return nullptr;
   for (const auto& w : incident_->what_ifs)
-    if (w.config == config_) return &w;
+    if (w.config == config_ && (w.changes ? *w.changes : incident_->changes) == changes_) return &w;
   return nullptr;
 }
 

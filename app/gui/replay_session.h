@@ -62,7 +62,14 @@ class ReplaySession : public QObject {
   const Config& config() const { return config_; }
   // Replays with `config`; resultChanged() follows (at once, or when the worker is done).
   void setConfig(const Config& config);
-  bool isTuned() const { return hasIncident() && !(config_ == incident_->deployed); }
+  bool isTuned() const {
+    return hasIncident() && (!(config_ == incident_->deployed) || changesEdited());
+  }
+  // The timed changes replayed with the config: the incident's own until the user toggles or
+  // moves one. setChanges replays like setConfig.
+  const std::vector<TimedChange>& changes() const { return changes_; }
+  void setChanges(std::vector<TimedChange> changes);
+  bool changesEdited() const { return hasIncident() && !(changes_ == incident_->changes); }
   // The what-if whose config is the current one, if any.
   const WhatIf* currentWhatIf() const;
 
@@ -81,6 +88,7 @@ class ReplaySession : public QObject {
   void adopt(Incident incident, const QString& path, IncidentSource source, ImportReport report,
              const std::function<bool(const ReplayProgress&)>& progress = {});
   void startWorker(const Config& config);
+  void replay();
   double expectedRequests() const;
 
   std::shared_ptr<const Incident> incident_;
@@ -91,6 +99,7 @@ class ReplaySession : public QObject {
   IncidentSource source_ = IncidentSource::incident;
   ImportReport import_report_;
   Config config_;
+  std::vector<TimedChange> changes_;
   Result result_;
   Result baseline_;
   double last_replay_ms_ = 0;
@@ -102,6 +111,7 @@ class ReplaySession : public QObject {
   std::shared_ptr<std::atomic<bool>> superseded_ = std::make_shared<std::atomic<bool>>(false);
   struct Replay {
     Config config;
+    std::vector<TimedChange> changes;
     Result result;
     double milliseconds = 0;
     bool cancelled = false;

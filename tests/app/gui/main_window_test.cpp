@@ -15,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSlider>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QUndoStack>
@@ -25,6 +26,7 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
 #include "breakerlab/data/state_table.h"
+#include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lanes_view.h"
@@ -346,6 +348,57 @@ TEST_F(Workbench, OpeningAConfigAsAnIncidentSaysToLoadItOntoOne) {
   EXPECT_FALSE(window.openIncident(path));
   ASSERT_EQ(errors.size(), 1);
   EXPECT_TRUE(errors.front().contains("Load Config")) << errors.front().toStdString();
+}
+
+TEST_F(Workbench, AnOperatorChangeCanBeLeftOutMovedAndUndone) {
+  ASSERT_TRUE(
+      window.openIncident(QStringLiteral(BREAKERLAB_TEST_FIXTURES) + "/retry-flag-off.yaml"));
+  views::ChangesPanel* panel = window.changesPanel();
+  ASSERT_TRUE(panel->isVisible());
+  auto* table = panel->findChild<QTableWidget*>(QStringLiteral("changes"));
+  ASSERT_NE(table, nullptr);
+  ASSERT_EQ(table->rowCount(), 1);
+  EXPECT_EQ(table->item(0, 2)->text(), QStringLiteral("10:00:30"));
+  auto* made = qobject_cast<QCheckBox*>(table->cellWidget(0, 0));
+  auto* at = qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 1));
+  ASSERT_NE(made, nullptr);
+  ASSERT_NE(at, nullptr);
+  EXPECT_EQ(made->text(), QStringLiteral("retry flag off"));
+  // Retries switched off at 30 s: half of the later checkouts fail, an eighth of the earlier.
+  const double with_change = metricValue(window, "failed_pct");
+  EXPECT_NEAR(with_change, 31.5, 1.0);
+
+  made->setChecked(false);  // "what if the flag had stayed on"
+  EXPECT_TRUE(window.session().isTuned());
+  EXPECT_NEAR(metricValue(window, "failed_pct"), 13.1, 1.0);
+
+  made->setChecked(true);
+  at->setValue(10);  // "what if it had come 20 s earlier": more checkouts without retries
+  EXPECT_EQ(window.session().changes().front().at, 10 * kSecond);
+  EXPECT_EQ(table->item(0, 2)->text(), QStringLiteral("10:00:10"));
+  EXPECT_NEAR(metricValue(window, "failed_pct"), 12.5 / 6 + 50.0 * 5 / 6, 2.0);
+
+  QUndoStack* undo = window.findChild<QUndoStack*>();
+  ASSERT_NE(undo, nullptr);
+  undo->undo();  // the move
+  undo->undo();  // the tick back on
+  EXPECT_EQ(window.session().changes().front().at, 30 * kSecond);
+  EXPECT_FALSE(window.session().changes().front().enabled);
+  // (undo shows the list again: new widgets)
+  EXPECT_FALSE(qobject_cast<QCheckBox*>(table->cellWidget(0, 0))->isChecked());
+  undo->undo();
+  EXPECT_FALSE(window.session().isTuned());
+  EXPECT_DOUBLE_EQ(metricValue(window, "failed_pct"), with_change);
+
+  // The what-if without the change takes the change out, and undoes in one step.
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a->text() == QStringLiteral("never-switched-off")) a->trigger();
+  EXPECT_TRUE(window.session().changes().empty());
+  ASSERT_NE(window.session().currentWhatIf(), nullptr);
+  EXPECT_NEAR(metricValue(window, "failed_pct"), 13.1, 1.0);
+  undo->undo();
+  EXPECT_EQ(window.session().changes().size(), 1u);
+  EXPECT_NEAR(metricValue(window, "failed_pct"), with_change, 1e-9);
 }
 
 }  // namespace
