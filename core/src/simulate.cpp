@@ -553,7 +553,12 @@ class Simulation {
 
   void scalePods(Micros t, const Config& before) {
     const std::uint32_t pods = config_.load_balancer.pods;
-    if (client_.pods.size() < pods) client_.pods.resize(pods);
+    if (client_.pods.size() < pods) {
+      // New pods join below, counted as they do.
+      const std::size_t old_size = client_.pods.size();
+      client_.pods.resize(pods);
+      for (std::size_t i = old_size; i < pods; ++i) client_.pods[i].in_rotation = false;
+    }
     for (std::uint32_t i = 0; i < client_.pods.size(); ++i) {
       Pod& p = client_.pods[i];
       const bool serving = i < pods;

@@ -31,10 +31,17 @@ const Incident& payment0912() {
   return inc;
 }
 
+// A what-if's replay: its config, with its own timed changes when it has them.
+Result replayOf(const Incident& inc, const WhatIf& w) {
+  SimulateOptions options;
+  options.changes = w.changes ? &*w.changes : nullptr;
+  return simulate(inc, w.config, options);
+}
+
 Metrics run(const Incident& inc, const std::string& what_if = {}) {
   const WhatIf* w = what_if.empty() ? nullptr : inc.whatIf(what_if);
   if (!what_if.empty() && w == nullptr) ADD_FAILURE() << "no what-if " << what_if;
-  return simulate(inc, w ? w->config : inc.deployed).metrics;
+  return (w ? replayOf(inc, *w) : simulate(inc, inc.deployed)).metrics;
 }
 
 // Every expectation written in each file holds, for the deployed config and every what-if.
@@ -47,7 +54,7 @@ TEST(IncidentFiles, EveryExpectationInTheFilesHolds) {
                             << ")";
     ASSERT_GE(inc->what_ifs.size(), 2u) << inc->id;
     for (const WhatIf& w : inc->what_ifs) {
-      const Result tuned = simulate(*inc, w.config);
+      const Result tuned = replayOf(*inc, w);
       for (const auto& r : evaluate(w.expect, *inc, tuned))
         EXPECT_TRUE(r.passed) << inc->id << " / " << w.name << ": " << r.expectation->text
                               << " (actual " << r.actual << ")";
@@ -146,6 +153,34 @@ TEST(Incident0912, FortyPodsFailMoreThanTwelveAgainstTheProviderCeiling) {
   const Metrics twelve = run(payment0912());
   const Metrics forty = run(payment0912(), "scale-to-40-pods");
   EXPECT_GT(forty.failed_pct, twelve.failed_pct + 5);
+}
+
+// The share of checkouts that failed among those arriving in [from, to) seconds.
+double failedShare(const Result& r, double from, double to) {
+  std::uint64_t failed = 0, all = 0;
+  for (auto s = static_cast<std::size_t>(from); s < static_cast<std::size_t>(to); ++s) {
+    failed += r.per_second.failed[s];
+    all += r.per_second.checkouts[s];
+  }
+  return 100.0 * static_cast<double>(failed) / static_cast<double>(std::max<std::uint64_t>(all, 1));
+}
+
+TEST(Incident0912, ScalingOutAt1026AsTheOperatorsDidRaisesTheFailureRate) {
+  // The document: 28% failing before the scale-out at 10:26 (t = 84 min), more after it.
+  const Incident& inc = payment0912();
+  const WhatIf* w = inc.whatIf("as-it-unfolded");
+  ASSERT_NE(w, nullptr);
+  ASSERT_TRUE(w->changes && w->changes->size() == 1);
+  EXPECT_EQ(w->changes->front().at, 84 * 60 * kSecond);
+  const Result r = replayOf(inc, *w);
+  const double before = failedShare(r, 12 * 60, 84 * 60);
+  const double after = failedShare(r, 84 * 60, 239 * 60);
+  EXPECT_NEAR(before, 28, 4);
+  EXPECT_GT(after, before + 8);
+  // The pods lane follows the change: 12 in rotation before, 40 after.
+  ASSERT_FALSE(r.per_second.pods_in_rotation.empty());
+  EXPECT_EQ(r.per_second.pods_in_rotation[84 * 60 - 1], 12u);
+  EXPECT_EQ(r.per_second.pods_in_rotation[84 * 60 + 1], 40u);
 }
 
 TEST(Incident0912, TheBreakerLowersFailedCheckoutsOnTheScaledOutFleet) {

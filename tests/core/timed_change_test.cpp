@@ -200,6 +200,11 @@ TEST(TimedChanges, ScalingPodsUpAddsThemToRotationAndDownStopsSendingThemWork) {
   EXPECT_EQ(max_before, 1);
   EXPECT_EQ(max_middle, 5);
   EXPECT_EQ(max_after, 2);
+  // And the pods lane counts them: 2, then 6, then 3 in rotation.
+  ASSERT_EQ(r.per_second.pods_in_rotation.size(), 60u);
+  EXPECT_EQ(r.per_second.pods_in_rotation[10], 2u);
+  EXPECT_EQ(r.per_second.pods_in_rotation[30], 6u);
+  EXPECT_EQ(r.per_second.pods_in_rotation[50], 3u);
   // Workers over all pods never leak: none is busy when the run is over.
   ASSERT_FALSE(r.per_second.workers_busy.empty());
   for (const std::uint32_t busy : r.per_second.workers_busy) EXPECT_LE(busy, 6u * 4u);

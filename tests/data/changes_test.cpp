@@ -17,8 +17,9 @@ constexpr Micros s = kSecond;
 
 // 8 Sep with a wall clock (t = 0 is 14:02:00 UTC, as its header says) and changes.
 std::string withChanges(const std::string& changes, const std::string& what_if_changes = "") {
-  std::string text =
-      replaceFirst(test::pricingText(), "\nwindow:", "\nstart: 2026-09-08T14:02:00Z\nwindow:");
+  // (the bundled file has the start: 2026-09-08T14:02:00Z)
+  std::string text = test::pricingText();
+  EXPECT_NE(text.find("\nstart: 2026-09-08T14:02:00Z\n"), std::string::npos);
   text = replaceFirst(text, "\nwhat_ifs:", "\nchanges:\n" + changes + "\nwhat_ifs:");
   if (!what_if_changes.empty())
     text = replaceFirst(text, "  - name: early-probe\n",
@@ -111,7 +112,7 @@ TEST(Changes, AChangeOutsideTheWindowOrWithoutATimeIsAnError) {
 
 TEST(Changes, AStartThatIsNotATimestampIsAnError) {
   const std::string text =
-      replaceFirst(test::pricingText(), "\nwindow:", "\nstart: 14:02 on the 8th\nwindow:");
+      replaceFirst(test::pricingText(), "start: 2026-09-08T14:02:00Z", "start: 14:02 on the 8th");
   EXPECT_LOAD_ERROR_AT(parseIncident(text, "inc.yaml"), positionOf(text, "14:02 on"),
                        "start: expected a UTC timestamp such as 2026-09-12T09:00:00Z");
 }
