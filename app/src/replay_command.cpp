@@ -106,10 +106,23 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     config.breaker.library = *library;
     label += " with " + std::string(libraryInfo(*library).title) + "'s rules";
   }
-  if (!options.sets.empty()) {
-    config = applyOverrides(config, options.sets);
-    for (const std::string& s : options.sets) label += " --set " + s;
+  // `--set scenario.*` changes the incident; the others the config.
+  std::vector<std::string> config_sets;
+  Scenario scenario;
+  for (const std::string& s : options.sets) {
+    if (isScenarioAssignment(s)) {
+      applyScenarioAssignment(scenario, s);
+    } else {
+      config_sets.push_back(s);
+    }
+    label += " --set " + s;
   }
+  if (!scenario.empty()) {
+    if (const std::string problem = scenarioProblem(incident, scenario); !problem.empty())
+      throw UsageError("--set " + problem);
+    incident = applyScenario(incident, scenario);
+  }
+  if (!config_sets.empty()) config = applyOverrides(config, config_sets);
   if (options.no_changes && !incident.changes.empty()) {
     incident.changes.clear();
     label += " without the timed changes";

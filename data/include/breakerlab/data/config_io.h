@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "breakerlab/core/config.h"
+#include "breakerlab/core/scenario.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {
@@ -26,6 +27,11 @@ std::string configToYaml(const Config& config);
 // list or map (a map sets the keys it names and keeps the others). The result goes through
 // the same parser and validation as a file; errors name the assignment:
 // "--set breaker.window.sise=3: unknown key 'sise' under breaker.window, expected one of ...".
+// `--set scenario.KEY=VALUE` (scenarioKeys()): whether `assignment` is one, and applying it.
+// Durations and factors as the config takes them ("30s", "2"); errors name the assignment.
+bool isScenarioAssignment(std::string_view assignment);
+void applyScenarioAssignment(Scenario& scenario, const std::string& assignment);
+
 Config applyOverrides(const Config& base, const std::vector<std::string>& assignments);
 
 }  // namespace breakerlab
