@@ -35,10 +35,12 @@
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
+#include "breakerlab/views/scenario_panel.h"
 #include "changes_command.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
 #include "replay_session.h"
+#include "scenario_command.h"
 #include "settings_keys.h"
 #include "start_page.h"
 
@@ -66,6 +68,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setAcceptDrops(true);
   connect(session_, &ReplaySession::incidentChanged, this, &MainWindow::showIncident);
   connect(session_, &ReplaySession::resultChanged, this, &MainWindow::showResult);
+  connect(session_, &ReplaySession::scenarioChanged, this, [this] {
+    lanes_->setIncident(session_->incident());
+    changes_->setChanges(session_->incident(), session_->changes());
+  });
   restoreSettings();
   updateTitle();
 }
@@ -77,6 +83,7 @@ MainWindow::~MainWindow() {
   undo_->disconnect(this);
   knobs_->disconnect(this);
   changes_->disconnect(this);
+  scenario_->disconnect(this);
 }
 
 void MainWindow::buildWidgets() {
@@ -110,6 +117,20 @@ void MainWindow::buildWidgets() {
   left_layout->setContentsMargins(0, 0, 0, 0);
   left_layout->addWidget(knobs_, 1);
   left_layout->addWidget(changes_);
+  scenario_ = new views::ScenarioPanel;
+  left_layout->addWidget(scenario_);
+  connect(scenario_, &views::ScenarioPanel::scenarioEdited, this,
+          [this](const Scenario& before, const Scenario& after) {
+            QString error;
+            if (!session_->setScenario(after, &error)) {
+              scenario_->setScenario(before);
+              status_->setText(tr("Scenario not applied: %1").arg(error));
+              return;
+            }
+            undo_->push(new ScenarioCommand(before, after,
+                                            [this](const Scenario& s) { applyScenario(s); }));
+            exported_since_tuning_ = false;
+          });
   main_split_->addWidget(left);
   main_split_->addWidget(center_split_);
   main_split_->addWidget(metrics_);
@@ -362,6 +383,7 @@ void MainWindow::showIncident() {
   exported_since_tuning_ = false;
   knobs_->setConfig(session_->config());
   changes_->setChanges(incident, session_->changes());
+  scenario_->setScenario(session_->scenario());
   lanes_->setIncident(incident);
   what_if_menu_->clear();
   for (const WhatIf& w : incident.what_ifs) {
@@ -433,6 +455,11 @@ void MainWindow::applyConfig(const Config& config) {
   exported_since_tuning_ = false;  // undo, reset and what-ifs change the config too
   knobs_->setConfig(config);
   session_->setConfig(config);
+}
+
+void MainWindow::applyScenario(const Scenario& scenario) {
+  if (!session_->setScenario(scenario)) return;
+  scenario_->setScenario(scenario);
 }
 
 void MainWindow::applyChanges(const std::vector<TimedChange>& changes) {

@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <functional>
 
+#include "breakerlab/core/scenario.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/state_table.h"
 
@@ -18,6 +19,7 @@ class QUndoStack;
 namespace breakerlab::views {
 class KnobPanel;
 class ChangesPanel;
+class ScenarioPanel;
 class LanesView;
 class MetricsPanel;
 class OutcomeChart;
@@ -63,6 +65,7 @@ class MainWindow : public QMainWindow {
   ReplaySession& session() const { return *session_; }
   views::KnobPanel* knobs() const { return knobs_; }
   views::ChangesPanel* changesPanel() const { return changes_; }
+  views::ScenarioPanel* scenarioPanel() const { return scenario_; }
   views::LanesView* lanes() const { return lanes_; }
   views::MetricsPanel* metrics() const { return metrics_; }
   views::OutcomeChart* chart() const { return chart_; }
@@ -110,6 +113,8 @@ class MainWindow : public QMainWindow {
   QSplitter* center_split_ = nullptr;
   views::KnobPanel* knobs_ = nullptr;
   views::ChangesPanel* changes_ = nullptr;
+  views::ScenarioPanel* scenario_ = nullptr;
+  void applyScenario(const Scenario& scenario);
   void applyChanges(const std::vector<TimedChange>& changes);
   views::LanesView* lanes_ = nullptr;
   views::MetricsPanel* metrics_ = nullptr;

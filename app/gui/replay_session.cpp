@@ -83,6 +83,8 @@ void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource
   source_ = source;
   import_report_ = std::move(report);
   incident_ = std::move(next);
+  opened_ = incident_;
+  scenario_ = Scenario{};
   cache_ = std::move(cache);
   path_ = path;
   config_ = incident_->deployed;
@@ -104,6 +106,40 @@ void ReplaySession::setConfig(const Config& config) {
   if (!hasIncident()) return;
   config_ = config;
   replay();
+}
+
+bool ReplaySession::setScenario(const Scenario& scenario, QString* error) {
+  if (!hasIncident()) return false;
+  if (scenario == scenario_) return true;
+  if (const std::string problem = scenarioProblem(*opened_, scenario); !problem.empty()) {
+    if (error) *error = QString::fromStdString(problem);
+    return false;
+  }
+  auto next = scenario.empty()
+                  ? opened_
+                  : std::make_shared<const Incident>(applyScenario(*opened_, scenario));
+  if (const std::string problem =
+          workLimitProblem(largestWork(*next), kDefaultMaxSimulatedRequests);
+      !problem.empty()) {
+    if (error) *error = QString::fromStdString(problem);
+    return false;
+  }
+  queued_.reset();
+  superseded_->store(true);
+  watcher_.waitForFinished();
+  scenario_ = scenario;
+  // The changes the user made keep their times: a stretched outage moves the incident's own.
+  const bool edited = changesEdited();
+  incident_ = std::move(next);
+  if (!edited) changes_ = incident_->changes;
+  cache_ = std::make_shared<ReplayCache>();
+  baseline_ = simulate(*incident_, incident_->deployed, *cache_);
+  const Config& d = incident_->deployed;
+  resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
+               incident_->dependency.capacity.concurrency > 0;
+  emit scenarioChanged();
+  replay();
+  return true;
 }
 
 void ReplaySession::setChanges(std::vector<TimedChange> changes) {

@@ -13,6 +13,7 @@
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
+#include "breakerlab/core/scenario.h"
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/incident_import.h"
@@ -70,6 +71,13 @@ class ReplaySession : public QObject {
   const std::vector<TimedChange>& changes() const { return changes_; }
   void setChanges(std::vector<TimedChange> changes);
   bool changesEdited() const { return hasIncident() && !(changes_ == incident_->changes); }
+  // The incident as the scenario has it (a longer outage, more traffic): incident() is then the
+  // changed one, the baseline the deployed config on it. False (and nothing changes) when the
+  // scenario cannot apply; `error` says why.
+  const Scenario& scenario() const { return scenario_; }
+  bool setScenario(const Scenario& scenario, QString* error = nullptr);
+  // The incident as opened, before any scenario.
+  const Incident& openedIncident() const { return *opened_; }
   // The what-if whose config is the current one, if any.
   const WhatIf* currentWhatIf() const;
 
@@ -83,6 +91,9 @@ class ReplaySession : public QObject {
  signals:
   void incidentChanged();
   void resultChanged();
+  // The scenario replaced incident() (its segments, window, changes) but it is the same
+  // incident: views that hold on to it must take the new one before the next resultChanged().
+  void scenarioChanged();
 
  private:
   void adopt(Incident incident, const QString& path, IncidentSource source, ImportReport report,
@@ -92,6 +103,8 @@ class ReplaySession : public QObject {
   double expectedRequests() const;
 
   std::shared_ptr<const Incident> incident_;
+  std::shared_ptr<const Incident> opened_;  // incident_ before the scenario
+  Scenario scenario_;
   // Lets knob changes that the lead-in never exercises skip replaying it. Used by one replay at
   // a time: on this thread for small incidents, by the (single, sequential) worker for large.
   std::shared_ptr<ReplayCache> cache_ = std::make_shared<ReplayCache>();

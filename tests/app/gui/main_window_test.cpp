@@ -33,6 +33,7 @@
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
+#include "breakerlab/views/scenario_panel.h"
 #include "import_report_dialog.h"
 #include "main_window.h"
 #include "replay_session.h"
@@ -399,6 +400,29 @@ TEST_F(Workbench, AnOperatorChangeCanBeLeftOutMovedAndUndone) {
   undo->undo();
   EXPECT_EQ(window.session().changes().size(), 1u);
   EXPECT_NEAR(metricValue(window, "failed_pct"), with_change, 1e-9);
+}
+
+TEST_F(Workbench, ALongerOutageInTheScenarioFailsCheckoutsWithTheDeployedTtlAndUndoes) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  EXPECT_EQ(metricValue(window, "failed_checkouts"), 0);
+  auto* extend =
+      window.scenarioPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("scenario.outage.extend"));
+  ASSERT_NE(extend, nullptr);
+  extend->setValue(20);  // source 000: "in a longer outage cache entries expire"
+  EXPECT_EQ(window.session().incident().end, 80 * kSecond);
+  const Result& r = window.session().result();
+  std::size_t misses = 0;
+  for (const CheckoutRecord& c : r.checkouts) misses += c.reason == FailReason::cache_miss;
+  EXPECT_GT(misses, 100u);
+  EXPECT_EQ(metricValue(window, "failed_checkouts"), static_cast<double>(misses));
+  // The baseline is the deployed config in the same scenario: no tuning, no delta.
+  EXPECT_EQ(window.session().baseline().metrics.failed_checkouts, misses);
+  QUndoStack* undo = window.findChild<QUndoStack*>();
+  ASSERT_NE(undo, nullptr);
+  undo->undo();
+  EXPECT_EQ(window.session().incident().end, 60 * kSecond);
+  EXPECT_EQ(metricValue(window, "failed_checkouts"), 0);
+  EXPECT_EQ(extend->value(), 0);
 }
 
 }  // namespace
