@@ -49,6 +49,23 @@ void BM_Replay0908(benchmark::State& state) {
 }
 BENCHMARK(BM_Replay0908)->Unit(benchmark::kMicrosecond);
 
+// 12 Sep (3 h 59 min, pods, pools, a capped provider) as deployed, and with its operators'
+// 10:26 scale-out as a timed change (the what-if as-it-unfolded).
+void BM_Replay0912(benchmark::State& state) {
+  static const Incident inc = loadIncident(std::string(BREAKERLAB_RESOURCES) +
+                                           "/incidents/inc-2026-0912-payment-timeout.yaml");
+  const WhatIf* w = state.range(0) == 1 ? inc.whatIf("as-it-unfolded") : nullptr;
+  SimulateOptions options;
+  options.changes = w != nullptr && w->changes ? &*w->changes : nullptr;
+  Result r;
+  for (auto _ : state) {
+    r = simulate(inc, inc.deployed, options);
+    benchmark::DoNotOptimize(r.metrics.failed_checkouts);
+  }
+  report(state, r);
+}
+BENCHMARK(BM_Replay0912)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
 void BM_Replay0908Scaled(benchmark::State& state) {
   const Incident inc = scaled(static_cast<std::size_t>(state.range(0)));
   Result r;
