@@ -47,6 +47,9 @@ RoundTrip roundTrip(const std::string& incident_file, RequestLogFormat format, b
   EXPECT_EQ(again.end, incident.end);
   // The seed draws the client's own randomness (backoff jitter), which a log cannot carry.
   if (same_seed) again.seed = incident.seed;
+  // A log carries the calls, not what the operators changed (001's retry flag off at 10:11):
+  // the same config has the same timed changes.
+  again.changes = incident.changes;
   out.reimported = simulate(again, again.deployed);
   out.breaker = compareLanes(out.original.breaker, out.reimported.breaker, kSecond / 2);
   return out;
