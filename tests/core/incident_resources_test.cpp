@@ -88,6 +88,32 @@ TEST(Incident0814, FourPricingCallsPerFailingCheckoutPoolExhaustionAndEjections)
   EXPECT_GT(failing, static_cast<int>(s.checkouts.size()) / 2);
 }
 
+TEST(Incident0814, TheDocumentsCurveFailingUntil1014PodsBackWithinThreeMinutesPoolBy1020) {
+  // t = 0 is 09:38. The document: checkout failing for most of 09:46-10:14; the flag to 0% at
+  // 10:14 (the price-check-v2 query stops: the dependency's segments); "Orders pods returned
+  // to rotation within 3 minutes"; "the Pricing connection pool drained by 10:20".
+  const Incident& inc = orders0814();
+  ASSERT_TRUE(inc.clock_start.has_value());
+  const auto at = [](int hh, int mm) {
+    return static_cast<std::size_t>((hh * 60 + mm - 578) * 60);
+  };
+  const Result r = simulate(inc, inc.deployed);
+  int failing_minutes = 0;
+  for (std::size_t m = at(9, 46); m < at(10, 14); m += 60)
+    failing_minutes += failedShare(r, static_cast<double>(m), static_cast<double>(m + 60)) > 50;
+  EXPECT_GE(failing_minutes, 28 * 3 / 4);  // "most of" the 28 minutes
+  const auto& pods = r.per_second.pods_in_rotation;
+  ASSERT_FALSE(pods.empty());
+  EXPECT_LT(*std::min_element(pods.begin() + at(10, 0), pods.begin() + at(10, 14)), 8u);
+  for (std::size_t t = at(10, 17); t < at(10, 30); ++t) ASSERT_EQ(pods[t], 8u) << t;
+  const auto& busy = r.per_second.dependency_busy;
+  ASSERT_FALSE(busy.empty());
+  EXPECT_EQ(busy[at(10, 10)], 100u);  // saturated while the flag is on
+  for (std::size_t t = at(10, 20); t < at(10, 30); ++t) ASSERT_LT(busy[t], 100u) << t;
+  // And checkout recovers with it: under 1% failed from 10:17.
+  EXPECT_LT(failedShare(r, static_cast<double>(at(10, 17)), static_cast<double>(at(10, 30))), 1.0);
+}
+
 TEST(Incident0814, WithoutTheRetryStormThePoolDegradesGracefully) {
   const Metrics deployed = run(orders0814());
   const Metrics no_retries = run(orders0814(), "no-retries");
