@@ -29,6 +29,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
+#include "breakerlab/data/values.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
@@ -357,7 +358,18 @@ bool MainWindow::saveIncidentTo(const QString& path) {
   try {
     std::vector<std::string> header;
     if (session_->isImported()) header = session_->importReport().lines();
-    writeFileAtomically(path.toStdString(), incidentToYaml(session_->incident(), header));
+    // What is on screen: the scenario's incident with the changes as toggled and moved.
+    Incident shown = session_->incident();
+    shown.changes = session_->changes();
+    if (!session_->scenario().empty()) {
+      const Scenario& sc = session_->scenario();
+      header.push_back("Saved with a scenario: outage " + formatDuration(sc.outage_extend) +
+                       " longer, traffic x" + formatNumber(sc.traffic_scale) + ", latency x" +
+                       formatNumber(sc.latency_scale) + ", capacity x" +
+                       formatNumber(sc.capacity_scale) + " (from " +
+                       session_->path().toStdString() + ")");
+    }
+    writeFileAtomically(path.toStdString(), incidentToYaml(shown, header));
   } catch (const std::exception& e) {
     report_error_(tr("Could not save the incident"), QString::fromStdString(e.what()));
     return false;

@@ -400,6 +400,13 @@ TEST_F(Workbench, AnOperatorChangeCanBeLeftOutMovedAndUndone) {
   undo->undo();
   EXPECT_EQ(window.session().changes().size(), 1u);
   EXPECT_NEAR(metricValue(window, "failed_pct"), with_change, 1e-9);
+
+  // Save Incident As writes the changes as shown: here moved to 10:00:45.
+  qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 1))->setValue(45);
+  QTemporaryDir dir;
+  const QString saved = dir.filePath(QStringLiteral("moved.yaml"));
+  ASSERT_TRUE(window.saveIncidentTo(saved));
+  EXPECT_EQ(loadIncident(saved.toStdString()).changes.front().at, 45 * kSecond);
 }
 
 TEST_F(Workbench, ALongerOutageInTheScenarioFailsCheckoutsWithTheDeployedTtlAndUndoes) {
