@@ -69,6 +69,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setAcceptDrops(true);
   connect(session_, &ReplaySession::incidentChanged, this, &MainWindow::showIncident);
   connect(session_, &ReplaySession::resultChanged, this, &MainWindow::showResult);
+  // A change's marker dragged on the lanes: the same edit as its time box.
+  connect(lanes_, &views::LanesView::changeDragged, this, [this](Micros from, Micros to) {
+    std::vector<TimedChange> after = session_->changes();
+    for (TimedChange& c : after)
+      if (c.enabled && c.at == from) {
+        c.at = to;
+        break;
+      }
+    if (after == session_->changes()) return;
+    undo_->push(new ChangesCommand(session_->changes(), after,
+                                   [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
+    applyChanges(after);
+  });
   connect(session_, &ReplaySession::scenarioChanged, this, [this] {
     lanes_->setIncident(session_->incident());
     changes_->setChanges(session_->incident(), session_->changes());

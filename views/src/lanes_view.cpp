@@ -102,6 +102,8 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->installEventFilter(this);
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this, &LanesView::onMouseMove);
+  connect(plot_, &QCustomPlot::mousePress, this, &LanesView::onMousePress);
+  connect(plot_, &QCustomPlot::mouseRelease, this, &LanesView::onMouseRelease);
   // Event labels are placed in pixels: lay them out again when a zoom, pan or resize moves them
   // (after the plot's layout, before it draws).
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
@@ -324,11 +326,13 @@ void LanesView::addEvents() {
   std::vector<std::pair<double, double>> taken[kLevels];  // per text line, the pixels taken
   QColor faint = ink;
   faint.setAlpha(110);
-  auto marker = [&](double t, double top) {
+  // An operator's change is drawn solid in the highlight colour: it can be dragged.
+  const QPen change_pen(palette().color(QPalette::Highlight), 2);
+  auto marker = [&](double t, double top, bool change = false) {
     auto* line = new QCPItemLine(plot_);
     line->start->setCoords(t, top);
     line->end->setCoords(t, lanes_bottom_ + 0.1);
-    line->setPen(QPen(faint, 1, Qt::DashLine));
+    line->setPen(change ? change_pen : QPen(faint, 1, Qt::DashLine));
     event_items_.push_back(line);
   };
   auto text = [&](double t, int level, bool hang_left, const QString& label) {
@@ -345,7 +349,7 @@ void LanesView::addEvents() {
   for (const auto& e : replayed_->events) {
     if (e.kind == EventKind::probe || isPodEvent(e)) continue;
     const double t = toSeconds(e.at);
-    marker(t, 0);
+    marker(t, 0, e.kind == EventKind::change);
 
     QString label = QString::fromStdString(e.label);
     if (e.kind == EventKind::half_open)
@@ -541,7 +545,63 @@ bool LanesView::eventFilter(QObject* watched, QEvent* event) {
   return QWidget::eventFilter(watched, event);
 }
 
+std::optional<Micros> LanesView::changeNear(double x, double pixels) const {
+  if (replayed_ == nullptr) return std::nullopt;
+  std::optional<Micros> best;
+  double best_distance = pixels;
+  for (const Event& e : replayed_->events) {
+    if (e.kind != EventKind::change) continue;
+    const double d = std::abs(plot_->xAxis->coordToPixel(toSeconds(e.at)) - x);
+    if (d <= best_distance) {
+      best_distance = d;
+      best = e.at;
+    }
+  }
+  return best;
+}
+
+// A change's marker can be dragged along the time axis ("what if it had come 20 minutes
+// earlier"); anywhere else a drag pans, as before.
+void LanesView::onMousePress(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(event->pos()))
+    return;
+  drag_from_ = changeNear(event->pos().x(), 5);
+  if (!drag_from_) return;
+  plot_->setInteraction(QCP::iRangeDrag, false);
+  drag_line_ = new QCPItemLine(plot_);
+  drag_line_->setLayer(QStringLiteral("cursors"));
+  QColor ink = palette().color(QPalette::Highlight);
+  drag_line_->setPen(QPen(ink, 2));
+  const double t = toSeconds(*drag_from_);
+  drag_line_->start->setCoords(t, 0);
+  drag_line_->end->setCoords(t, lanes_bottom_);
+  plot_->layer(QStringLiteral("cursors"))->replot();
+}
+
+void LanesView::onMouseRelease(QMouseEvent* event) {
+  if (!drag_from_) return;
+  const Micros from = *drag_from_;
+  drag_from_.reset();
+  plot_->removeItem(drag_line_);
+  drag_line_ = nullptr;
+  plot_->setInteraction(QCP::iRangeDrag, true);
+  plot_->layer(QStringLiteral("cursors"))->replot();
+  if (incident_ == nullptr) return;
+  // To a tenth of a second, within the window.
+  const double seconds = std::round(plot_->xAxis->pixelToCoord(event->pos().x()) * 10) / 10;
+  const Micros to = std::clamp(fromSeconds(seconds), incident_->start, incident_->end);
+  if (to != from) emit changeDragged(from, to);
+}
+
 void LanesView::onMouseMove(QMouseEvent* event) {
+  if (drag_from_ && drag_line_ != nullptr) {
+    const double t = plot_->xAxis->pixelToCoord(event->pos().x());
+    drag_line_->start->setCoords(t, 0);
+    drag_line_->end->setCoords(t, lanes_bottom_);
+    plot_->layer(QStringLiteral("cursors"))->replot();
+  } else {
+    plot_->setCursor(changeNear(event->pos().x(), 5) ? Qt::SizeHorCursor : Qt::ArrowCursor);
+  }
   if (!plot_->axisRect()->rect().contains(event->pos())) return;
   hover_ = plot_->xAxis->pixelToCoord(event->pos().x());
   readout_->setText(readoutText());

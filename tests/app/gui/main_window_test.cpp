@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QSlider>
@@ -430,6 +431,42 @@ TEST_F(Workbench, ALongerOutageInTheScenarioFailsCheckoutsWithTheDeployedTtlAndU
   EXPECT_EQ(window.session().incident().end, 60 * kSecond);
   EXPECT_EQ(metricValue(window, "failed_checkouts"), 0);
   EXPECT_EQ(extend->value(), 0);
+}
+
+TEST_F(Workbench, DraggingAChangesMarkerAlongTheLanesMovesTheChange) {
+  ASSERT_TRUE(
+      window.openIncident(QStringLiteral(BREAKERLAB_TEST_FIXTURES) + "/retry-flag-off.yaml"));
+  views::LanesView* lanes = window.findChild<views::LanesView*>();
+  ASSERT_NE(lanes, nullptr);
+  lanes->replotNow();
+  QCustomPlot* plot = lanes->plot();
+  const double y = plot->axisRect()->rect().center().y();
+  const auto mouse = [&](QEvent::Type type, double seconds, Qt::MouseButtons buttons) {
+    const QPointF at(plot->xAxis->coordToPixel(seconds), y);
+    QMouseEvent e(type, at, plot->mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
+    QCoreApplication::sendEvent(plot, &e);
+  };
+  const QCPRange before = plot->xAxis->range();
+  mouse(QEvent::MouseButtonPress, 30.0, Qt::LeftButton);  // on the "retry flag off" marker
+  mouse(QEvent::MouseMove, 20.0, Qt::LeftButton);
+  mouse(QEvent::MouseButtonRelease, 10.0, Qt::NoButton);
+  ASSERT_EQ(window.session().changes().size(), 1u);
+  EXPECT_NEAR(toSeconds(window.session().changes().front().at), 10.0, 0.2);
+  // The drag moved the change, not the view.
+  EXPECT_EQ(plot->xAxis->range().lower, before.lower);
+  EXPECT_EQ(plot->xAxis->range().upper, before.upper);
+  EXPECT_NEAR(metricValue(window, "failed_pct"), 12.5 / 6 + 50.0 * 5 / 6, 2.0);
+  // The panel follows, and one undo puts it back.
+  auto* table = window.changesPanel()->findChild<QTableWidget*>(QStringLiteral("changes"));
+  EXPECT_EQ(table->item(0, 2)->text().left(7), QStringLiteral("10:00:1"));
+  window.findChild<QUndoStack*>()->undo();
+  EXPECT_EQ(window.session().changes().front().at, 30 * kSecond);
+
+  // A drag that starts away from a marker pans, and moves nothing.
+  mouse(QEvent::MouseButtonPress, 45.0, Qt::LeftButton);
+  mouse(QEvent::MouseMove, 40.0, Qt::LeftButton);
+  mouse(QEvent::MouseButtonRelease, 40.0, Qt::NoButton);
+  EXPECT_EQ(window.session().changes().front().at, 30 * kSecond);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 
 class QCustomPlot;
 class QCPAbstractItem;
+class QCPItemLine;
 class QLabel;
 class QMouseEvent;
 
@@ -65,6 +66,8 @@ class LanesView : public QWidget {
 
  signals:
   void cursorsChanged();
+  // The user dragged the marker of the timed change at `from` to `to` (incident time).
+  void changeDragged(Micros from, Micros to);
 
  protected:
   void keyPressEvent(QKeyEvent* event) override;
@@ -92,6 +95,10 @@ class LanesView : public QWidget {
   void applyPalette();
   double snapToChange(double seconds, double pixel_radius) const;
   void onMouseMove(QMouseEvent* event);
+  void onMousePress(QMouseEvent* event);
+  void onMouseRelease(QMouseEvent* event);
+  // The timed change whose marker is within `pixels` of widget x, if any.
+  std::optional<Micros> changeNear(double x, double pixels) const;
 
   QCustomPlot* plot_ = nullptr;
   LanesPlottable* lanes_ = nullptr;
@@ -106,6 +113,9 @@ class LanesView : public QWidget {
   EventsLayoutKey events_layout_;
   std::array<std::optional<double>, 2> cursors_;
   std::optional<double> hover_;
+  // A change's marker being dragged: where it was, and the line that follows the pointer.
+  std::optional<Micros> drag_from_;
+  QCPItemLine* drag_line_ = nullptr;
   double lanes_bottom_ = 0;
 };
 
