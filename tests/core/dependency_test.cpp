@@ -7,6 +7,13 @@
 namespace breakerlab {
 namespace {
 
+Dependency dependencyOf(std::vector<DependencySegment> segments) {
+  Dependency d;
+  d.name = "p";
+  d.segments = std::move(segments);
+  return d;
+}
+
 DependencySegment segment(Micros from, Micros to) {
   DependencySegment s;
   s.state = "test";
@@ -25,7 +32,7 @@ TEST(Dependency, LognormalMatchesItsP50AndP99) {
   DependencySegment s = segment(0, 1000 * kSecond);
   s.latency_start =
       s.latency_end = {LatencyModel::Kind::lognormal, 25 * kMillisecond, 120 * kMillisecond};
-  DependencyModel model({"p", {s}, {}, {}});
+  DependencyModel model(dependencyOf({s}));
   const CounterRng rng(3);
   std::vector<Micros> lat;
   for (std::uint64_t r = 0; r < 100000; ++r)
@@ -41,7 +48,7 @@ TEST(Dependency, OutcomeShareRampsLinearlyAcrossTheSegment) {
   DependencySegment s = segment(0, 100 * kSecond);
   s.mix_start.timeout = 0.1;
   s.mix_end.timeout = 1.0;
-  DependencyModel model({"p", {s}, {}, {}});
+  DependencyModel model(dependencyOf({s}));
   const CounterRng rng(11);
   int first_half = 0, total = 0;
   constexpr int n = 100000;
@@ -64,7 +71,7 @@ TEST(Dependency, RefusedFailsFastAndSegmentsFollowTime) {
   DependencySegment refused = segment(10 * kSecond, 20 * kSecond);
   refused.mix_start.refused = refused.mix_end.refused = 1.0;
   refused.refused_latency = 2 * kMillisecond;
-  DependencyModel model({"p", {healthy, refused}, {}, {}});
+  DependencyModel model(dependencyOf({healthy, refused}));
   const CounterRng rng(1);
   const auto a = model.answer(5 * kSecond, rng, Stream::window, 0, 0);
   EXPECT_EQ(a.outcome, CallOutcome::success);

@@ -36,7 +36,9 @@ TEST(Scenario, ALongerOutageStretchesItsLongestSegmentAndMovesWhatFollows) {
   EXPECT_EQ(inc.traffic.rate.back().to, 80 * kSecond);
   // The health check stays red through the longer outage.
   for (const HealthSpan& h : inc.dependency.health)
-    if (h.health == Health::red) EXPECT_EQ(h.to, 61 * kSecond);
+    if (h.health == Health::red) {
+      EXPECT_EQ(h.to, 61 * kSecond);
+    }
   EXPECT_TRUE(validate(inc).empty()) << validate(inc);
   EXPECT_TRUE(scenarioProblem(pricing0908(), longer).empty());
 }
@@ -54,7 +56,9 @@ TEST(Scenario, InALongerOutageTheDeployedTtlExpiresAndCheckoutsFailWithCacheMiss
   EXPECT_EQ(r.metrics.failed_checkouts, cacheMisses(r));
   // None before the TTL has run out since the breaker opened.
   for (const CheckoutRecord& c : r.checkouts)
-    if (c.reason == FailReason::cache_miss) EXPECT_GE(c.arrival, 60 * kSecond);
+    if (c.reason == FailReason::cache_miss) {
+      EXPECT_GE(c.arrival, 60 * kSecond);
+    }
   // The same outage with the deployed length: none.
   Scenario a_little;
   a_little.outage_extend = 5 * kSecond;

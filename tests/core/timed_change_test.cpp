@@ -134,7 +134,9 @@ TEST(TimedChanges, AChangeAtAnArrivalsTimeAppliesBeforeIt) {
   CallTrace trace;
   traced(inc, trace);
   for (const TracedCall& c : trace.calls)
-    if (c.record == 100) EXPECT_EQ(c.attempt, 0);
+    if (c.record == 100) {
+      EXPECT_EQ(c.attempt, 0);
+    }
   // A checkout whose retries were all over before it makes them as it did; one whose retry
   // came due after it does not make that retry (its first attempt it did make).
   CallTrace base_trace;

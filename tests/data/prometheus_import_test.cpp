@@ -64,10 +64,12 @@ TEST(PrometheusImport, ARoleBundleGivesTrafficAndSegments) {
   EXPECT_EQ(segs.back().state, "healthy");
   EXPECT_EQ(segs.back().from, 41 * kSecond);
   for (const DependencySegment& s : segs) {
-    if (s.from >= 14 * kSecond && s.to <= 37 * kSecond)
+    if (s.from >= 14 * kSecond && s.to <= 37 * kSecond) {
       EXPECT_DOUBLE_EQ(s.mix_start.server_error, 1.0) << s.from;
-    if (s.from >= 8 * kSecond && s.to <= 14 * kSecond)
+    }
+    if (s.from >= 8 * kSecond && s.to <= 14 * kSecond) {
       EXPECT_GT(s.latency_start.p99, 500 * kMillisecond) << "p99 0.8 s while timing out";
+    }
   }
   // Health is red exactly while not healthy.
   ASSERT_EQ(inc.dependency.health.size(), 3u);
