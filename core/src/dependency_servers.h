@@ -16,7 +16,9 @@ class DependencyServers {
   explicit DependencyServers(const DependencyCapacity& capacity) : capacity_(capacity) {
     free_at_.reserve(capacity.concurrency);
   }
-  bool limited() const { return capacity_.concurrency > 0; }
+  bool limited() const {
+    return capacity_.concurrency > 0 || capacity_.discipline == CapacityDiscipline::load;
+  }
 
   // Records server time per second of [start, end) from now on, for utilization.
   void recordUsage(Micros start, Micros end) {
@@ -26,6 +28,7 @@ class DependencyServers {
   }
   // Mean busy servers in each second of the recorded span, as a share of the ceiling (0..1).
   std::vector<double> utilization() const {
+    if (capacity_.concurrency == 0) return {};  // no ceiling to be a share of
     std::vector<double> u(usage_.size());
     for (std::size_t i = 0; i < u.size(); ++i)
       u[i] = std::min(1.0, usage_[i] / (static_cast<double>(kSecond) * capacity_.concurrency));
@@ -41,6 +44,7 @@ class DependencyServers {
   // `patience`. Returns how long it queues; books the server it will hold.
   Admission admit(Micros t, Micros service, Micros patience) {
     if (capacity_.discipline == CapacityDiscipline::share) return share(t, service, patience);
+    if (capacity_.discipline == CapacityDiscipline::load) return load(t, service, patience);
     Micros begins = t;
     const bool full = free_at_.size() >= capacity_.concurrency;
     if (full) begins = std::max(t, free_at_.front());
@@ -106,6 +110,20 @@ class DependencyServers {
     if (!usage_.empty()) recordBusy(t, done);
     return {service == kNever ? 0 : stretched - service, false};
   }
+  // Load-dependent latency, frozen at arrival: the calls held now each add per_call.
+  Admission load(Micros t, Micros service, Micros patience) {
+    while (!held_.empty() && held_.front() <= t) {
+      std::pop_heap(held_.begin(), held_.end(), std::greater<>{});
+      held_.pop_back();
+    }
+    const Micros extra = capacity_.per_call * static_cast<Micros>(held_.size());
+    Micros done = service == kNever ? t + patience : t + service + extra;
+    if (!capacity_.keeps_working) done = std::min(done, t + patience);
+    held_.push_back(done);
+    std::push_heap(held_.begin(), held_.end(), std::greater<>{});
+    return {service == kNever ? 0 : extra, false};
+  }
+
   void recordBusy(Micros from, Micros to) {
     from = std::max(from, usage_start_);
     to = std::min(to, usage_end_);

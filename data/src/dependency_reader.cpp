@@ -164,14 +164,21 @@ std::vector<HealthSpan> healthFromSegments(const std::vector<DependencySegment>&
 DependencyCapacity readCapacity(const Source& src, const YAML::Node& node,
                                 const std::string& path) {
   const MapReader m(src, node, path,
-                    {"concurrency", "discipline", "queue_timeout", "keeps_working"});
+                    {"concurrency", "discipline", "queue_timeout", "keeps_working", "per_call"});
   DependencyCapacity c;
   if (auto* v = m.find("concurrency")) c.concurrency = readUint32(src, *v, m.path("concurrency"));
   if (auto d = optionalDuration(m, "queue_timeout")) c.queue_timeout = *d;
   if (auto* v = m.find("discipline"))
-    c.discipline = readEnum<CapacityDiscipline>(
-        src, *v, m.path("discipline"),
-        {{"queue", CapacityDiscipline::queue}, {"share", CapacityDiscipline::share}});
+    c.discipline = readEnum<CapacityDiscipline>(src, *v, m.path("discipline"),
+                                                {{"queue", CapacityDiscipline::queue},
+                                                 {"share", CapacityDiscipline::share},
+                                                 {"load", CapacityDiscipline::load}});
+  if (auto d = optionalDuration(m, "per_call")) c.per_call = *d;
+  if (c.discipline == CapacityDiscipline::load && c.per_call <= 0)
+    fail(src, node,
+         path +
+             ": discipline load needs per_call, the latency each call in service "
+             "adds (e.g. 10ms)");
   if (auto* v = m.find("keeps_working"))
     c.keeps_working = readBool(src, *v, m.path("keeps_working"));
   return c;

@@ -110,11 +110,13 @@ YAML::Node dependencyNode(const Dependency& d) {
     n["recorded_calls"] = calls;
   }
   const DependencyCapacity defaults;
-  if (d.capacity.concurrency != defaults.concurrency) {
+  if (d.capacity.concurrency != defaults.concurrency ||
+      d.capacity.discipline != defaults.discipline) {
     YAML::Node c = flowMap();
     c["concurrency"] = std::to_string(d.capacity.concurrency);
-    c["discipline"] =
-        std::string(d.capacity.discipline == CapacityDiscipline::share ? "share" : "queue");
+    static constexpr const char* kDiscipline[] = {"queue", "share", "load"};
+    c["discipline"] = std::string(kDiscipline[static_cast<int>(d.capacity.discipline)]);
+    if (d.capacity.per_call > 0) c["per_call"] = formatDuration(d.capacity.per_call);
     c["queue_timeout"] = formatDuration(d.capacity.queue_timeout);
     c["keeps_working"] = d.capacity.keeps_working ? "true" : "false";
     n["capacity"] = c;

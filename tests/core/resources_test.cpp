@@ -423,5 +423,34 @@ TEST(Resources, RunsAreBitIdenticalAndTheLeadInCacheChangesNothing) {
   EXPECT_GT(a.metrics.failed_checkouts, 0u);  // the scenario exercises the failure paths
 }
 
+// Load-dependent latency (discipline load): W = b + k·N with N = λ·W (Little) gives
+// W = b / (1 − kλ). Brooker's minimal model: b = 1 s, k = 10 ms, so 1.25 s at 20/s, 1.67 s
+// at 40/s, and no fixed point at or above 100/s (research note, formula 11).
+TEST(LoadDependentLatency, MeanLatencyIsTheFixedPointOfLittlesLaw) {
+  for (const double rps : {20.0, 40.0, 60.0}) {
+    Incident inc = plain(rps, 600 * s, fixed(1 * s));
+    inc.dependency.capacity.discipline = CapacityDiscipline::load;
+    inc.dependency.capacity.per_call = 10 * ms;
+    inc.traffic.lead_in = 60 * s;
+    const Result r = simulate(inc, inc.deployed);
+    const double expected_ms = 1000.0 / (1 - 0.01 * rps);
+    EXPECT_NEAR(r.metrics.mean_call_ms, expected_ms, 0.04 * expected_ms) << rps;
+    EXPECT_EQ(r.metrics.failed_checkouts, 0u) << rps;
+  }
+}
+
+TEST(LoadDependentLatency, AboveTheLimitLatencyGrowsWithoutBoundAndEveryCallTimesOut) {
+  // 120/s: k·λ = 1.2, no fixed point; with a 3 s timeout the calls soon all time out, and the
+  // work abandoned by the client (keeps_working) keeps the dependency slow.
+  Incident inc = plain(120, 120 * s, fixed(1 * s));
+  inc.dependency.capacity.discipline = CapacityDiscipline::load;
+  inc.dependency.capacity.per_call = 10 * ms;
+  inc.deployed.timeout.attempt = 3 * s;
+  const Result r = simulate(inc, inc.deployed);
+  std::uint64_t late_fresh = 0;
+  for (std::size_t sec = 60; sec < 120; ++sec) late_fresh += r.per_second.fresh[sec];
+  EXPECT_EQ(late_fresh, 0u);
+}
+
 }  // namespace
 }  // namespace breakerlab

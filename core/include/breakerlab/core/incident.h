@@ -91,13 +91,17 @@ struct HealthSpan {
 // queue: first come, first served on `concurrency` servers. share: every call starts at once
 // and shares the servers (processor sharing): its work stretches by the calls held beyond the
 // ceiling when it arrives, max(1, held / concurrency); nothing queues.
-enum class CapacityDiscipline : std::uint8_t { queue, share };
+// load: no ceiling; a call's latency grows by `per_call` for every call the dependency holds
+// when it arrives (base + k × calls in service, Brooker's minimal metastable model), abandoned
+// calls counting while `keeps_working`.
+enum class CapacityDiscipline : std::uint8_t { queue, share, load };
 
 struct DependencyCapacity {
   std::uint32_t concurrency = 0;  // 0 = unlimited
   CapacityDiscipline discipline = CapacityDiscipline::queue;
   Micros queue_timeout = 0;  // 0 = calls wait as long as it takes
   bool keeps_working = true;
+  Micros per_call = 0;  // load: latency added per call in service
 };
 
 struct Dependency {
