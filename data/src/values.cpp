@@ -198,20 +198,6 @@ std::optional<std::int64_t> parseIso8601(std::string_view s) {
   return seconds * 1'000'000 + micros;
 }
 
-// y-m-d of a day count from 1970-01-01 (Howard Hinnant's civil_from_days).
-void civilFromDays(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2;
-}
-
 std::string twoDigitText(std::int64_t v) {
   return (v < 10 ? "0" : "") + std::to_string(v);
 }
@@ -263,6 +249,19 @@ std::optional<Micros> parseClockTime(std::string_view text, Micros clock_start,
   // An incident that runs past midnight: 00:30 on a 23:00 start is the next day.
   if (t < -day / 2) t += day;
   return t;
+}
+
+void civilFromDays(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<std::int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp < 10 ? mp + 3 : mp - 9;
+  y += m <= 2;
 }
 
 std::string formatUtcTimestamp(Micros since_epoch) {

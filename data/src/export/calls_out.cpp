@@ -14,6 +14,7 @@
 #include <string>
 
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/values.h"
 
 namespace breakerlab {
 
@@ -109,20 +110,6 @@ void appendPadded(std::string& out, std::uint64_t v, int width) {
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   for (auto n = static_cast<int>(r.ptr - buf); n < width; ++n) out += '0';
   out.append(buf, r.ptr);
-}
-
-// y-m-d of a day count from 1970-01-01 (Howard Hinnant's civil_from_days).
-void civilFromDays(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<std::int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2;
 }
 
 // 2026-01-01T00:00:12.345678Z

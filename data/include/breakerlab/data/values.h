@@ -1,5 +1,6 @@
 #pragma once
 // The value grammar shared by every file format (docs/formats.md, "Values").
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,8 @@ std::optional<Micros> parseUtcTimestamp(std::string_view text, std::string* expe
 // full UTC timestamp. Returns the incident time.
 std::optional<Micros> parseClockTime(std::string_view text, Micros clock_start,
                                      std::string* expected = nullptr);
+// y-m-d of a day count from 1970-01-01 (proleptic Gregorian; Howard Hinnant's civil_from_days).
+void civilFromDays(std::int64_t days, std::int64_t& y, unsigned& m, unsigned& d);
 std::string formatUtcTimestamp(Micros since_epoch);  // "2026-09-12T09:00:00Z"
 std::string formatClockTime(Micros since_epoch);     // "09:46", "09:46:30", "09:46:30.25"
 
