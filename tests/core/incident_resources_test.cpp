@@ -31,6 +31,11 @@ const Incident& payment0912() {
   return inc;
 }
 
+const Incident& teachMetastable() {
+  static const Incident inc = load("teach-metastable-retries.yaml");
+  return inc;
+}
+
 // A what-if's replay: its config, with its own timed changes when it has them.
 Result replayOf(const Incident& inc, const WhatIf& w) {
   SimulateOptions options;
@@ -56,7 +61,7 @@ Metrics run(const Incident& inc, const std::string& what_if = {}) {
 
 // Every expectation written in each file holds, for the deployed config and every what-if.
 TEST(IncidentFiles, EveryExpectationInTheFilesHolds) {
-  for (const Incident* inc : {&orders0814(), &payment001(), &payment0912()}) {
+  for (const Incident* inc : {&orders0814(), &payment001(), &payment0912(), &teachMetastable()}) {
     const Result deployed = simulate(*inc, inc->deployed);
     ASSERT_FALSE(inc->expect.empty()) << inc->id;
     for (const auto& r : evaluate(inc->expect, *inc, deployed))
@@ -275,6 +280,55 @@ TEST(Incident0912, TheBreakerLowersFailedCheckoutsOnTheScaledOutFleet) {
   const Metrics early = run(payment0912(), "breaker-from-09:14");
   EXPECT_LT(early.failed_checkouts, timeline.failed_checkouts);
   EXPECT_GT(early.trips, 0u);
+}
+
+// The teaching incident: Brooker's minimal metastable failure. Goodput is the share of the
+// checkouts arriving in [from, to) that got an answer.
+double goodput(const Result& r, double from, double to) {
+  return 100.0 - failedShare(r, from, to);
+}
+
+Result teachReplay(const std::string& what_if, std::uint64_t seed) {
+  Incident inc = teachMetastable();
+  inc.seed = seed;
+  const WhatIf* w = what_if.empty() ? nullptr : inc.whatIf(what_if);
+  return w ? replayOf(inc, *w) : simulate(inc, inc.deployed);
+}
+
+TEST(TeachMetastable, TheBurstTipsItAndGoodputNeverReturnsWithoutBackoff) {
+  const Result r = teachReplay("", teachMetastable().seed);
+  EXPECT_GT(goodput(r, 0, 30), 99.0);
+  // Long after the burst (30-35 s) has passed, nothing gets through.
+  EXPECT_LT(goodput(r, 60, 180), 5.0);
+  EXPECT_LT(goodput(r, 150, 180), 1.0);
+  // The retries offer three calls per checkout, above the 100 a second the server can finish.
+  const auto& calls = r.per_second.dependency_calls;
+  EXPECT_GT(std::accumulate(calls.begin() + 120, calls.end(), 0.0) / 60, 100.0);
+}
+
+TEST(TeachMetastable, WithBackoffAndFullJitterGoodputReturnsToTheOfferedLoad) {
+  const Result r = teachReplay("backoff-and-jitter", teachMetastable().seed);
+  EXPECT_GT(goodput(r, 60, 180), 99.0);
+  const auto& calls = r.per_second.dependency_calls;
+  EXPECT_LT(std::accumulate(calls.begin() + 120, calls.end(), 0.0) / 60, 50.0);
+}
+
+TEST(TeachMetastable, TheBurstIsTheWholeTrigger) {
+  Incident inc = teachMetastable();
+  inc.traffic.rate = {{inc.start, inc.end, 40, 40}};
+  const Result r = simulate(inc, inc.deployed);
+  EXPECT_GT(goodput(r, 60, 180), 99.0);
+}
+
+// Near the edge the tipping is chance; backoff moves every seed of ten to the safe side.
+TEST(TeachMetastable, OverTenSeedsMostCollapseWithoutBackoffAndNoneWithIt) {
+  int collapsed_without = 0, collapsed_with = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    collapsed_without += goodput(teachReplay("", seed), 60, 180) < 50;
+    collapsed_with += goodput(teachReplay("backoff-and-jitter", seed), 60, 180) < 50;
+  }
+  EXPECT_GE(collapsed_without, 6);
+  EXPECT_EQ(collapsed_with, 0);
 }
 
 }  // namespace
