@@ -442,21 +442,41 @@ void MainWindow::showResult() {
   if (!session_->hasIncident()) return;
   const Result& result = session_->result();
   const bool tuned = session_->isTuned();
+  const std::optional<Micros> partial = session_->partialUntil();
   lanes_->setBreakerLibrary(session_->config().breaker.library);
   lanes_->setResults(result, tuned ? &session_->baseline() : nullptr);
+  lanes_->setPendingFrom(partial ? std::optional<double>(toSeconds(*partial)) : std::nullopt);
   updateExportActions();
-  metrics_->setResults(result, session_->baseline(), session_->expectations());
+  // A progressive answer covers part of the window: its sums are not the run's, so the metrics
+  // keep the last whole answer, greyed until this one is whole.
+  if (!partial) metrics_->setResults(result, session_->baseline(), session_->expectations());
+  metrics_->setEnabled(!partial);
+  metrics_->setToolTip(partial ? tr("Updating: the replay of the whole window is still running")
+                               : QString());
   chart_->setResult(result, toSeconds(session_->incident().start));
   resources_->setResult(result, toSeconds(session_->incident().start));
   showResourceChart(resources_->hasSeries());
   const WhatIf* what_if = session_->currentWhatIf();
-  status_->setText(
-      tr("%1 · %2 requests replayed in %3 ms%4")
-          .arg(QFileInfo(session_->path()).fileName(),
-               QLocale::system().toString(static_cast<qulonglong>(result.simulated_requests)),
-               QString::number(session_->lastReplayMilliseconds(), 'f', 2),
-               what_if ? tr(" · what-if '%1'").arg(QString::fromStdString(what_if->name))
-                       : (tuned ? tr(" · tuned") : tr(" · deployed config"))));
+  const QString which = what_if ? tr(" · what-if '%1'").arg(QString::fromStdString(what_if->name))
+                                : (tuned ? tr(" · tuned") : tr(" · deployed config"));
+  const QString file = QFileInfo(session_->path()).fileName();
+  if (partial) {
+    const Incident& inc = session_->incident();
+    // "to 09:22 of 13:31" on a wall clock, "to 120 s of 600 s" without one.
+    const auto at = [&inc](Micros t) {
+      return inc.clock_start ? QString::fromStdString(formatClockTime(*inc.clock_start + t))
+                             : tr("%1 s").arg(QString::fromStdString(formatSeconds(t)));
+    };
+    status_->setText(tr("%1 · replaying… shown to %2 of %3 (%4 ms)%5")
+                         .arg(file, at(*partial), at(inc.end),
+                              QString::number(session_->lastReplayMilliseconds(), 'f', 2), which));
+  } else {
+    status_->setText(
+        tr("%1 · %2 requests replayed in %3 ms%4")
+            .arg(file,
+                 QLocale::system().toString(static_cast<qulonglong>(result.simulated_requests)),
+                 QString::number(session_->lastReplayMilliseconds(), 'f', 2), which));
+  }
   updateTitle();
 }
 

@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
 
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/data/load_error.h"
@@ -22,6 +23,7 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       // The shown result's records become the next replay's buffer (the worker is idle now).
       cache_->recycle(std::move(result_.checkouts));
       result_ = std::move(replay.result);
+      partial_until_.reset();
       last_replay_ms_ = replay.milliseconds;
       emit resultChanged();
     }
@@ -94,12 +96,37 @@ void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource
   const Config& d = incident_->deployed;
   resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
                incident_->dependency.capacity.concurrency > 0;
+  partial_until_.reset();
+  makePreview();
   emit incidentChanged();
   emit resultChanged();
 }
 
 double ReplaySession::expectedRequests() const {
   return static_cast<double>(baseline_.simulated_requests);
+}
+
+void ReplaySession::makePreview() {
+  preview_.reset();
+  preview_cache_.reset();
+  const double expected = expectedRequests();
+  const double sync_limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
+  const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
+  const Incident& inc = *incident_;
+  if (expected <= sync_limit || inc.end <= inc.start) return;
+  if (inc.traffic.recorded.size() > kPreviewMaxRecordedItems) return;
+  // The preview replays the lead-in too: what is left of the budget goes to the window, in
+  // whole seconds so that its per-second series line up with the whole run's.
+  const double checkouts = baseline_.metrics.checkouts;
+  const double lead_in = std::max(0.0, expected - checkouts);
+  const double per_second = checkouts / toSeconds(inc.end - inc.start);
+  if (lead_in >= budget || per_second <= 0) return;
+  const double span_s = std::floor((budget - lead_in) / per_second);
+  if (span_s < 1 || span_s * per_second > checkouts / 2) return;
+  auto preview = std::make_shared<Incident>(inc);
+  preview->end = inc.start + static_cast<Micros>(span_s) * kSecond;
+  preview_ = std::move(preview);
+  preview_cache_ = std::make_shared<ReplayCache>();
 }
 
 void ReplaySession::setConfig(const Config& config) {
@@ -137,6 +164,8 @@ bool ReplaySession::setScenario(const Scenario& scenario, QString* error) {
   const Config& d = incident_->deployed;
   resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
                incident_->dependency.capacity.concurrency > 0;
+  partial_until_.reset();
+  makePreview();
   emit scenarioChanged();
   replay();
   return true;
@@ -151,7 +180,9 @@ void ReplaySession::setChanges(std::vector<TimedChange> changes) {
 void ReplaySession::replay() {
   const Config& config = config_;
   const double limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
+  partial_until_.reset();
   if (expectedRequests() > limit) {
+    if (preview_) answerWithPreview(config);
     if (running_) {
       queued_ = config;
       superseded_->store(true);
@@ -186,10 +217,12 @@ void ReplaySession::startWorker(const Config& config) {
     options.cache = cache.get();
     options.changes = &changes;
     options.progress = [&superseded](const ReplayProgress&) { return !superseded->load(); };
+    options.progress_every_events = kSupersededCheckEvents;
     auto replay = std::make_shared<Replay>();
     replay->config = config;
     replay->changes = changes;
     try {
+      if (superseded->load()) throw ReplayCancelled();
       replay->result = simulate(*incident, config, options);
     } catch (const ReplayCancelled&) {
       replay->cancelled = true;
@@ -197,6 +230,27 @@ void ReplaySession::startWorker(const Config& config) {
     replay->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
     return replay;
   }));
+}
+
+// The window's beginning, replayed here (a few milliseconds) while the worker replays the whole:
+// exact as far as it goes, shown with the rest marked as replaying.
+void ReplaySession::answerWithPreview(const Config& config) {
+  QElapsedTimer clock;
+  clock.start();
+  std::vector<TimedChange> early;
+  for (const TimedChange& c : changes_)
+    if (c.at < preview_->end) early.push_back(c);
+  SimulateOptions options;
+  options.cache = preview_cache_.get();
+  options.changes = &early;
+  try {
+    result_ = simulate(*preview_, config, options);
+  } catch (const std::exception&) {
+    return;  // the whole-window replay reports it
+  }
+  partial_until_ = preview_->end;
+  last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+  emit resultChanged();
 }
 
 const WhatIf* ReplaySession::currentWhatIf() const {

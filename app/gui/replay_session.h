@@ -29,6 +29,18 @@ class ReplaySession : public QObject {
   // (A count, not a measured time: the same incident must take the same path on any machine.)
   static constexpr double kSynchronousRequests = 400'000;
   static constexpr double kSynchronousRequestsWithResources = 100'000;
+  // A worker replay is preceded by the window's beginning, replayed on the UI thread and exact as
+  // far as it goes, sized to replay within a few milliseconds (at the model_bench rates), so that
+  // a knob change repaints within a frame; the whole window follows from the worker. The veil
+  // over the rest says it is still replaying.
+  static constexpr double kPreviewRequests = 30'000;
+  static constexpr double kPreviewRequestsWithResources = 10'000;
+  // How often a worker replay checks whether a newer one superseded it (events; a few hundred
+  // microseconds of simulation at the model_bench rates).
+  static constexpr std::uint64_t kSupersededCheckEvents = 4096;
+  // Incidents whose copy would cost more than the preview saves (a recorded log's arrivals; its
+  // calls are shared) get no preview.
+  static constexpr std::size_t kPreviewMaxRecordedItems = 100'000;
 
   explicit ReplaySession(QObject* parent = nullptr);
   ~ReplaySession() override;
@@ -82,6 +94,9 @@ class ReplaySession : public QObject {
   const WhatIf* currentWhatIf() const;
 
   const Result& result() const { return result_; }
+  // Set while result() is a progressive answer: it covers the window up to this time only and
+  // the whole-window replay is still running (busy()).
+  std::optional<Micros> partialUntil() const { return partial_until_; }
   const Result& baseline() const { return baseline_; }
   // The incident's expectations (or the current what-if's), evaluated on the current result.
   std::vector<ExpectationResult> expectations() const;
@@ -99,8 +114,10 @@ class ReplaySession : public QObject {
   void adopt(Incident incident, const QString& path, IncidentSource source, ImportReport report,
              const std::function<bool(const ReplayProgress&)>& progress = {});
   void startWorker(const Config& config);
+  void answerWithPreview(const Config& config);
   void replay();
   double expectedRequests() const;
+  void makePreview();
 
   std::shared_ptr<const Incident> incident_;
   std::shared_ptr<const Incident> opened_;  // incident_ before the scenario
@@ -114,6 +131,10 @@ class ReplaySession : public QObject {
   Config config_;
   std::vector<TimedChange> changes_;
   Result result_;
+  std::optional<Micros> partial_until_;
+  // The window's beginning (see kPreviewRequests), with its own cache; null: no preview.
+  std::shared_ptr<const Incident> preview_;
+  std::shared_ptr<ReplayCache> preview_cache_;
   Result baseline_;
   double last_replay_ms_ = 0;
   bool resources_ = false;  // the deployed config has pods, pools, workers or a capped dependency

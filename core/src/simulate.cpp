@@ -239,6 +239,11 @@ class Simulation {
                                     times.begin());
   }
 
+  void progressEvery(std::uint64_t events) {
+    progress_every_ = std::max<std::uint64_t>(1, events);
+    if (progress_ != nullptr) until_progress_ = progress_every_;
+  }
+
   void traceInto(CallTrace* trace) {
     trace_ = trace;
     if (trace_ != nullptr) {
@@ -415,7 +420,7 @@ class Simulation {
 
   // --- The event loop ------------------------------------------------------------------
 
-  // Counts one event; every kProgressEveryEvents of them the progress hook hears how far the
+  // Counts one event; every progress_every_ of them the progress hook hears how far the
   // run is and may cancel it. A decrement and a branch that is never taken in between.
   void tick(Micros now) {
     if (--until_progress_ != 0) [[likely]]
@@ -424,8 +429,8 @@ class Simulation {
   }
 
   [[gnu::noinline]] void reportProgress(Micros now) {
-    until_progress_ = kProgressEveryEvents;
-    progress_events_ += kProgressEveryEvents;
+    until_progress_ = progress_every_;
+    progress_events_ += progress_every_;
     const Micros run_start = incident_.start - incident_.traffic.lead_in;
     const double span = static_cast<double>(incident_.end - run_start);
     const double done = span > 0 ? static_cast<double>(now - run_start) / span : 1.0;
@@ -1249,6 +1254,7 @@ class Simulation {
   const std::function<bool(const ReplayProgress&)>* progress_;
   std::uint64_t until_progress_;
   std::uint64_t progress_events_ = 0;
+  std::uint64_t progress_every_ = kProgressEveryEvents;
   CallTrace* trace_ = nullptr;
   // Timed changes: the next to apply, requests' retry modes over time, and the breaker's
   // spells (which calls it sees, when it was off, what its earlier spells reported).
@@ -1282,9 +1288,10 @@ Result simulate(const Incident& incident, const Config& config, CallTrace& trace
 
 Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options) {
   const auto* progress = options.progress ? &options.progress : nullptr;
-  return Simulation(incident, config, progress,
-                    options.changes ? *options.changes : incident.changes)
-      .run(options.cache);
+  Simulation simulation(incident, config, progress,
+                        options.changes ? *options.changes : incident.changes);
+  simulation.progressEvery(options.progress_every_events);
+  return simulation.run(options.cache);
 }
 
 const Lane* Result::lane(std::string_view name) const {

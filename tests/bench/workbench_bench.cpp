@@ -1,6 +1,6 @@
-// Knob change to repainted lanes, chart and metrics, in the real workbench window (offscreen).
-// The bundled incident replays on the UI thread; the 1 M-request incident on the worker, so its
-// figure includes waiting for the worker's result.
+// Knob change to repainted lanes, charts and metrics, in the real workbench window (offscreen),
+// for every bundled incident and a 1 M-request one. Small replays run on the UI thread; large
+// ones on the worker, so their figure includes waiting for the worker's (first) answer.
 #include <benchmark/benchmark.h>
 
 #include <QApplication>
@@ -19,44 +19,75 @@ namespace {
 
 using namespace breakerlab;
 
-Incident incident0908() {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/inc-2026-0908-pricing.yaml");
+Incident bundled(const char* name) {
+  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name);
 }
 
-void knobToRepaint(benchmark::State& state, Incident incident) {
+// One iteration: the timeout knob moves one step (a drag gives a new value every time), then the
+// window repaints. `until_final`: wait for the exact, whole-window answer; otherwise stop at the
+// first repaint, which on a long incident is the progressive one (the window replayed to where
+// the frame's budget reached, the rest marked as replaying).
+void knobToRepaint(benchmark::State& state, Incident incident, bool until_final) {
   app::MainWindow window;
   window.setInteractive(false);
   window.resize(1500, 900);
   window.show();
   window.session().adopt(std::move(incident), QStringLiteral("bench"));
-  QSlider* slider = window.knobs()->slider("breaker.open.interval");
+  QSlider* slider = window.knobs()->slider("timeout.attempt");
   const int start = slider->value();
   int step = 0;
   for (auto _ : state) {
     QEventLoop wait;
-    const auto done = QObject::connect(&window.session(), &app::ReplaySession::resultChanged, &wait,
-                                       &QEventLoop::quit);
-    slider->setValue(start - 1 - (step++ % 10));  // a drag: a new value every time
-    if (window.session().busy()) wait.exec();     // the worker's replay
+    int answers = 0;
+    const auto done =
+        QObject::connect(&window.session(), &app::ReplaySession::resultChanged, &wait, [&] {
+          ++answers;
+          wait.quit();
+        });
+    slider->setValue(start + 1 + (step++ % 10));
+    if (answers == 0) wait.exec();  // the worker's answer (a preview answers at once)
+    while (until_final && window.session().busy()) wait.exec();
     QObject::disconnect(done);
     // The lanes asked for a queued replot; run it, as the event loop does after a slider tick.
     QCoreApplication::processEvents();
   }
   state.counters["simulated_requests"] =
       static_cast<double>(window.session().result().simulated_requests);
+  state.counters["partial"] = window.session().partialUntil() ? 1 : 0;
+  while (window.session().busy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
 
-void BM_KnobToRepaint0908(benchmark::State& state) {
-  knobToRepaint(state, incident0908());
+void BM_KnobToRepaint(benchmark::State& state, const char* name, bool until_final) {
+  knobToRepaint(state, bundled(name), until_final);
 }
-BENCHMARK(BM_KnobToRepaint0908)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, 0908, "inc-2026-0908-pricing.yaml", false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, 001, "inc-payment-retry-amplification.yaml", false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, 0814, "inc-2026-0814-orders.yaml", false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, 0814_final, "inc-2026-0814-orders.yaml", true)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, 0912, "inc-2026-0912-payment-timeout.yaml", false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, 0912_final, "inc-2026-0912-payment-timeout.yaml", true)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_KnobToRepaint, teach, "teach-metastable-retries.yaml", false)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_KnobToRepaint1M(benchmark::State& state) {
-  Incident inc = incident0908();
+  Incident inc = bundled("inc-2026-0908-pricing.yaml");
   for (auto& piece : inc.traffic.rate) piece.rps_from = piece.rps_to = 1'000'000 / 60.0;
-  knobToRepaint(state, std::move(inc));
+  knobToRepaint(state, std::move(inc), state.range(0) == 1);
 }
-BENCHMARK(BM_KnobToRepaint1M)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_KnobToRepaint1M)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -139,6 +139,7 @@ LanesView::~LanesView() = default;
 void LanesView::setIncident(const Incident& incident) {
   incident_ = &incident;
   replayed_ = baseline_ = nullptr;
+  pending_from_.reset();
   cursors_ = {};
   hover_.reset();
   rebuild();
@@ -161,6 +162,37 @@ void LanesView::setResults(const Result& replayed, const Result* baseline) {
   baseline_ = baseline;
   rebuild();
   plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::setPendingFrom(std::optional<double> seconds) {
+  if (pending_from_ == seconds) return;
+  pending_from_ = seconds;
+  rebuild();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::addPendingVeil() {
+  if (!pending_from_ || incident_ == nullptr) return;
+  // Over the replayed rows only: the recorded ones are facts, not waiting on anything.
+  QColor veil = palette().color(QPalette::Window);
+  veil.setAlpha(200);
+  const double to = toSeconds(incident_->end);
+  for (const RowPlace& place : rows_) {
+    if (place.kind == RowKind::recorded) continue;
+    auto* rect = new QCPItemRect(plot_);
+    rect->topLeft->setCoords(*pending_from_, place.top);
+    rect->bottomRight->setCoords(to, place.bottom);
+    rect->setPen(Qt::NoPen);
+    rect->setBrush(veil);
+    rect->setSelectable(false);
+  }
+  auto* text = new QCPItemText(plot_);
+  text->position->setCoords(*pending_from_, lanes_bottom_ / 2);
+  text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  text->setPadding(QMargins(8, 0, 0, 0));
+  text->setText(tr("replaying…"));
+  text->setColor(palette().color(QPalette::WindowText));
+  text->setSelectable(false);
 }
 
 void LanesView::replotNow() {
@@ -240,6 +272,7 @@ void LanesView::rebuild() {
     addBrackets();
     addEvents();
   }
+  addPendingVeil();
   events_layout_ = eventsLayoutKey();
   updateCursors();
 }
@@ -427,6 +460,7 @@ void LanesView::relayoutEvents() {
     addBrackets();
     addEvents();
   }
+  addPendingVeil();
   events_layout_ = eventsLayoutKey();
 }
 

@@ -126,16 +126,34 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split);
 }
 
+namespace {
+
+// Item updates that change nothing still relayout and repaint their row (a knob drag changes a
+// few numbers of forty), so each one is made only when it changes something.
+void setTextIfChanged(QTreeWidgetItem* item, int column, const QString& text) {
+  if (item->text(column) != text) item->setText(column, text);
+}
+void setForegroundIfChanged(QTreeWidgetItem* item, int column, const QBrush& brush) {
+  if (item->foreground(column) != brush) item->setForeground(column, brush);
+}
+
+}  // namespace
+
 void MetricsPanel::setResults(const Result& current, const Result& baseline,
                               const std::vector<ExpectationResult>& expectations) {
+  // A column sized to its contents measures every row again on each cell's change (forty rows
+  // of text shaping per cell); fixed while the cells change, it is measured once afterwards.
+  QHeaderView* header = metrics_->header();
+  for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::Fixed);
   for (const MetricInfo& info : metricRegistry()) {
     QTreeWidgetItem* item = rows_.value(qs(info.name));
     const auto now = info.get(current.metrics);
     const auto before = info.get(baseline.metrics);
     const bool integral = info.integral;
-    item->setHidden(!applies(info, current.metrics, baseline.metrics));
-    item->setText(1, formatMetric(info.unit, now, integral));
-    item->setText(2, formatMetric(info.unit, before, integral));
+    const bool hidden = !applies(info, current.metrics, baseline.metrics);
+    if (item->isHidden() != hidden) item->setHidden(hidden);
+    setTextIfChanged(item, 1, formatMetric(info.unit, now, integral));
+    setTextIfChanged(item, 2, formatMetric(info.unit, before, integral));
     int direction = 0;
     QString delta;
     if (now && before) {
@@ -147,20 +165,30 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline,
     } else if (now.has_value() != before.has_value()) {
       delta = now ? tr("now defined") : tr("now undefined");
     }
-    item->setText(3, delta);
-    item->setForeground(3, direction > 0   ? QBrush(palette::kGood)
+    setTextIfChanged(item, 3, delta);
+    setForegroundIfChanged(item, 3,
+                           direction > 0   ? QBrush(palette::kGood)
                            : direction < 0 ? QBrush(palette::kBad)
                                            : palette().brush(QPalette::Text));
     directions_[qs(info.name)] = direction;
   }
+  for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
-  expectations_->clear();
+  // The same expectations as shown (the usual case while tuning): update their results in place.
+  bool same = expectations_->topLevelItemCount() == static_cast<int>(expectations.size());
+  for (int i = 0; same && i < expectations_->topLevelItemCount(); ++i)
+    same = expectations_->topLevelItem(i)->text(0) ==
+           QString::fromStdString(expectations[static_cast<std::size_t>(i)].expectation->text);
+  if (!same) expectations_->clear();
   failed_expectations_ = 0;
-  for (const auto& e : expectations) {
-    auto* item = new QTreeWidgetItem(expectations_);
-    item->setText(0, QString::fromStdString(e.expectation->text));
-    item->setText(1, (e.passed ? tr("PASS  ") : tr("FAIL  ")) + QString::fromStdString(e.actual));
-    item->setForeground(1, QBrush(e.passed ? palette::kGood : palette::kBad));
+  for (std::size_t i = 0; i < expectations.size(); ++i) {
+    const ExpectationResult& e = expectations[i];
+    QTreeWidgetItem* item = same ? expectations_->topLevelItem(static_cast<int>(i))
+                                 : new QTreeWidgetItem(expectations_);
+    setTextIfChanged(item, 0, QString::fromStdString(e.expectation->text));
+    setTextIfChanged(item, 1,
+                     (e.passed ? tr("PASS  ") : tr("FAIL  ")) + QString::fromStdString(e.actual));
+    setForegroundIfChanged(item, 1, QBrush(e.passed ? palette::kGood : palette::kBad));
     item->setToolTip(0, tr("line %1 of the incident").arg(e.expectation->line));
     failed_expectations_ += e.passed ? 0 : 1;
   }

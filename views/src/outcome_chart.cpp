@@ -63,8 +63,7 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
     }
   }
   for (int k = 0; k < 4; ++k) lines_[k]->replace(points[k]);  // whole series: fast
-  y_->setRange(0, peak * 1.05);
-  y_->applyNiceNumbers();
+  setAxisTop(y_, peak * 1.05, true);
   if (seconds > 0 && x_->min() == 0 && x_->max() == 1)
     x_->setRange(start_s, start_s + static_cast<double>(seconds));
 }

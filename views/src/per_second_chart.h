@@ -43,4 +43,25 @@ inline void applyChartPalette(QChart* chart, const QPalette& palette,
   }
 }
 
+// Sets `axis` to run from 0 to `top`, rounded to nice numbers when `nice`. A chart lays out its
+// axes again (text shaping every label) on any range change, which costs more than the rest of
+// a repaint, so the axis is only touched when the rounded range differs from what it shows:
+// dragging a knob rarely moves a chart's nice top.
+inline void setAxisTop(QValueAxis* axis, double top, bool nice) {
+  double min = 0, max = top;
+  int ticks = axis->tickCount();
+  if (nice) {
+    QValueAxis probe;  // detached: rounding it lays nothing out
+    probe.setTickCount(ticks);
+    probe.setRange(0, top);
+    probe.applyNiceNumbers();
+    min = probe.min();
+    max = probe.max();
+    ticks = probe.tickCount();
+  }
+  if (axis->min() == min && axis->max() == max && axis->tickCount() == ticks) return;
+  axis->setRange(min, max);
+  axis->setTickCount(ticks);
+}
+
 }  // namespace breakerlab::views

@@ -103,10 +103,8 @@ void ResourceChart::setResult(const Result& result, double start_s) {
     series_[static_cast<std::size_t>(i)]->replace(points);  // whole series: fast
   }
   if (shown != shown_) attach(shown);
-  y_->setRange(0, peak * 1.05);
-  y_->applyNiceNumbers();
-  pods_->setRange(0, most_pods);
-  if (most_pods > 4) pods_->applyNiceNumbers();
+  setAxisTop(y_, peak * 1.05, true);
+  setAxisTop(pods_, most_pods, most_pods > 4);
   if (seconds > 0 && x_->min() == 0 && x_->max() == 1)
     x_->setRange(start_s, start_s + static_cast<double>(seconds));
 }

@@ -7,8 +7,10 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -467,6 +469,37 @@ TEST_F(Workbench, DraggingAChangesMarkerAlongTheLanesMovesTheChange) {
   mouse(QEvent::MouseMove, 40.0, Qt::LeftButton);
   mouse(QEvent::MouseButtonRelease, 40.0, Qt::NoButton);
   EXPECT_EQ(window.session().changes().front().at, 30 * kSecond);
+}
+
+// 12 Sep replays 487,000 requests on the worker: a knob change answers at once with the window's
+// beginning, the rest veiled in the lanes and the metrics greyed, until the whole replay lands.
+TEST_F(Workbench, AKnobChangeOnALongIncidentShowsItsBeginningAtOnceAndSaysTheRestIsReplaying) {
+  ASSERT_TRUE(window.openIncident(QStringLiteral(BREAKERLAB_RESOURCES) +
+                                  "/incidents/inc-2026-0912-payment-timeout.yaml"));
+  EXPECT_FALSE(window.lanes()->pendingFrom().has_value());
+  const QString failed_before = window.metrics()->valueText("failed_checkouts");
+  QSlider* slider = window.knobs()->slider("timeout.attempt");
+  slider->setValue(slider->value() - 40);
+  ASSERT_TRUE(window.session().busy());
+  ASSERT_TRUE(window.session().partialUntil().has_value());
+  ASSERT_TRUE(window.lanes()->pendingFrom().has_value());
+  EXPECT_NEAR(*window.lanes()->pendingFrom(), toSeconds(*window.session().partialUntil()), 1e-9);
+  EXPECT_FALSE(window.metrics()->isEnabled());
+  EXPECT_EQ(window.metrics()->valueText("failed_checkouts"), failed_before) << "kept, greyed";
+  window.lanes()->replotNow();  // the replot it queued
+  const QImage veiled = window.grab().toImage();
+  EXPECT_FALSE(veiled.isNull());
+  if (const QByteArray out = qgetenv("BREAKERLAB_GRAB_VEILED"); !out.isEmpty())
+    veiled.save(QString::fromLocal8Bit(out));
+
+  QElapsedTimer clock;
+  clock.start();
+  while (window.session().busy() && clock.elapsed() < 60'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  ASSERT_FALSE(window.session().busy());
+  EXPECT_FALSE(window.lanes()->pendingFrom().has_value());
+  EXPECT_TRUE(window.metrics()->isEnabled());
+  EXPECT_NE(window.metrics()->valueText("failed_checkouts"), failed_before);
 }
 
 }  // namespace

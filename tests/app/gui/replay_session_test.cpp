@@ -96,7 +96,9 @@ TEST(ReplaySession, ADragOnABigIncidentEndsOnTheLastConfigsResultAndSkipsStaleRe
   ASSERT_TRUE(session.load(writeIncident(dir, incident, "worker.yaml"), nullptr));
   ASSERT_GT(session.baseline().simulated_requests, ReplaySession::kSynchronousRequests);
   int results = 0;
-  QObject::connect(&session, &ReplaySession::resultChanged, [&results] { ++results; });
+  QObject::connect(&session, &ReplaySession::resultChanged, [&session, &results] {
+    if (!session.partialUntil()) ++results;  // previews answer every step at once
+  });
 
   Config config = session.config();
   constexpr int kSteps = 20;
@@ -114,6 +116,72 @@ TEST(ReplaySession, ADragOnABigIncidentEndsOnTheLastConfigsResultAndSkipsStaleRe
   EXPECT_GE(results, 1);
   EXPECT_LE(results, 2);
   EXPECT_EQ(session.result().breaker, simulate(session.incident(), config).breaker);
+}
+
+// 8 Sep at 2,000 checkouts a second over four minutes (Pricing stays as it ends) with a
+// 1-second lead-in: a worker replay with room for a preview of its first 14 seconds, where the
+// breaker trips.
+Incident previewed() {
+  Incident incident = at(2000);
+  incident.traffic.lead_in = kSecond;
+  incident.end = 240 * kSecond;
+  incident.traffic.rate.back().to = incident.end;
+  incident.dependency.segments.back().to = incident.end;
+  return incident;
+}
+
+TEST(ReplaySession, AKnobChangeOnABigIncidentAnswersAtOnceWithTheExactBeginningOfTheWindow) {
+  QTemporaryDir dir;
+  ReplaySession session;
+  ASSERT_TRUE(session.load(writeIncident(dir, previewed(), "preview.yaml"), nullptr));
+  std::vector<std::optional<Micros>> answers;
+  QObject::connect(&session, &ReplaySession::resultChanged,
+                   [&] { answers.push_back(session.partialUntil()); });
+  Config tuned = session.config();
+  tuned.breaker.open_interval = 5 * kSecond;
+  session.setConfig(tuned);
+  // Answered before setConfig returns, while the worker replays the whole window.
+  ASSERT_EQ(answers.size(), 1u);
+  ASSERT_TRUE(answers[0].has_value());
+  EXPECT_TRUE(session.busy());
+  const Micros until = *session.partialUntil();
+  EXPECT_GT(until, session.incident().start);
+  EXPECT_LT(until, session.incident().end);
+  const Result preview = session.result();
+
+  QElapsedTimer clock;
+  clock.start();
+  while (session.busy() && clock.elapsed() < 60'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  ASSERT_FALSE(session.busy());
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_FALSE(answers[1].has_value());
+  const Result whole = simulate(session.incident(), tuned);
+  EXPECT_EQ(session.result().metrics.failed_checkouts, whole.metrics.failed_checkouts);
+  // The preview is the whole replay's beginning, second by second, up to the last seconds
+  // before its end (where requests still in flight meet no later traffic).
+  const auto seconds = static_cast<std::size_t>((until - session.incident().start) / kSecond);
+  ASSERT_EQ(preview.per_second.checkouts.size(), seconds);
+  EXPECT_GE(seconds, 10u);
+  ASSERT_FALSE(preview.breaker.intervals.empty());
+  EXPECT_EQ(preview.breaker.intervals.front(), whole.breaker.intervals.front());
+  for (std::size_t s = 0; s + 1 < seconds; ++s) {
+    EXPECT_EQ(preview.per_second.checkouts[s], whole.per_second.checkouts[s]) << s;
+    EXPECT_EQ(preview.per_second.failed[s], whole.per_second.failed[s]) << s;
+    EXPECT_EQ(preview.per_second.cached[s], whole.per_second.cached[s]) << s;
+  }
+}
+
+TEST(ReplaySession, AnIncidentWhoseLeadInAloneOverrunsThePreviewGetsNone) {
+  QTemporaryDir dir;
+  ReplaySession session;
+  ASSERT_TRUE(session.load(writeIncident(dir, at(8000), "lead-in.yaml"), nullptr));
+  Config tuned = session.config();
+  tuned.breaker.open_interval = 5 * kSecond;
+  session.setConfig(tuned);
+  EXPECT_FALSE(session.partialUntil().has_value());
+  EXPECT_TRUE(session.busy());
+  while (session.busy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
 }
 
 }  // namespace

@@ -81,10 +81,13 @@ inline constexpr std::uint64_t kProgressEveryEvents = 65536;
 
 struct SimulateOptions {
   ReplayCache* cache = nullptr;
-  // Called every kProgressEveryEvents events, on the simulating thread; returning false stops
+  // Called every `progress_every_events` events, on the simulating thread; returning false stops
   // the replay, which then throws ReplayCancelled (the cache stays usable). Checking costs one
   // decrement per event, so the hook may be left empty.
   std::function<bool(const ReplayProgress&)> progress;
+  // How often `progress` is called. A workbench that cancels superseded replays asks more often
+  // than a progress bar needs, so that a stopped replay frees the worker within a millisecond.
+  std::uint64_t progress_every_events = kProgressEveryEvents;
   // The timed changes to make instead of the incident's own (a what-if's, the workbench's
   // toggled and dragged ones); must outlive the call.
   const std::vector<TimedChange>* changes = nullptr;

@@ -38,6 +38,10 @@ class LanesView : public QWidget {
   // The replayed result, and the baseline (deployed config) drawn as a ghost when given.
   // Both must outlive the next call. Repaints on the next event-loop turn.
   void setResults(const Result& replayed, const Result* baseline);
+  // A progressive answer: `replayed` covers the window only up to `seconds`; the rest is veiled
+  // and labelled as still replaying. nullopt: the answer is whole.
+  void setPendingFrom(std::optional<double> seconds);
+  std::optional<double> pendingFrom() const { return pending_from_; }
   // Whose breaker rules the replayed lanes follow (named in the breaker lane's title).
   void setBreakerLibrary(BreakerLibrary library);
   // The rows' titles, top to bottom (as the axis shows them).
@@ -84,6 +88,7 @@ class LanesView : public QWidget {
   void layoutRows();
   void addBrackets();
   void addEvents();
+  void addPendingVeil();
   void relayoutEvents();
   struct EventsLayoutKey {
     double lower = 0, upper = 0;
@@ -107,6 +112,7 @@ class LanesView : public QWidget {
   BreakerLibrary library_ = BreakerLibrary::breakerlab;
   const Result* replayed_ = nullptr;
   const Result* baseline_ = nullptr;
+  std::optional<double> pending_from_;
   std::vector<RowPlace> rows_;
   std::vector<std::string> bracket_labels_;
   std::vector<QCPAbstractItem*> event_items_;  // markers and labels of addEvents()

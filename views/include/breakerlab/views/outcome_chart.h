@@ -16,7 +16,9 @@ namespace breakerlab::views {
 class OutcomeChart : public QWidget {
   Q_OBJECT
  public:
-  static constexpr int kMaxBins = 600;
+  // About two pixels a column at the charts' usual width: more only costs fill time on every
+  // repaint.
+  static constexpr int kMaxBins = 300;
   explicit OutcomeChart(QWidget* parent = nullptr);
 
   // `start_s` is the window start (the series are indexed from it).
