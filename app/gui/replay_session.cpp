@@ -114,7 +114,9 @@ void ReplaySession::makePreview() {
   const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
   const Incident& inc = *incident_;
   if (expected <= sync_limit || inc.end <= inc.start) return;
-  if (inc.traffic.recorded.size() > kPreviewMaxRecordedItems) return;
+  // A recorded log's lead-in runs at the window's mean rate, so a shorter window would change
+  // it: no preview is exact there.
+  if (inc.traffic.arrivals == ArrivalProcess::recorded) return;
   // The preview replays the lead-in too: what is left of the budget goes to the window, in
   // whole seconds so that its per-second series line up with the whole run's.
   const double checkouts = baseline_.metrics.checkouts;

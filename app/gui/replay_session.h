@@ -38,9 +38,6 @@ class ReplaySession : public QObject {
   // How often a worker replay checks whether a newer one superseded it (events; a few hundred
   // microseconds of simulation at the model_bench rates).
   static constexpr std::uint64_t kSupersededCheckEvents = 4096;
-  // Incidents whose copy would cost more than the preview saves (a recorded log's arrivals; its
-  // calls are shared) get no preview.
-  static constexpr std::size_t kPreviewMaxRecordedItems = 100'000;
 
   explicit ReplaySession(QObject* parent = nullptr);
   ~ReplaySession() override;

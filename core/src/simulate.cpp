@@ -11,171 +11,18 @@
 #include "client_state.h"
 #include "dependency_model.h"
 #include "health_timeline.h"
+#include "held_call.h"
 #include "in_flight.h"
 #include "level_tracker.h"
 #include "random.h"
+#include "replay_cache.h"
 #include "retry_governor.h"
+#include "retry_queue.h"
 #include "run_facts.h"
+#include "run_shape.h"
 #include "traffic_model.h"
 
 namespace breakerlab {
-
-namespace {
-
-// A call the breaker holds until it decides (cockatiel's half-open waiters), under its token.
-struct HeldCall {
-  enum class Kind : std::uint8_t { request, refresh, attempt } kind;
-  Micros request_start;
-  std::uint32_t key, record, request;
-  std::uint8_t attempt;
-  std::uint16_t pod;
-};
-
-// Attempts waiting for their backoff to end, earliest first (ties in the order they were
-// scheduled).
-class RetryQueue {
- public:
-  bool empty() const { return heap_.empty(); }
-  Micros nextAt() const { return heap_.empty() ? kNever : heap_.front().call.at; }
-  void push(const PendingCall& c) {
-    heap_.push_back({c, seq_++});
-    std::push_heap(heap_.begin(), heap_.end(), Later{});
-  }
-  PendingCall pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    PendingCall c = heap_.back().call;
-    heap_.pop_back();
-    return c;
-  }
-
- private:
-  struct Entry {
-    PendingCall call;
-    std::uint64_t seq;
-  };
-  struct Later {
-    bool operator()(const Entry& a, const Entry& b) const {
-      return a.call.at != b.call.at ? a.call.at > b.call.at : a.seq > b.seq;
-    }
-  };
-  std::vector<Entry> heap_;
-  std::uint64_t seq_ = 0;
-
- public:
-  std::size_t size() const { return heap_.size(); }
-};
-
-// opossum times each call it wraps with its own timer: inside the retry loop that is every
-// attempt; outside it the whole loop, as a deadline (opossum answers the caller then and lets the
-// loop run on; the replay stops the loop there).
-TimeoutConfig effectiveTimeout(const Config& c) {
-  TimeoutConfig t = c.timeout;
-  const OpossumOptions& o = c.native.opossum;
-  if (c.breaker.enabled && c.breaker.library == BreakerLibrary::opossum && o.enabled &&
-      o.timeout > 0) {
-    const Micros limit = nodeTimerDelay(o.timeout);
-    if (c.breaker.placement == BreakerPlacement::inside_retry) {
-      t.attempt = std::min(t.attempt, limit);
-    } else {
-      t.total = t.total > 0 ? std::min(t.total, limit) : limit;
-    }
-  }
-  return t;
-}
-
-// The closed-state rules: all that a lead-in in which the breaker never left closed depends on.
-bool sameClosedRules(const BreakerConfig& a, const BreakerConfig& b) {
-  return a.enabled == b.enabled && a.window_type == b.window_type &&
-         a.window_size == b.window_size && a.min_calls == b.min_calls &&
-         a.failure_rate_pct == b.failure_rate_pct &&
-         a.consecutive_failures == b.consecutive_failures &&
-         a.slow_call_duration == b.slow_call_duration &&
-         a.slow_call_rate_pct == b.slow_call_rate_pct && a.failures == b.failures;
-}
-
-// What the whole run needs set up from its start, over the deployed config and every config
-// its timed changes lead to: a pool that only a change limits must count connections from the
-// start, the calls-in-flight wheel must span the longest timeout, and so on.
-struct RunShape {
-  bool resources = false;
-  bool pool_tracked = false;  // some config limits the pool
-  bool retries = false;       // some config retries
-  bool breaker_switches = false;
-  Micros longest_timeout = 0;
-  std::uint32_t max_pods = 1;
-  std::uint32_t max_pool_capacity = 0;  // connections over all pods, at the most
-  bool operator==(const RunShape&) const = default;
-
-  // `changes` in time order.
-  static RunShape of(const Config& deployed, const std::vector<TimedChange>& changes) {
-    RunShape shape;
-    Config c = deployed;
-    shape.add(c, deployed);
-    for (const TimedChange& change : changes) {
-      applyChange(c, change);
-      shape.add(c, deployed);
-    }
-    return shape;
-  }
-
- private:
-  void add(const Config& c, const Config& deployed) {
-    resources = resources || c.load_balancer.pods > 1 || c.workers.per_pod > 0 || c.pool.size > 0 ||
-                c.load_balancer.health_check.enabled;
-    pool_tracked = pool_tracked || c.pool.size > 0;
-    retries = retries || c.retry.max_attempts > 1;
-    breaker_switches = breaker_switches || c.breaker.enabled != deployed.breaker.enabled;
-    longest_timeout = std::max(longest_timeout, effectiveTimeout(c).attempt);
-    max_pods = std::max(max_pods, c.load_balancer.pods);
-    max_pool_capacity = std::max(max_pool_capacity, c.pool.size * c.load_balancer.pods);
-  }
-};
-}  // namespace
-
-// The simulation's state right after the lead-in. The cache's fallback settings are not part of
-// it unless pricing is cache-first: otherwise the lead-in's requests are not counted, so nothing
-// in it reads the cache.
-struct ReplayCache::Snapshot {
-  const Incident* incident;
-  std::uint64_t seed;
-  Micros lead_in;
-  Config config;
-  RunShape shape;
-  bool breaker_moved;  // the breaker left the closed state during the lead-in
-  Breaker breaker;
-  DependencyModel dependency;
-  std::vector<Micros> price_fetched_at;
-  InFlight in_flight;
-  RetryQueue retries;
-  RetryGovernor governor;
-  ClientState client;
-  std::vector<HeldCall> held;
-  std::vector<std::uint32_t> free_held;
-  std::uint64_t lead_in_requests;
-
-  bool serves(const Incident& i, const Config& c, const RunShape& run_shape) const {
-    if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
-    if (!(shape == run_shape)) return false;
-    if (!(config.timeout == c.timeout) || !(config.retry == c.retry)) return false;
-    if (!(config.pool == c.pool) || !(config.workers == c.workers) ||
-        !(config.load_balancer == c.load_balancer) || !(config.pricing == c.pricing))
-      return false;
-    if (c.pricing.mode == PricingMode::cache_first && !(config.cache == c.cache)) return false;
-    if (config.breaker.placement != c.breaker.placement) return false;
-    if (config.breaker.library != c.breaker.library) return false;
-    if (config.breaker.library != BreakerLibrary::breakerlab)
-      return config.breaker.enabled == c.breaker.enabled && config.native == c.native;
-    return breaker_moved ? config.breaker == c.breaker : sameClosedRules(config.breaker, c.breaker);
-  }
-};
-
-ReplayCache::ReplayCache() = default;
-ReplayCache::~ReplayCache() = default;
-ReplayCache::ReplayCache(ReplayCache&&) noexcept = default;
-ReplayCache& ReplayCache::operator=(ReplayCache&&) noexcept = default;
-void ReplayCache::clear() {
-  snapshot_.reset();
-}
 
 class Simulation {
  public:

@@ -1,0 +1,42 @@
+#include "replay_cache.h"
+
+namespace breakerlab {
+
+Config leadInView(Config config, bool breaker_moved) {
+  const Config defaults;
+  if (config.pricing.mode != PricingMode::cache_first) config.cache = defaults.cache;
+  if (config.breaker.library == BreakerLibrary::breakerlab) {
+    config.native = defaults.native;
+    if (!breaker_moved) {
+      BreakerConfig& b = config.breaker;
+      const BreakerConfig& d = defaults.breaker;
+      b.open_interval = d.open_interval;
+      b.backoff_multiplier = d.backoff_multiplier;
+      b.backoff_max = d.backoff_max;
+      b.early_probe = d.early_probe;
+      b.early_probe_poll = d.early_probe_poll;
+      b.probes = d.probes;
+      b.probe_spacing = d.probe_spacing;
+      b.close_when = d.close_when;
+      b.reopen_on_first_failure = d.reopen_on_first_failure;
+    }
+  }
+  return config;
+}
+
+bool ReplayCache::Snapshot::serves(const Incident& i, const Config& c,
+                                   const RunShape& run_shape) const {
+  if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
+  if (!(shape == run_shape)) return false;
+  return leadInView(config, breaker_moved) == leadInView(c, breaker_moved);
+}
+
+ReplayCache::ReplayCache() = default;
+ReplayCache::~ReplayCache() = default;
+ReplayCache::ReplayCache(ReplayCache&&) noexcept = default;
+ReplayCache& ReplayCache::operator=(ReplayCache&&) noexcept = default;
+void ReplayCache::clear() {
+  snapshot_.reset();
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,51 @@
+#pragma once
+// The replay cache's lead-in snapshot: the simulation's state right after the lead-in, and when
+// it may stand in for replaying the lead-in again.
+#include <cstdint>
+#include <vector>
+
+#include "breakerlab/core/breaker_model.h"
+#include "breakerlab/core/simulate.h"
+#include "client_state.h"
+#include "dependency_model.h"
+#include "held_call.h"
+#include "in_flight.h"
+#include "retry_governor.h"
+#include "retry_queue.h"
+#include "run_shape.h"
+
+namespace breakerlab {
+
+// What of `config` a lead-in can have exercised: the config with every field the lead-in cannot
+// have read set to its default. Fields are compared unless listed here, so that a field added to
+// Config later can never make a stale lead-in look reusable. What the lead-in cannot read: the
+// open and half-open rules of a breaker that never left closed (BreakerLab's own model), the
+// other libraries' options when BreakerLab's model runs, and the fallback cache unless pricing
+// is cache-first (otherwise the lead-in's requests are not counted, so nothing reads it).
+Config leadInView(Config config, bool breaker_moved);
+
+// The simulation's state right after the lead-in. The cache's fallback settings are not part of
+// it unless pricing is cache-first: otherwise the lead-in's requests are not counted, so nothing
+// in it reads the cache.
+struct ReplayCache::Snapshot {
+  const Incident* incident;
+  std::uint64_t seed;
+  Micros lead_in;
+  Config config;
+  RunShape shape;
+  bool breaker_moved;  // the breaker left the closed state during the lead-in
+  Breaker breaker;
+  DependencyModel dependency;
+  std::vector<Micros> price_fetched_at;
+  InFlight in_flight;
+  RetryQueue retries;
+  RetryGovernor governor;
+  ClientState client;
+  std::vector<HeldCall> held;
+  std::vector<std::uint32_t> free_held;
+  std::uint64_t lead_in_requests;
+
+  bool serves(const Incident& i, const Config& c, const RunShape& run_shape) const;
+};
+
+}  // namespace breakerlab
