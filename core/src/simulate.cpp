@@ -100,15 +100,29 @@ class Simulation {
     }
   }
 
+  // The stages of a replay, in order: the lead-in (or its snapshot), the window's arrivals, the
+  // tail in which requests still under way at the end run to completion, and the collection of
+  // the report.
   Result run(ReplayCache* cache) {
-    const Traffic& traffic = incident_.traffic;
-    const Micros start = incident_.start;
-    const Micros end = incident_.end;
-    const auto seconds = static_cast<std::size_t>((end - start + kSecond - 1) / kSecond);
+    const auto seconds =
+        static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
     result_.per_second.dependency_calls.assign(seconds, 0);
     result_.per_second.dependency_failures.assign(seconds, 0);
+    const std::uint64_t lead_in_requests = leadIn(cache);
+    beginTracking();
+    const std::uint64_t window_requests = window(cache);
+    finishTracking();
+    dispatch<true, true>(kNever);  // the tail
+    result_.simulated_requests = lead_in_requests + window_requests;
+    return collect();
+  }
 
-    std::uint64_t lead_in_requests = 0;
+ private:
+  // Replays the lead-in, or restores it from the cache's snapshot when that serves this config;
+  // returns the lead-in's requests.
+  std::uint64_t leadIn(ReplayCache* cache) {
+    const Traffic& traffic = incident_.traffic;
+    const Micros start = incident_.start;
     const ReplayCache::Snapshot* snapshot = cache ? cache->snapshot_.get() : nullptr;
     if (snapshot != nullptr && snapshot->serves(incident_, config_, shape_)) {
       breaker_ = snapshot->breaker;
@@ -121,29 +135,35 @@ class Simulation {
       client_ = snapshot->client;
       held_ = snapshot->held;
       free_held_ = snapshot->free_held;
-      lead_in_requests = snapshot->lead_in_requests;
       ++cache->hits_;
-    } else {
-      const ArrivalProcess lead_process =
-          traffic.arrivals == ArrivalProcess::recorded ? ArrivalProcess::uniform : traffic.arrivals;
-      ArrivalStream lead_in(lead_process, leadInRate(traffic, start, end), start - traffic.lead_in,
-                            start, rng_, Stream::lead_in);
-      for (Micros t = lead_in.next(); t != kNever; t = lead_in.next()) {
-        arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadInRecord);
-      }
-      // Events due exactly at the window start belong to the window.
-      if (start > start - traffic.lead_in) drain(start - 1);
-      lead_in_requests = lead_in.produced();
-      if (cache != nullptr) {
-        cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
-            &incident_, incident_.seed, traffic.lead_in, config_, shape_,
-            !breaker_.transitions().empty(), breaker_, dependency_, price_fetched_at_, in_flight_,
-            retries_, governor_, client_, held_, free_held_, lead_in_requests});
-      }
+      return snapshot->lead_in_requests;
     }
-    beginTracking();
+    const ArrivalProcess lead_process =
+        traffic.arrivals == ArrivalProcess::recorded ? ArrivalProcess::uniform : traffic.arrivals;
+    ArrivalStream lead_in(lead_process, leadInRate(traffic, start, incident_.end),
+                          start - traffic.lead_in, start, rng_, Stream::lead_in);
+    for (Micros t = lead_in.next(); t != kNever; t = lead_in.next()) {
+      arrive(t, Stream::lead_in, lead_in.produced() - 1, kLeadInRecord);
+    }
+    // Events due exactly at the window start belong to the window.
+    if (start > start - traffic.lead_in) drain(start - 1);
+    const std::uint64_t requests = lead_in.produced();
+    if (cache != nullptr) {
+      cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
+          &incident_, incident_.seed, traffic.lead_in, config_, shape_,
+          !breaker_.transitions().empty(), breaker_, dependency_, price_fetched_at_, in_flight_,
+          retries_, governor_, client_, held_, free_held_, requests});
+    }
+    return requests;
+  }
 
-    ArrivalStream window =
+  // Every checkout of the window arrives, with the timed changes made as their times come and
+  // everything due by the window's end run; returns the checkouts.
+  std::uint64_t window(ReplayCache* cache) {
+    const Traffic& traffic = incident_.traffic;
+    const Micros start = incident_.start;
+    const Micros end = incident_.end;
+    ArrivalStream arrivals =
         traffic.arrivals == ArrivalProcess::recorded
             ? ArrivalStream(traffic.recorded, start, end)
             : ArrivalStream(traffic.arrivals, traffic.rate, start, end, rng_, Stream::window);
@@ -152,7 +172,7 @@ class Simulation {
       result_.checkouts.clear();
     }
     result_.checkouts.reserve(expectedArrivals());
-    for (Micros t = window.next(); t != kNever; t = window.next()) {
+    for (Micros t = arrivals.next(); t != kNever; t = arrivals.next()) {
       const auto index = static_cast<std::uint32_t>(result_.checkouts.size());
       result_.checkouts.push_back(
           CheckoutRecord{t, 0, CheckoutOutcome::fresh, FailReason::none, true, 0});
@@ -160,40 +180,11 @@ class Simulation {
     }
     if (next_change_at_ <= end) applyChangesThrough(end);
     drain(end);
-    finishTracking();
-    // Requests still in their retry loop, or waiting for a connection, at the end run to
-    // completion, with the breaker's timers running as long as they matter to them; health
-    // checks after the window no longer do.
-    for (;;) {
-      const Micros completion = in_flight_.nextAt();
-      const Micros give_up = client_.nextGiveUp();
-      const Micros retry = retries_.nextAt();
-      const Micros thread = client_.nextThreadRelease();
-      const Micros next = std::min({completion, give_up, retry, thread});
-      if (next == kNever) break;
-      tick(next);
-      // Same order as drain(): completions and call threads, then breaker timers.
-      const Micros timer = breakerTimer();
-      if (timer < next || (timer == next && completion != next && thread != next)) {
-        if (breaker_.skipIdleTimers(std::min({completion - 1, thread - 1, give_up, retry})))
-          continue;
-        breaker_.fireTimer();
-        if (holds_calls_) serveReleased(timer);
-        continue;
-      }
-      if (completion == next) {
-        complete(in_flight_.pop());
-      } else if (thread == next) {
-        releaseCallThread();
-      } else if (give_up == next) {
-        giveUp();
-      } else {
-        startRetry(retries_.pop());
-      }
-      if (holds_calls_) serveReleased(next);
-    }
-    result_.simulated_requests = lead_in_requests + window.produced();
+    return arrivals.produced();
+  }
 
+  // The report: lanes, metrics and events from what the run recorded.
+  Result collect() {
     facts_.transitions = std::move(earlier_transitions_);
     facts_.transitions.insert(facts_.transitions.end(), breaker_.transitions().begin(),
                               breaker_.transitions().end());
@@ -206,7 +197,6 @@ class Simulation {
     return std::move(result_);
   }
 
- private:
   std::size_t expectedArrivals() const {
     const Traffic& traffic = incident_.traffic;
     if (traffic.arrivals == ArrivalProcess::recorded) return traffic.recorded.size();
@@ -292,67 +282,76 @@ class Simulation {
     return t;
   }
 
-  // Runs everything due at or before t, in this order at equal times: call completions, call
-  // threads coming free, breaker timers, connection waits running out, attempts whose backoff
-  // ended, health checks; then the arrival that called this. Without client resources only
-  // completions, timers and retries exist, and the loop stays small.
+  // Runs everything due at or before t (the stage `window`), in this order at equal times: call
+  // completions, call threads coming free, breaker timers, connection waits running out,
+  // attempts whose backoff ended, health checks; then the arrival that called this.
   void drain(Micros t) {
-    if (resources_) {
-      drainWithResources(t);
-      return;
-    }
-    // Completions are not counted: each belongs to an arrival or a retry, which are.
-    for (;;) {
-      const Micros completion = in_flight_.nextAt();
-      const Micros timer = breakerTimer();
-      const Micros retry = retries_.nextAt();
-      if (completion <= timer && completion <= retry) {
-        if (completion > t) return;
-        complete(in_flight_.pop());
-        if (holds_calls_) serveReleased(completion);
-      } else if (timer <= retry) {
-        if (timer > t) return;
-        tick(timer);
-        // Completions come before timers at the same time, retries after.
-        if (breaker_.skipIdleTimers(std::min({t, completion - 1, retry}))) continue;
-        breaker_.fireTimer();
-        if (holds_calls_) serveReleased(timer);
-      } else {
-        if (retry > t) return;
-        tick(retry);
-        startRetry(retries_.pop());
-      }
-    }
+    if (resources_)
+      dispatch<true, false>(t);
+    else
+      dispatch<false, false>(t);
   }
 
-  [[gnu::noinline]] void drainWithResources(Micros t) {
+  // The one event loop. Without client resources (kResources false) only completions, timers and
+  // retries exist and the loop stays small; in the tail (kTail) requests still in their retry
+  // loop, or waiting for a connection, run to completion, with the breaker's timers running as
+  // long as they matter to them, and health checks no longer do.
+  template <bool kResources, bool kTail>
+  void dispatch(Micros until) {
+    enum class Due : std::uint8_t { completion, thread, timer, give_up, retry, check };
     for (;;) {
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breakerTimer();
       const Micros retry = retries_.nextAt();
-      const Micros give_up = client_.nextGiveUp();
-      const Micros check = client_.next_check_at;
-      const Micros thread = client_.nextThreadRelease();
-      const Micros next = std::min({completion, timer, retry, give_up, check, thread});
-      if (next > t) return;
-      tick(next);
+      const Micros give_up = kResources ? client_.nextGiveUp() : kNever;
+      const Micros thread = kResources ? client_.nextThreadRelease() : kNever;
+      const Micros check = kResources && !kTail ? client_.next_check_at : kNever;
+      const Micros other = std::min({completion, retry, give_up, thread, check});
+      if (kTail && other == kNever) return;
+      const Micros next = std::min(other, timer);
+      if (next > until) return;
+      // Completions are not counted on the small loop: each belongs to an arrival or a retry,
+      // which are.
+      if (kResources || completion != next) tick(next);
+      Due due;
       if (completion == next) {
-        complete(in_flight_.pop());
+        due = Due::completion;
       } else if (thread == next) {
-        releaseCallThread();
+        due = Due::thread;
       } else if (timer == next) {
-        if (breaker_.skipIdleTimers(
-                std::min({t, completion - 1, thread - 1, retry, give_up, check})))
-          continue;
-        breaker_.fireTimer();
+        due = Due::timer;
       } else if (give_up == next) {
-        giveUp();
+        due = Due::give_up;
       } else if (retry == next) {
-        startRetry(retries_.pop());
+        due = Due::retry;
       } else {
-        healthCheck();
+        due = Due::check;
       }
-      if (holds_calls_) serveReleased(next);
+      switch (due) {
+        case Due::completion:
+          complete(in_flight_.pop());
+          break;
+        case Due::thread:
+          releaseCallThread();
+          break;
+        case Due::timer:
+          if (breaker_.skipIdleTimers(
+                  std::min({until, completion - 1, thread - 1, retry, give_up, check})))
+            continue;
+          breaker_.fireTimer();
+          break;
+        case Due::give_up:
+          giveUp();
+          break;
+        case Due::retry:
+          startRetry(retries_.pop());
+          break;
+        case Due::check:
+          healthCheck();
+          break;
+      }
+      // A started retry releases nothing the breaker holds; the small loop skips the check.
+      if (holds_calls_ && (kResources || due != Due::retry)) serveReleased(next);
     }
   }
 
