@@ -10,6 +10,7 @@
 #include "dependency_model.h"
 #include "held_call.h"
 #include "in_flight.h"
+#include "price_cache.h"
 #include "retry_governor.h"
 #include "retry_queue.h"
 #include "run_shape.h"
@@ -36,7 +37,7 @@ struct ReplayCache::Snapshot {
   bool breaker_moved;  // the breaker left the closed state during the lead-in
   Breaker breaker;
   DependencyModel dependency;
-  std::vector<Micros> price_fetched_at;
+  PriceCache prices;
   InFlight in_flight;
   RetryQueue retries;
   RetryGovernor governor;

@@ -14,6 +14,7 @@
 #include "held_call.h"
 #include "in_flight.h"
 #include "level_tracker.h"
+#include "price_cache.h"
 #include "random.h"
 #include "replay_cache.h"
 #include "retry_governor.h"
@@ -41,7 +42,7 @@ class Simulation {
         timeout_(effectiveTimeout(config)),
         dependency_(incident.dependency, firstWindowArrival(incident)),
         keys_(incident.traffic.keys),
-        price_fetched_at_(keys_.count(), kNever),
+        prices_(keys_.count()),
         in_flight_(incident.start - incident.traffic.lead_in, shape_.longest_timeout),
         governor_(config.retry),
         client_(config.load_balancer.pods, keys_.count(), incident.dependency.capacity),
@@ -128,7 +129,7 @@ class Simulation {
       breaker_ = snapshot->breaker;
       breaker_.rebind(config_.breaker, &health_);
       dependency_ = snapshot->dependency;
-      price_fetched_at_ = snapshot->price_fetched_at;
+      prices_ = snapshot->prices;
       in_flight_ = snapshot->in_flight;
       retries_ = snapshot->retries;
       governor_ = snapshot->governor;
@@ -151,8 +152,8 @@ class Simulation {
     if (cache != nullptr) {
       cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
           &incident_, incident_.seed, traffic.lead_in, config_, shape_,
-          !breaker_.transitions().empty(), breaker_, dependency_, price_fetched_at_, in_flight_,
-          retries_, governor_, client_, held_, free_held_, requests});
+          !breaker_.transitions().empty(), breaker_, dependency_, prices_, in_flight_, retries_,
+          governor_, client_, held_, free_held_, requests});
     }
     return requests;
   }
@@ -575,10 +576,10 @@ class Simulation {
                                            std::uint32_t request) {
     const bool counted = record != kLeadInRecord;
     if (cache_first_) {
-      const Micros fetched = price_fetched_at_[key];
-      if (fetched != kNever && t - fetched < config_.cache.ttl) {
+      const Micros fetched = prices_.fetchedAt(key);
+      if (const auto age = prices_.servableAge(key, t, config_.cache.ttl)) {
         if (counted) {
-          facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, t - fetched);
+          facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, *age);
           finish(record, CheckoutOutcome::cached, FailReason::none, t - arrival);
         }
         // One refresh per key in flight, and at most one per refresh_after: a failing
@@ -946,7 +947,7 @@ class Simulation {
     if (breakerInside() && call.start() >= breaker_since_)
       recordAtBreaker(call.at, call.permit, call.outcome, call.duration);
     if (call.outcome == CallOutcome::success) {
-      price_fetched_at_[call.key] = call.at;
+      prices_.store(call.key, call.at);
       if (call.attempt == 0) governor_.onFirstAttemptSuccess();
     }
     if (call.record == kRefreshRecord) {
@@ -1039,9 +1040,10 @@ class Simulation {
   }
 
   void fallBack(std::uint32_t record, std::uint32_t key, Micros now, Micros waited) {
-    const Micros fetched = price_fetched_at_[key];
-    if (config_.cache.enabled && fetched != kNever && now - fetched < config_.cache.ttl) {
-      facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, now - fetched);
+    const auto age =
+        config_.cache.enabled ? prices_.servableAge(key, now, config_.cache.ttl) : std::nullopt;
+    if (age) {
+      facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, *age);
       finish(record, CheckoutOutcome::cached, FailReason::none, waited);
     } else {
       finish(record, CheckoutOutcome::failed, FailReason::cache_miss, waited);
@@ -1077,7 +1079,7 @@ class Simulation {
   TimeoutConfig timeout_;  // the config's, or shorter where the breaker times calls (opossum)
   DependencyModel dependency_;
   KeySampler keys_;
-  std::vector<Micros> price_fetched_at_;
+  PriceCache prices_;
   InFlight in_flight_;
   RetryQueue retries_;
   RetryGovernor governor_;
