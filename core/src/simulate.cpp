@@ -13,9 +13,9 @@
 #include "health_timeline.h"
 #include "held_call.h"
 #include "in_flight.h"
-#include "level_tracker.h"
 #include "price_cache.h"
 #include "random.h"
+#include "recorder.h"
 #include "replay_cache.h"
 #include "retry_governor.h"
 #include "retry_queue.h"
@@ -215,13 +215,14 @@ class Simulation {
   void beginTracking() {
     const Micros start = incident_.start, end = incident_.end;
     if (resources_) {
-      if (workers_limit_ > 0) workers_.begin(start, end, client_.workers_busy);
-      if (shape_.pool_tracked) pool_.begin(start, end, client_.pool_busy);
+      if (workers_limit_ > 0) levels_.workers.begin(start, end, client_.workers_busy);
+      if (shape_.pool_tracked) levels_.pool.begin(start, end, client_.pool_busy);
       if (health_checks_ || shape_.max_pods != config_.load_balancer.pods)
-        ejected_.begin(start, end, shape_.max_pods - client_.in_rotation);
-      load_.begin(start, end, client_.calls_in_flight);
+        levels_.ejected.begin(start, end, shape_.max_pods - client_.in_rotation);
+      levels_.load.begin(start, end, client_.calls_in_flight);
     }
-    if (shape_.retries) pending_.begin(start, end, static_cast<std::uint32_t>(retries_.size()));
+    if (shape_.retries)
+      levels_.pending.begin(start, end, static_cast<std::uint32_t>(retries_.size()));
     facts_.pods = config_.load_balancer.pods;
     facts_.pods_in_rotation_at_start = client_.in_rotation;
     facts_.health_checks = health_checks_;
@@ -232,29 +233,7 @@ class Simulation {
     if (client_.servers.limited()) client_.servers.recordUsage(start, end);
   }
 
-  void finishTracking() {
-    SecondSeries& series = result_.per_second;
-    auto take = [](LevelTracker& tracker, std::vector<std::uint32_t>& out) {
-      if (!tracker.active()) return;
-      tracker.finish();
-      out = std::move(tracker.peaks());
-    };
-    take(workers_, series.workers_busy);
-    take(pool_, series.pool_busy);
-    take(pending_, series.pending_retries);
-    take(load_, series.dependency_load);
-    if (ejected_.active()) {
-      take(ejected_, series.pods_in_rotation);
-      for (auto& v : series.pods_in_rotation) v = shape_.max_pods - v;
-    }
-    facts_.peak_workers = workers_.peak();
-    facts_.peak_pool = pool_.peak();
-    facts_.peak_pending_retries = pending_.peak();
-    facts_.peak_load = load_.peak();
-    facts_.mean_workers = workers_.mean();
-    if (workers_.active()) facts_.workers_second_means = workers_.secondMeans();
-    facts_.mean_pool = pool_.mean();
-  }
+  void finishTracking() { levels_.collect(result_.per_second, facts_, shape_.max_pods); }
 
   // --- The event loop ------------------------------------------------------------------
 
@@ -397,7 +376,7 @@ class Simulation {
         while (client_.pods[pod].pool_busy < pool_limit_ &&
                serveNextWaiter(static_cast<std::uint16_t>(pod), t)) {
           ++client_.pods[pod].pool_busy;
-          pool_.set(t, ++client_.pool_busy);
+          levels_.pool.set(t, ++client_.pool_busy);
         }
     if (config_.load_balancer.pods != before.load_balancer.pods) scalePods(t, before);
     if (config_.breaker.enabled != before.breaker.enabled) switchBreaker(t);
@@ -426,7 +405,7 @@ class Simulation {
         --client_.in_rotation;
       }
     }
-    ejected_.set(t, shape_.max_pods - client_.in_rotation);
+    levels_.ejected.set(t, shape_.max_pods - client_.in_rotation);
     if (client_.round_robin >= pods) client_.round_robin = 0;
     if (health_checks_) {
       client_.checks_origin = std::max(t, client_.next_check_at);
@@ -563,7 +542,7 @@ class Simulation {
         return;
       }
       ++p.workers_busy;
-      workers_.set(t, ++client_.workers_busy);
+      levels_.workers.set(t, ++client_.workers_busy);
     }
     if (!beginRequest(t, t, static_cast<std::uint16_t>(pod), key, record, request))
       releaseWorker(static_cast<std::uint16_t>(pod), t);
@@ -733,7 +712,7 @@ class Simulation {
     Pod& p = client_.pods[call.pod];
     if (p.workers_busy < workers_limit_) {
       ++p.workers_busy;
-      workers_.set(call.at, ++client_.workers_busy);
+      levels_.workers.set(call.at, ++client_.workers_busy);
       return true;
     }
     PendingCall failed = call;
@@ -764,7 +743,7 @@ class Simulation {
     Pod& p = client_.pods[call.pod];
     if (p.pool_busy < pool_limit_) {
       ++p.pool_busy;
-      pool_.set(call.at, ++client_.pool_busy);
+      levels_.pool.set(call.at, ++client_.pool_busy);
       if (call.at >= incident_.start) ++facts_.pool_acquisitions;
       return true;
     }
@@ -793,7 +772,7 @@ class Simulation {
     if (counted) {
       ++facts_.dependency_calls;
       facts_.retries += c.attempt > 0 ? 1 : 0;
-      countPerSecond(result_.per_second.dependency_calls, t);
+      countInSecond(result_.per_second.dependency_calls, incident_.start, t);
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
@@ -811,10 +790,10 @@ class Simulation {
     } else {
       in_flight_.push(call);
     }
-    if (resources_) load_.set(t, ++client_.calls_in_flight);
+    if (resources_) levels_.load.set(t, ++client_.calls_in_flight);
     if (counted && config_.breaker.failures.contains(outcome)) {
       ++facts_.dependency_failures;
-      countPerSecond(result_.per_second.dependency_failures, t);
+      countInSecond(result_.per_second.dependency_failures, incident_.start, t);
     }
   }
 
@@ -828,7 +807,7 @@ class Simulation {
   }
 
   void startRetry(const PendingCall& c) {
-    pending_.set(c.at, static_cast<std::uint32_t>(retries_.size()));
+    levels_.pending.set(c.at, static_cast<std::uint32_t>(retries_.size()));
     if (c.attempt >= config_.retry.max_attempts) [[unlikely]] {
       // A change lowered the limit after this retry was scheduled: the request ends with the
       // failure it was retrying.
@@ -863,7 +842,7 @@ class Simulation {
     // A pool shrunk below what it had in use closes connections as they come back.
     if (p.pool_busy > pool_limit_ || !serveNextWaiter(pod, t)) {
       --p.pool_busy;
-      pool_.set(t, --client_.pool_busy);
+      levels_.pool.set(t, --client_.pool_busy);
     }
   }
 
@@ -900,7 +879,7 @@ class Simulation {
       if (beginRequest(t, w.arrival, pod, w.key, w.record, w.request)) return;
     }
     --p.workers_busy;
-    workers_.set(t, --client_.workers_busy);
+    levels_.workers.set(t, --client_.workers_busy);
   }
 
   [[gnu::noinline]] void healthCheck() {
@@ -929,7 +908,7 @@ class Simulation {
   void setRotation(Micros t, std::uint32_t pod, bool in) {
     client_.pods[pod].in_rotation = in;
     client_.in_rotation += in ? 1 : -1;
-    ejected_.set(t, shape_.max_pods - client_.in_rotation);
+    levels_.ejected.set(t, shape_.max_pods - client_.in_rotation);
     if (t >= incident_.start && t <= incident_.end)
       facts_.pod_events.push_back({t, pod, !in, client_.in_rotation});
   }
@@ -940,7 +919,7 @@ class Simulation {
                                call.record, call.key, call.pod, call.attempt, call.outcome});
     if (call.outcome != CallOutcome::pool_exhausted) {
       if (resources_) {
-        load_.set(call.at, --client_.calls_in_flight);
+        levels_.load.set(call.at, --client_.calls_in_flight);
         if (shape_.pool_tracked) releaseConnection(call.pod, call.at);
       }
     }
@@ -1035,7 +1014,7 @@ class Simulation {
     retry.at = at;
     retry.attempt = static_cast<std::uint8_t>(next);
     retries_.push(retry);
-    pending_.set(call.at, static_cast<std::uint32_t>(retries_.size()));
+    levels_.pending.set(call.at, static_cast<std::uint32_t>(retries_.size()));
     return true;
   }
 
@@ -1055,17 +1034,6 @@ class Simulation {
     r.outcome = outcome;
     r.reason = reason;
     r.latency_us = static_cast<std::int32_t>(std::min<Micros>(latency, INT32_MAX));
-  }
-
-  // Retries of the window's last requests can start after the window ends: those are counted
-  // in the totals but have no second of their own.
-  void countPerSecond(std::vector<std::uint32_t>& series, Micros t) const {
-    const std::size_t second = secondOf(t);
-    if (second < series.size()) ++series[second];
-  }
-
-  std::size_t secondOf(Micros t) const {
-    return static_cast<std::size_t>((t - incident_.start) / kSecond);
   }
 
   const Incident& incident_;
@@ -1094,7 +1062,7 @@ class Simulation {
   bool holds_calls_;  // the breaker may hold calls until it decides (cockatiel's half-open)
   bool connects_;     // the breaker wants to know when a call got through (Envoy)
   bool resources_ = false;
-  LevelTracker workers_, pool_, pending_, load_, ejected_;
+  ResourceLevels levels_;
   RunFacts facts_;
   Result result_;
   std::vector<HeldCall> held_;
