@@ -24,6 +24,8 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       cache_->recycle(std::move(result_.checkouts));
       result_ = std::move(replay.result);
       partial_until_.reset();
+      // The lead-in this config replayed serves the next preview too.
+      if (preview_) preview_cache_->shareLeadIn(*cache_, *incident_, *preview_);
       last_replay_ms_ = replay.milliseconds;
       emit resultChanged();
     }
@@ -117,18 +119,19 @@ void ReplaySession::makePreview() {
   // A recorded log's lead-in runs at the window's mean rate, so a shorter window would change
   // it: no preview is exact there.
   if (inc.traffic.arrivals == ArrivalProcess::recorded) return;
-  // The preview replays the lead-in too: what is left of the budget goes to the window, in
-  // whole seconds so that its per-second series line up with the whole run's.
+  // The budget goes to the window, in whole seconds so that the preview's per-second series line
+  // up with the whole run's; its lead-in comes from the cache when it can (see replay()).
   const double checkouts = baseline_.metrics.checkouts;
-  const double lead_in = std::max(0.0, expected - checkouts);
+  preview_lead_in_requests_ = std::max(0.0, expected - checkouts);
   const double per_second = checkouts / toSeconds(inc.end - inc.start);
-  if (lead_in >= budget || per_second <= 0) return;
-  const double span_s = std::floor((budget - lead_in) / per_second);
+  if (per_second <= 0) return;
+  const double span_s = std::floor(budget / per_second);
   if (span_s < 1 || span_s * per_second > checkouts / 2) return;
   auto preview = std::make_shared<Incident>(inc);
   preview->end = inc.start + static_cast<Micros>(span_s) * kSecond;
   preview_ = std::move(preview);
   preview_cache_ = std::make_shared<ReplayCache>();
+  preview_cache_->shareLeadIn(*cache_, inc, *preview_);
 }
 
 void ReplaySession::setConfig(const Config& config) {
@@ -184,7 +187,11 @@ void ReplaySession::replay() {
   const double limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
   partial_until_.reset();
   if (expectedRequests() > limit) {
-    if (preview_) answerWithPreview(config);
+    // A preview that would replay a long lead-in first is no preview.
+    const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
+    if (preview_ && (preview_lead_in_requests_ <= budget / 4 ||
+                     preview_cache_->servesLeadIn(*preview_, config, changes_)))
+      answerWithPreview(config);
     if (running_) {
       queued_ = config;
       superseded_->store(true);
@@ -239,12 +246,11 @@ void ReplaySession::startWorker(const Config& config) {
 void ReplaySession::answerWithPreview(const Config& config) {
   QElapsedTimer clock;
   clock.start();
-  std::vector<TimedChange> early;
-  for (const TimedChange& c : changes_)
-    if (c.at < preview_->end) early.push_back(c);
+  // All the changes, as the whole replay has them: those after the preview's end are not made,
+  // but what the run sets up from its start (RunShape) is the same.
   SimulateOptions options;
   options.cache = preview_cache_.get();
-  options.changes = &early;
+  options.changes = &changes_;
   try {
     result_ = simulate(*preview_, config, options);
   } catch (const std::exception&) {

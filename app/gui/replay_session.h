@@ -132,6 +132,7 @@ class ReplaySession : public QObject {
   // The window's beginning (see kPreviewRequests), with its own cache; null: no preview.
   std::shared_ptr<const Incident> preview_;
   std::shared_ptr<ReplayCache> preview_cache_;
+  double preview_lead_in_requests_ = 0;
   Result baseline_;
   double last_replay_ms_ = 0;
   bool resources_ = false;  // the deployed config has pods, pools, workers or a capped dependency

@@ -39,4 +39,23 @@ void ReplayCache::clear() {
   snapshot_.reset();
 }
 
+bool ReplayCache::servesLeadIn(const Incident& incident, const Config& config,
+                               const std::vector<TimedChange>& changes) const {
+  return snapshot_ != nullptr &&
+         snapshot_->serves(incident, config, RunShape::of(config, orderedChanges(changes)));
+}
+
+void ReplayCache::shareLeadIn(const ReplayCache& from, const Incident& from_incident,
+                              const Incident& to) {
+  if (from.snapshot_ == nullptr || from.snapshot_->incident != &from_incident) return;
+  if (from_incident.traffic.arrivals == ArrivalProcess::recorded) return;
+  if (to.start != from_incident.start || to.seed != from_incident.seed ||
+      !(to.traffic.rate == from_incident.traffic.rate) ||
+      to.traffic.lead_in != from_incident.traffic.lead_in ||
+      to.traffic.arrivals != from_incident.traffic.arrivals)
+    return;
+  snapshot_ = std::make_unique<Snapshot>(*from.snapshot_);
+  snapshot_->incident = &to;
+}
+
 }  // namespace breakerlab

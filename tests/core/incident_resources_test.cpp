@@ -282,6 +282,24 @@ TEST(Incident0912, TheBreakerLowersFailedCheckoutsOnTheScaledOutFleet) {
   EXPECT_GT(early.trips, 0u);
 }
 
+// The workbench's preview replays the window cut short: it must be the whole replay's beginning,
+// second by second, short of the requests still under way at the cut (here at most 3 attempts
+// of 30 s). With the operators' changes, the one after the cut not made.
+TEST(Incident0912, AWindowCutShortReplaysTheWholeReplaysBeginning) {
+  const Incident& inc = payment0912();
+  Incident cut = inc;
+  cut.end = static_cast<Micros>(at0912(10, 40)) * kSecond;  // after the 10:26 scale-out
+  const Result whole = simulate(inc, inc.deployed);
+  const Result beginning = simulate(cut, cut.deployed);
+  const auto seconds = static_cast<std::size_t>(at0912(10, 40)) - 120;
+  ASSERT_GE(beginning.per_second.checkouts.size(), seconds);
+  for (std::size_t s = 0; s < seconds; ++s) {
+    ASSERT_EQ(beginning.per_second.checkouts[s], whole.per_second.checkouts[s]) << s;
+    ASSERT_EQ(beginning.per_second.failed[s], whole.per_second.failed[s]) << s;
+    ASSERT_EQ(beginning.per_second.dependency_calls[s], whole.per_second.dependency_calls[s]) << s;
+  }
+}
+
 // The teaching incident: Brooker's minimal metastable failure. Goodput is the share of the
 // checkouts arriving in [from, to) that got an answer.
 double goodput(const Result& r, double from, double to) {

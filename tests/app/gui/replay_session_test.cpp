@@ -172,16 +172,34 @@ TEST(ReplaySession, AKnobChangeOnABigIncidentAnswersAtOnceWithTheExactBeginningO
   }
 }
 
-TEST(ReplaySession, AnIncidentWhoseLeadInAloneOverrunsThePreviewGetsNone) {
+// A one-minute lead-in at 8,000 a second is 480,000 requests: the preview has it only from the
+// cache, for knobs the lead-in never reads (the open interval of a breaker that stayed closed),
+// and gives no preview for those it does (the timeout).
+TEST(ReplaySession, APreviewTakesALongLeadInFromTheCacheOrIsNotMade) {
   QTemporaryDir dir;
   ReplaySession session;
   ASSERT_TRUE(session.load(writeIncident(dir, at(8000), "lead-in.yaml"), nullptr));
+  const auto settle = [&session] {
+    while (session.busy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  };
   Config tuned = session.config();
   tuned.breaker.open_interval = 5 * kSecond;
   session.setConfig(tuned);
-  EXPECT_FALSE(session.partialUntil().has_value());
+  EXPECT_TRUE(session.partialUntil().has_value()) << "lead-in from the cache";
   EXPECT_TRUE(session.busy());
-  while (session.busy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  settle();
+  tuned.timeout.attempt = 2 * kSecond;
+  session.setConfig(tuned);
+  EXPECT_FALSE(session.partialUntil().has_value()) << "the lead-in would replay";
+  EXPECT_TRUE(session.busy());
+  settle();
+  // Once the whole replay has run that lead-in, the next preview takes it from the cache.
+  tuned.breaker.open_interval = 6 * kSecond;
+  session.setConfig(tuned);
+  EXPECT_TRUE(session.partialUntil().has_value());
+  settle();
+  EXPECT_EQ(session.result().metrics.failed_checkouts,
+            simulate(session.incident(), tuned).metrics.failed_checkouts);
 }
 
 }  // namespace

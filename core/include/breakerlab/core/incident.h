@@ -23,6 +23,7 @@ struct RatePiece {
   Micros to = 0;
   double rps_from = 0;
   double rps_to = 0;
+  bool operator==(const RatePiece&) const = default;
 };
 
 struct KeyDistribution {

@@ -27,6 +27,15 @@ class ReplayCache {
   // Hands back the records of a result that is no longer shown, so that the next replay reuses
   // their memory instead of faulting in fresh pages (about 2 ms for a million checkouts).
   void recycle(std::vector<CheckoutRecord>&& records) { spare_records_ = std::move(records); }
+  // Whether a replay of `incident` with `config` and `changes` would resume from the cached
+  // lead-in instead of replaying it.
+  bool servesLeadIn(const Incident& incident, const Config& config,
+                    const std::vector<TimedChange>& changes) const;
+  // Takes `from`'s lead-in for replays of `to`, a copy of `from_incident` that differs only in
+  // where its window ends (a preview of the window's beginning): their lead-ins are the same
+  // run. Nothing is taken when `from` has none or the lead-in could differ (recorded arrivals,
+  // whose lead-in rate is the window's mean).
+  void shareLeadIn(const ReplayCache& from, const Incident& from_incident, const Incident& to);
 
   struct Snapshot;  // defined in the model's sources
 
