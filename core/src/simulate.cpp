@@ -267,18 +267,18 @@ class Simulation {
   // attempts whose backoff ended, health checks; then the arrival that called this.
   void drain(Micros t) {
     if (resources_)
-      dispatch<true, false>(t);
+      drainWithResources(t);
     else
-      dispatch<false, false>(t);
+      dispatch<false, false>(t);  // inlined into arrive(): the small loop runs once per arrival
   }
+  [[gnu::noinline]] void drainWithResources(Micros t) { dispatch<true, false>(t); }
 
   // The one event loop. Without client resources (kResources false) only completions, timers and
   // retries exist and the loop stays small; in the tail (kTail) requests still in their retry
   // loop, or waiting for a connection, run to completion, with the breaker's timers running as
   // long as they matter to them, and health checks no longer do.
   template <bool kResources, bool kTail>
-  void dispatch(Micros until) {
-    enum class Due : std::uint8_t { completion, thread, timer, give_up, retry, check };
+  [[gnu::always_inline]] void dispatch(Micros until) {
     for (;;) {
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breakerTimer();
@@ -286,52 +286,40 @@ class Simulation {
       const Micros give_up = kResources ? client_.nextGiveUp() : kNever;
       const Micros thread = kResources ? client_.nextThreadRelease() : kNever;
       const Micros check = kResources && !kTail ? client_.next_check_at : kNever;
-      const Micros other = std::min({completion, retry, give_up, thread, check});
-      if (kTail && other == kNever) return;
-      const Micros next = std::min(other, timer);
-      if (next > until) return;
-      // Completions are not counted on the small loop: each belongs to an arrival or a retry,
-      // which are.
-      if (kResources || completion != next) tick(next);
-      Due due;
-      if (completion == next) {
-        due = Due::completion;
-      } else if (thread == next) {
-        due = Due::thread;
-      } else if (timer == next) {
-        due = Due::timer;
-      } else if (give_up == next) {
-        due = Due::give_up;
-      } else if (retry == next) {
-        due = Due::retry;
+      Micros next;
+      if constexpr (kResources) {
+        const Micros other = std::min({completion, retry, give_up, thread, check});
+        if (kTail && other == kNever) return;  // timers only while something else is due
+        next = std::min(other, timer);
       } else {
-        due = Due::check;
+        next = std::min({completion, timer, retry});
       }
-      switch (due) {
-        case Due::completion:
-          complete(in_flight_.pop());
-          break;
-        case Due::thread:
-          releaseCallThread();
-          break;
-        case Due::timer:
-          if (breaker_.skipIdleTimers(
-                  std::min({until, completion - 1, thread - 1, retry, give_up, check})))
-            continue;
-          breaker_.fireTimer();
-          break;
-        case Due::give_up:
-          giveUp();
-          break;
-        case Due::retry:
-          startRetry(retries_.pop());
-          break;
-        case Due::check:
-          healthCheck();
-          break;
+      if (next > until) return;
+      if (completion == next) {
+        // Completions are not counted on the small loop: each belongs to an arrival or a
+        // retry, which are.
+        if constexpr (kResources) tick(next);
+        complete(in_flight_.pop());
+        if (holds_calls_) serveReleased(next);
+        continue;
       }
-      // A started retry releases nothing the breaker holds; the small loop skips the check.
-      if (holds_calls_ && (kResources || due != Due::retry)) serveReleased(next);
+      tick(next);
+      if (kResources && thread == next) {
+        releaseCallThread();
+      } else if (timer == next) {
+        if (breaker_.skipIdleTimers(
+                std::min({until, completion - 1, thread - 1, retry, give_up, check})))
+          continue;
+        breaker_.fireTimer();
+      } else if (kResources && give_up == next) {
+        giveUp();
+      } else if (retry == next) {
+        startRetry(retries_.pop());
+        if constexpr (!kResources) continue;  // a started retry releases nothing the breaker holds
+      } else {
+        healthCheck();
+      }
+      if (holds_calls_) serveReleased(next);
     }
   }
 
