@@ -185,21 +185,23 @@ void ReplaySession::setChanges(std::vector<TimedChange> changes) {
 void ReplaySession::replay() {
   const Config& config = config_;
   const double limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
-  partial_until_.reset();
   if (expectedRequests() > limit) {
-    // A preview that would replay a long lead-in first is no preview.
-    const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
-    if (preview_ && (preview_lead_in_requests_ <= budget / 4 ||
-                     preview_cache_->servesLeadIn(*preview_, config, changes_)))
-      answerWithPreview(config);
+    // The worker first (on the other core, or told to stop the stale replay), then the preview
+    // here. Without a preview the shown result stays what it was, still marked partial if it is.
     if (running_) {
       queued_ = config;
       superseded_->store(true);
     } else {
       startWorker(config);
     }
+    // A preview that would replay a long lead-in first is no preview.
+    const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
+    if (preview_ && (preview_lead_in_requests_ <= budget / 4 ||
+                     preview_cache_->servesLeadIn(*preview_, config, changes_)))
+      answerWithPreview(config);
     return;
   }
+  partial_until_.reset();
   QElapsedTimer clock;
   clock.start();
   SimulateOptions options;
@@ -233,7 +235,7 @@ void ReplaySession::startWorker(const Config& config) {
     try {
       if (superseded->load()) throw ReplayCancelled();
       replay->result = simulate(*incident, config, options);
-    } catch (const ReplayCancelled&) {
+    } catch (const std::exception&) {  // cancelled, or refused: nothing to show
       replay->cancelled = true;
     }
     replay->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
@@ -251,14 +253,31 @@ void ReplaySession::answerWithPreview(const Config& config) {
   SimulateOptions options;
   options.cache = preview_cache_.get();
   options.changes = &changes_;
+  Result preview;
   try {
-    result_ = simulate(*preview_, config, options);
+    preview = simulate(*preview_, config, options);
   } catch (const std::exception&) {
-    return;  // the whole-window replay reports it
+    return;  // the whole-window replay says what is wrong
   }
-  partial_until_ = preview_->end;
+  result_ = std::move(preview);
+  partial_until_ = exactUntil(result_, incident_->start, preview_->end);
+  // The seconds after it could still change (their requests ran past the cut, into no traffic):
+  // they are not shown.
+  const auto seconds = static_cast<std::size_t>((*partial_until_ - incident_->start) / kSecond);
+  for (auto* series : result_.per_second.all())
+    if (series->size() > seconds) series->resize(seconds);
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit resultChanged();
+}
+
+Micros ReplaySession::exactUntil(const Result& preview, Micros start, Micros cut) {
+  // A request that arrived before the cut and was answered before it met only the traffic the
+  // whole replay has too; the first one still under way at the cut is where that ends. In whole
+  // seconds, so that the per-second series stop at a second's end.
+  Micros until = cut;
+  for (const CheckoutRecord& r : preview.checkouts)
+    if (r.arrival < until && r.arrival + r.latency_us >= cut) until = r.arrival;
+  return start + (until - start) / kSecond * kSecond;
 }
 
 const WhatIf* ReplaySession::currentWhatIf() const {

@@ -112,6 +112,8 @@ class ReplaySession : public QObject {
              const std::function<bool(const ReplayProgress&)>& progress = {});
   void startWorker(const Config& config);
   void answerWithPreview(const Config& config);
+  // Where a preview (the window cut short at `cut`) stops being the whole replay's beginning.
+  static Micros exactUntil(const Result& preview, Micros start, Micros cut);
   void replay();
   double expectedRequests() const;
   void makePreview();

@@ -173,18 +173,20 @@ void LanesView::setPendingFrom(std::optional<double> seconds) {
 
 void LanesView::addPendingVeil() {
   if (!pending_from_ || incident_ == nullptr) return;
-  // Over the replayed rows only: the recorded ones are facts, not waiting on anything.
+  // Over the replayed rows only: the recorded ones and the deployed config's ghost are whole.
+  // The items go with the event marks, so that a relayout (zoom, pan) replaces them.
   QColor veil = palette().color(QPalette::Window);
   veil.setAlpha(200);
   const double to = toSeconds(incident_->end);
   for (const RowPlace& place : rows_) {
-    if (place.kind == RowKind::recorded) continue;
+    if (place.kind != RowKind::replayed) continue;
     auto* rect = new QCPItemRect(plot_);
     rect->topLeft->setCoords(*pending_from_, place.top);
     rect->bottomRight->setCoords(to, place.bottom);
     rect->setPen(Qt::NoPen);
     rect->setBrush(veil);
     rect->setSelectable(false);
+    event_items_.push_back(rect);
   }
   auto* text = new QCPItemText(plot_);
   text->position->setCoords(*pending_from_, lanes_bottom_ / 2);
@@ -193,6 +195,7 @@ void LanesView::addPendingVeil() {
   text->setText(tr("replaying…"));
   text->setColor(palette().color(QPalette::WindowText));
   text->setSelectable(false);
+  event_items_.push_back(text);
 }
 
 void LanesView::replotNow() {

@@ -1,6 +1,7 @@
 #pragma once
 // What one replay produces: every checkout's outcome, the lanes, the events, per-second series
 // and the metrics.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -72,6 +73,13 @@ struct SecondSeries {
   std::vector<std::uint32_t> dependency_load;  // calls in flight: sent and not yet answered
   std::vector<std::uint32_t> dependency_busy;  // % of a capped dependency's ceiling in use (mean)
   std::vector<std::uint32_t> pods_in_rotation;
+
+  // Every series, for code that treats them alike (truncating, comparing).
+  std::array<std::vector<std::uint32_t>*, 12> all() {
+    return {&checkouts,           &fresh,           &cached,    &failed,          &dependency_calls,
+            &dependency_failures, &workers_busy,    &pool_busy, &pending_retries, &dependency_load,
+            &dependency_busy,     &pods_in_rotation};
+  }
 };
 
 struct Result {
