@@ -112,8 +112,8 @@ void ReplaySession::makePreview() {
   preview_.reset();
   preview_cache_.reset();
   const double expected = expectedRequests();
-  const double sync_limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
-  const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
+  const double sync_limit = synchronousLimit();
+  const double budget = previewBudget();
   const Incident& inc = *incident_;
   if (expected <= sync_limit || inc.end <= inc.start) return;
   // A recorded log's lead-in runs at the window's mean rate, so a shorter window would change
@@ -184,7 +184,7 @@ void ReplaySession::setChanges(std::vector<TimedChange> changes) {
 
 void ReplaySession::replay() {
   const Config& config = config_;
-  const double limit = resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
+  const double limit = synchronousLimit();
   if (expectedRequests() > limit) {
     // The worker first (on the other core, or told to stop the stale replay), then the preview
     // here. Without a preview the shown result stays what it was, still marked partial if it is.
@@ -195,8 +195,7 @@ void ReplaySession::replay() {
       startWorker(config);
     }
     // A preview that would replay a long lead-in first is no preview.
-    const double budget = resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
-    if (preview_ && (preview_lead_in_requests_ <= budget / 4 ||
+    if (preview_ && (preview_lead_in_requests_ <= previewBudget() / 4 ||
                      preview_cache_->servesLeadIn(*preview_, config, changes_)))
       answerWithPreview(config);
     return;

@@ -116,6 +116,12 @@ class ReplaySession : public QObject {
   static Micros exactUntil(const Result& preview, Micros start, Micros cut);
   void replay();
   double expectedRequests() const;
+  double synchronousLimit() const {
+    return resources_ ? kSynchronousRequestsWithResources : kSynchronousRequests;
+  }
+  double previewBudget() const {
+    return resources_ ? kPreviewRequestsWithResources : kPreviewRequests;
+  }
   void makePreview();
 
   std::shared_ptr<const Incident> incident_;

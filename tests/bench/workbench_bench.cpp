@@ -58,30 +58,31 @@ void knobToRepaint(benchmark::State& state, Incident incident, bool until_final,
   while (window.session().busy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 }
 
-void BM_KnobToRepaint(benchmark::State& state, const char* name, bool until_final) {
-  knobToRepaint(state, bundled(name), until_final);
+// Every bundled incident; the worker-sized ones also to their whole answer ("_final").
+struct BundledCase {
+  const char* name;
+  const char* file;
+  bool until_final;
+};
+constexpr BundledCase kBundled[] = {
+    {"0908", "inc-2026-0908-pricing.yaml", false},
+    {"001", "inc-payment-retry-amplification.yaml", false},
+    {"0814", "inc-2026-0814-orders.yaml", false},
+    {"0814_final", "inc-2026-0814-orders.yaml", true},
+    {"0912", "inc-2026-0912-payment-timeout.yaml", false},
+    {"0912_final", "inc-2026-0912-payment-timeout.yaml", true},
+    {"teach", "teach-metastable-retries.yaml", false},
+};
+
+void registerBundled() {
+  for (const BundledCase& c : kBundled) {
+    benchmark::RegisterBenchmark(
+        (std::string("BM_KnobToRepaint/") + c.name).c_str(),
+        [c](benchmark::State& state) { knobToRepaint(state, bundled(c.file), c.until_final); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  }
 }
-BENCHMARK_CAPTURE(BM_KnobToRepaint, 0908, "inc-2026-0908-pricing.yaml", false)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_KnobToRepaint, 001, "inc-payment-retry-amplification.yaml", false)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_KnobToRepaint, 0814, "inc-2026-0814-orders.yaml", false)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_KnobToRepaint, 0814_final, "inc-2026-0814-orders.yaml", true)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_KnobToRepaint, 0912, "inc-2026-0912-payment-timeout.yaml", false)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_KnobToRepaint, 0912_final, "inc-2026-0912-payment-timeout.yaml", true)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_CAPTURE(BM_KnobToRepaint, teach, "teach-metastable-retries.yaml", false)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
 
 void BM_KnobToRepaint1M(benchmark::State& state) {
   Incident inc = bundled("inc-2026-0908-pricing.yaml");
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QStandardPaths::setTestModeEnabled(true);
   QApplication app(argc, argv);
+  registerBundled();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
