@@ -67,7 +67,7 @@ class TimingWheel {
     return (static_cast<std::uint64_t>(at - origin_) << 24) | (admission & 0xffffff);
   }
 
-  void push(Micros now, const Entry& e) {
+  [[gnu::always_inline]] void push(Micros now, const Entry& e) {
     const std::uint64_t now_bucket = bucketOfTime(now);
     if (size_ == 0 || now_bucket > cursor_) {
       // Everything up to `now` has been popped, so the active bucket is used up.
@@ -203,7 +203,23 @@ class InFlight {
  public:
   // `origin`: no call completes before it (the lead-in's start); `timeout`: every call pushed
   // with push() completes within it.
-  InFlight(Micros origin, Micros timeout) : wheel_(origin, timeout) {}
+  InFlight(Micros origin, Micros timeout) : origin_(origin), wheel_(origin, timeout) {}
+
+  // Rebuilds the wheel to span `timeout` for the calls still in flight at `now` (a lead-in
+  // snapshot resumed under a longer or shorter timeout). Pop order depends on the keys only, so
+  // it is unchanged; every call in flight must complete within the new span, and none may be a
+  // timeout on the FIFO.
+  void respan(Micros now, Micros timeout) {
+    std::vector<bool> is_free(slots_.size(), false);
+    for (const std::uint32_t slot : free_) is_free[slot] = true;
+    TimingWheel wheel(origin_, timeout);
+    for (std::uint32_t slot = 0; slot < slots_.size(); ++slot) {
+      if (is_free[slot]) continue;
+      wheel.push(now, {wheel.keyOf(slots_[slot].call.at, slots_[slot].seq), slot});
+    }
+    wheel_ = std::move(wheel);
+  }
+  bool holdsTimeouts() const { return !timeouts_.empty(); }
 
   void pushTimeout(const PendingCall& c) { timeouts_.push({c, next_seq_++}); }
   void push(const PendingCall& c) {
@@ -271,6 +287,7 @@ class InFlight {
     std::size_t head_ = 0;
   };
 
+  Micros origin_;
   std::uint64_t next_seq_ = 0;
   Fifo timeouts_;
   TimingWheel wheel_;

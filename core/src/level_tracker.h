@@ -28,7 +28,7 @@ class LevelTracker {
   bool active() const { return active_; }
 
   // The level is `level` from time t on (t never decreases).
-  void set(Micros t, std::uint32_t level) {
+  [[gnu::always_inline]] void set(Micros t, std::uint32_t level) {
     if (!active_ || t < start_) return;
     accumulate(std::min(t, end_));
     if (t >= end_) {

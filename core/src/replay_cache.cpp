@@ -2,8 +2,16 @@
 
 namespace breakerlab {
 
-Config leadInView(Config config, bool breaker_moved) {
+Config leadInView(Config config, bool breaker_moved, bool calls_outlasted) {
   const Config defaults;
+  if (calls_outlasted) {
+    config.timeout = defaults.timeout;
+    const RetryBudget budget = config.retry.budget;
+    const RetryTokenBucket bucket = config.retry.token_bucket;
+    config.retry = defaults.retry;
+    config.retry.budget = budget;
+    config.retry.token_bucket = bucket;
+  }
   if (config.pricing.mode != PricingMode::cache_first) config.cache = defaults.cache;
   if (config.breaker.library == BreakerLibrary::breakerlab) {
     config.native = defaults.native;
@@ -27,8 +35,16 @@ Config leadInView(Config config, bool breaker_moved) {
 bool ReplayCache::Snapshot::serves(const Incident& i, const Config& c,
                                    const RunShape& run_shape) const {
   if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
-  if (!(shape == run_shape)) return false;
-  return leadInView(config, breaker_moved) == leadInView(c, breaker_moved);
+  const bool outlasted =
+      times.outlastedBy(effectiveTimeout(config)) && times.outlastedBy(effectiveTimeout(c));
+  RunShape lead_in_shape = shape;
+  if (outlasted) {
+    // Set up from the start for what the window needs; the lead-in used neither.
+    lead_in_shape.longest_timeout = run_shape.longest_timeout;
+    lead_in_shape.retries = run_shape.retries;
+  }
+  if (!(lead_in_shape == run_shape)) return false;
+  return leadInView(config, breaker_moved, outlasted) == leadInView(c, breaker_moved, outlasted);
 }
 
 ReplayCache::ReplayCache() = default;

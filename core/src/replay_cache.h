@@ -17,13 +17,28 @@
 
 namespace breakerlab {
 
+// What the lead-in's calls asked of the timeouts and the retry policy. When no attempt failed,
+// neither the retry policy nor a timeout longer than every call acted: the same lead-in happens
+// under any retry policy and any timeouts that still outlast its longest attempt and request.
+struct LeadInTimes {
+  bool failures = false;       // an attempt failed, was rejected or ran into a timeout
+  Micros longest_attempt = 0;  // the longest answer of an attempt (those still in flight too)
+  Micros longest_request = 0;  // from a request's arrival to its latest attempt's answer
+  bool outlastedBy(const TimeoutConfig& t) const {
+    return !failures && longest_attempt < t.attempt && (t.total == 0 || longest_request < t.total);
+  }
+};
+
 // What of `config` a lead-in can have exercised: the config with every field the lead-in cannot
 // have read set to its default. Fields are compared unless listed here, so that a field added to
 // Config later can never make a stale lead-in look reusable. What the lead-in cannot read: the
 // open and half-open rules of a breaker that never left closed (BreakerLab's own model), the
 // other libraries' options when BreakerLab's model runs, and the fallback cache unless pricing
-// is cache-first (otherwise the lead-in's requests are not counted, so nothing reads it).
-Config leadInView(Config config, bool breaker_moved);
+// is cache-first (otherwise the lead-in's requests are not counted, so nothing reads it), and,
+// with `calls_outlasted` (no attempt failed and the timeouts of both configs compared outlast
+// every call), the timeouts and the retry policy but its budget and token bucket (which every
+// request feeds).
+Config leadInView(Config config, bool breaker_moved, bool calls_outlasted = false);
 
 // The simulation's state right after the lead-in. The cache's fallback settings are not part of
 // it unless pricing is cache-first: otherwise the lead-in's requests are not counted, so nothing
@@ -35,6 +50,7 @@ struct ReplayCache::Snapshot {
   Config config;
   RunShape shape;
   bool breaker_moved;  // the breaker left the closed state during the lead-in
+  LeadInTimes times;
   Breaker breaker;
   DependencyModel dependency;
   PriceCache prices;

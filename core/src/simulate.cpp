@@ -136,6 +136,9 @@ class Simulation {
       client_ = snapshot->client;
       held_ = snapshot->held;
       free_held_ = snapshot->free_held;
+      lead_in_times_ = snapshot->times;
+      if (snapshot->shape.longest_timeout != shape_.longest_timeout)
+        in_flight_.respan(start - 1, shape_.longest_timeout);
       ++cache->hits_;
       return snapshot->lead_in_requests;
     }
@@ -152,8 +155,8 @@ class Simulation {
     if (cache != nullptr) {
       cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
           &incident_, incident_.seed, traffic.lead_in, config_, shape_,
-          !breaker_.transitions().empty(), breaker_, dependency_, prices_, in_flight_, retries_,
-          governor_, client_, held_, free_held_, requests});
+          !breaker_.transitions().empty(), lead_in_times_, breaker_, dependency_, prices_,
+          in_flight_, retries_, governor_, client_, held_, free_held_, requests});
     }
     return requests;
   }
@@ -571,6 +574,7 @@ class Simulation {
       permit = acquireAt(t, HeldCall::Kind::request, arrival, key, record, request, 0, pod);
       if (permit.waiting) return true;
       if (!permit.permitted) {
+        lead_in_times_.failures = true;
         if (record != kLeadInRecord) {
           ++facts_.rejected_calls;
           fallBack(record, key, t, t - arrival);
@@ -663,6 +667,7 @@ class Simulation {
           acquireAt(t, HeldCall::Kind::attempt, request_start, key, record, request, attempt, pod);
       if (permit.waiting) return true;
       if (!permit.permitted) {
+        lead_in_times_.failures = true;
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
         // failure it was retrying. With retries in the background the attempt is retried later
         // like a failed one (the breaker said "not now").
@@ -706,6 +711,7 @@ class Simulation {
     PendingCall failed = call;
     failed.outcome = CallOutcome::pool_exhausted;
     if (isCheckout(call.record)) ++facts_.pool_exhausted;
+    lead_in_times_.failures = true;
     complete(failed);
     return false;
   }
@@ -764,6 +770,7 @@ class Simulation {
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
+    if (!counted) noteAttempt(t, c.request_start, hung, answer);  // a lead-in call
     if (call_threads_) holdCallThread(t, c.pod, answer.latency, duration);
     const CallOutcome outcome = hung ? CallOutcome::timeout : answer.outcome;
     if (counted) facts_.call_duration_sum += static_cast<std::uint64_t>(duration);
@@ -783,6 +790,19 @@ class Simulation {
       ++facts_.dependency_failures;
       countInSecond(result_.per_second.dependency_failures, incident_.start, t);
     }
+  }
+
+  // What a lead-in call asked of the timeouts.
+  [[gnu::always_inline]] void noteAttempt(Micros t, Micros request_start, bool hung,
+                                          const DependencyAnswer& answer) {
+    if (hung || (answer.outcome != CallOutcome::success &&
+                 answer.outcome != CallOutcome::client_error)) [[unlikely]] {
+      lead_in_times_.failures = true;
+      return;
+    }
+    lead_in_times_.longest_attempt = std::max(lead_in_times_.longest_attempt, answer.latency);
+    lead_in_times_.longest_request =
+        std::max(lead_in_times_.longest_request, t + answer.latency - request_start);
   }
 
   [[gnu::noinline]] void queueAtDependency(Micros t, Micros patience, DependencyAnswer& answer) {
@@ -821,6 +841,7 @@ class Simulation {
     call.duration = static_cast<std::int32_t>(g.at - w.call.at);
     call.outcome = CallOutcome::pool_exhausted;
     if (isCheckout(call.record)) ++facts_.pool_exhausted;
+    lead_in_times_.failures = true;
     complete(call);
   }
 
@@ -1052,6 +1073,7 @@ class Simulation {
   bool resources_ = false;
   ResourceLevels levels_;
   RunFacts facts_;
+  LeadInTimes lead_in_times_;
   Result result_;
   std::vector<HeldCall> held_;
   std::vector<std::uint32_t> free_held_;

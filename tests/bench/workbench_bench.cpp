@@ -87,9 +87,9 @@ void registerBundled() {
 void BM_KnobToRepaint1M(benchmark::State& state) {
   Incident inc = bundled("inc-2026-0908-pricing.yaml");
   for (auto& piece : inc.traffic.rate) piece.rps_from = piece.rps_to = 1'000'000 / 60.0;
-  // 0: the timeout, which the lead-in reads (no preview: it would replay the 1 M-request lead-in
-  // first); 1: the same, to the whole answer; 2: the breaker's open interval, which the closed
-  // lead-in never reads (the preview takes the lead-in from the cache).
+  // 0: the timeout, which a lead-in with no failed call and none as long as the old or new
+  // timeout never acted on (the preview takes the lead-in from the cache); 1: the same, to the
+  // whole answer; 2: the breaker's open interval, which the closed lead-in never reads.
   knobToRepaint(state, std::move(inc), state.range(0) == 1,
                 state.range(0) == 2 ? "breaker.open.interval" : "timeout.attempt");
 }

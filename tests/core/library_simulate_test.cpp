@@ -220,6 +220,21 @@ TEST(LibrarySimulate, EveryLibraryReplaysBitIdenticallyAndTheReplayCacheAgrees) 
       EXPECT_EQ(a.breaker, x->breaker);
     }
     EXPECT_GT(a.metrics.trips, 0u) << "each library trips on a 20 s outage";
+    // The healthy lead-in outlasted every timeout: a longer one with retries resumes from it,
+    // whatever the library does with call durations (slow-call thresholds) and retries.
+    Config tuned = c;
+    tuned.timeout.attempt = 3 * s;
+    tuned.retry.max_attempts = 3;
+    tuned.retry.base = 100 * ms;
+    const std::uint64_t hits = cache.hits();
+    const Result tuned_cached = simulate(inc, tuned, cache);
+    EXPECT_EQ(cache.hits(), hits + 1);
+    const Result tuned_full = simulate(inc, tuned);
+    ASSERT_EQ(tuned_full.checkouts.size(), tuned_cached.checkouts.size());
+    EXPECT_EQ(std::memcmp(tuned_full.checkouts.data(), tuned_cached.checkouts.data(),
+                          tuned_full.checkouts.size() * sizeof(CheckoutRecord)),
+              0);
+    EXPECT_EQ(tuned_full.breaker, tuned_cached.breaker);
   }
 }
 

@@ -107,5 +107,52 @@ TEST(LeadInView, AnotherLibrarysRulesAreAllKept) {
   EXPECT_FALSE(leadInView(edited, false) == leadInView(base, false));
 }
 
+// With no failed lead-in call and timeouts that outlast every call, the timeouts and the retry
+// policy drop out, but the retry budget and token bucket, which every request feeds, stay.
+TEST(LeadInView, OutlastedCallsDropTheTimeoutsAndTheRetryPolicyButNotItsBudget) {
+  const Config base;
+  const std::vector<Edit> dropped = {
+      {"timeout.attempt", [](Config& c) { c.timeout.attempt = 2 * kSecond; }},
+      {"timeout.total", [](Config& c) { c.timeout.total = 3 * kSecond; }},
+      {"retry.max_attempts", [](Config& c) { c.retry.max_attempts = 3; }},
+      {"retry.backoff.base", [](Config& c) { c.retry.base = kSecond; }},
+      {"retry.mode", [](Config& c) { c.retry.mode = RetryMode::background; }},
+      {"retry.on", [](Config& c) { c.retry.retry_on = OutcomeSet{CallOutcome::timeout}; }},
+  };
+  for (const Edit& e : dropped) {
+    Config edited = base;
+    e.apply(edited);
+    ASSERT_FALSE(edited == base) << e.name;
+    EXPECT_EQ(leadInView(edited, false, true), leadInView(base, false, true)) << e.name;
+    EXPECT_FALSE(leadInView(edited, false, false) == leadInView(base, false, false)) << e.name;
+  }
+  Config budget = base;
+  budget.retry.budget.ratio = 0.1;
+  EXPECT_FALSE(leadInView(budget, false, true) == leadInView(base, false, true));
+  Config bucket = base;
+  bucket.retry.token_bucket.capacity = 5;
+  EXPECT_FALSE(leadInView(bucket, false, true) == leadInView(base, false, true));
+}
+
+// A call as long as the timeout times out (latency >= timeout), so it is not outlasted.
+TEST(LeadInTimes, TimeoutsOutlastEveryCallStrictly) {
+  LeadInTimes t;
+  t.longest_attempt = 500 * kMillisecond;
+  t.longest_request = 1200 * kMillisecond;  // a request with a retry, or a queued one
+  struct Case {
+    Micros attempt, total;
+    bool outlasted;
+  };
+  const Case cases[] = {
+      {501 * kMillisecond, 0, true},         {500 * kMillisecond, 0, false},
+      {499 * kMillisecond, 0, false},        {kSecond, 1201 * kMillisecond, true},
+      {kSecond, 1200 * kMillisecond, false}, {kSecond, kSecond, false},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(t.outlastedBy({c.attempt, c.total}), c.outlasted) << c.attempt << " " << c.total;
+  t.failures = true;
+  EXPECT_FALSE(t.outlastedBy({10 * kSecond, 0}));
+}
+
 }  // namespace
 }  // namespace breakerlab

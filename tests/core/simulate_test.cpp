@@ -197,8 +197,32 @@ TEST(ReplayCache, ResumingAfterTheLeadInGivesBitIdenticalResults) {
       {"early probe", [](Config& c) { c.breaker.early_probe = true; }, true},
       {"probes", [](Config& c) { c.breaker.probes = 1; }, true},
       {"threshold", [](Config& c) { c.breaker.failure_rate_pct = 30; }, false},
-      {"timeout", [](Config& c) { c.timeout.attempt = 300 * ms; }, false},
-      {"deployed again", [](Config&) {}, false},  // the cache now holds the timeout run
+      {"deployed again", [](Config&) {}, false},  // the cache held the threshold's lead-in
+      // No lead-in call failed or came near the 800 ms timeout: a timeout that still outlasts
+      // every lead-in call, and any retry policy, leave the lead-in as it was.
+      {"longer timeout", [](Config& c) { c.timeout.attempt = 2 * s; }, true},
+      {"retries", [](Config& c) { c.retry.max_attempts = 3; }, true},
+      {"retry backoff",
+       [](Config& c) {
+         c.retry.max_attempts = 4;
+         c.retry.base = 50 * ms;
+         c.retry.jitter = Jitter::none;
+       },
+       true},
+      {"background retries",
+       [](Config& c) {
+         c.retry.max_attempts = 3;
+         c.retry.mode = RetryMode::background;
+       },
+       true},
+      {"deadline", [](Config& c) { c.timeout.total = 5 * s; }, true},
+      {"retry budget", [](Config& c) { c.retry.budget.ratio = 0.1; },
+       false},  // every request feeds it
+      {"deployed again", [](Config&) {}, false},
+      // Shorter than most lead-in calls: they time out, and the lead-in is another run.
+      {"timeout below the lead-in's calls", [](Config& c) { c.timeout.attempt = 15 * ms; }, false},
+      // That lead-in had failures, so its timeout and retries are compared exactly.
+      {"deployed after failures", [](Config&) {}, false},
       {"backoff", [](Config& c) { c.breaker.backoff_multiplier = 2; }, true},
   };
   for (const Step& step : steps) {
@@ -208,6 +232,39 @@ TEST(ReplayCache, ResumingAfterTheLeadInGivesBitIdenticalResults) {
     const Result cached = simulate(inc, config, cache);
     EXPECT_EQ(cache.hits() - hits, step.reuses ? 1u : 0u) << step.what;
     expectIdentical(simulate(inc, config), cached, step.what);
+  }
+}
+
+// A lead-in resumed under a much longer timeout: the calls in flight at its end move to a wheel
+// that spans the new timeout, so that the window's slow calls (up to seconds, far past the
+// deployed 400 ms) still complete in order.
+TEST(ReplayCache, ALongerTimeoutResumesTheLeadInWithTheCallsInFlightInOrder) {
+  Incident inc;
+  inc.start = 0;
+  inc.end = 20 * s;
+  inc.seed = 5;
+  inc.traffic.rate = {{0, 20 * s, 400, 400}};
+  inc.traffic.keys = {20, 0.0};
+  inc.traffic.lead_in = 10 * s;
+  DependencySegment slow = healthy(5 * s, 15 * s);
+  slow.state = "slow";
+  slow.latency_start = slow.latency_end = {LatencyModel::Kind::lognormal, 1500 * ms, 6 * s};
+  inc.dependency.segments = {healthy(0, 5 * s), slow, healthy(15 * s, 20 * s)};
+  inc.deployed.timeout.attempt = 400 * ms;
+  inc.deployed.breaker.enabled = false;
+  ReplayCache cache;
+  (void)simulate(inc, inc.deployed, cache);
+  for (const Micros timeout : {10 * s, 30 * s, 500 * ms}) {
+    Config longer = inc.deployed;
+    longer.timeout.attempt = timeout;
+    const std::uint64_t hits = cache.hits();
+    const Result cached = simulate(inc, longer, cache);
+    EXPECT_EQ(cache.hits(), hits + 1) << timeout;
+    const Result full = simulate(inc, longer);
+    if (timeout > s) {
+      EXPECT_GT(full.metrics.mean_call_ms, 400) << "calls outlast the old timeout";
+    }
+    expectIdentical(full, cached, "timeout " + std::to_string(timeout));
   }
 }
 

@@ -188,7 +188,11 @@ TEST(ReplaySession, APreviewTakesALongLeadInFromTheCacheOrIsNotMade) {
   EXPECT_TRUE(session.partialUntil().has_value()) << "lead-in from the cache";
   EXPECT_TRUE(session.busy());
   settle();
-  tuned.timeout.attempt = 2 * kSecond;
+  tuned.timeout.attempt = 2 * kSecond;  // longer than every call of the healthy lead-in
+  session.setConfig(tuned);
+  EXPECT_TRUE(session.partialUntil().has_value()) << "no lead-in call came near either timeout";
+  settle();
+  tuned.breaker.failure_rate_pct = 30;  // the closed breaker's rule, which the lead-in read
   session.setConfig(tuned);
   EXPECT_FALSE(session.partialUntil().has_value()) << "the lead-in would replay";
   EXPECT_TRUE(session.busy());
