@@ -195,11 +195,12 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   add(file, "import-config", tr("&Load Config…"), QKeySequence(Qt::CTRL | Qt::Key_I),
       [this] { importConfigDialog(); });
-  add(file, "export-library", tr("Export Config for the Breaker's &Library…"),
-      QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), [this] {
-        if (session_->hasIncident())
-          exportConfigDialog(exportTargetOf(session_->config().breaker.library));
-      });
+  export_library_action_ =
+      add(file, "export-library", tr("Export Config for the Breaker's &Library…"),
+          QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_E), [this] {
+            if (session_->hasIncident())
+              exportConfigDialog(exportTargetOf(session_->config().breaker.library));
+          });
   QMenu* export_config = file->addMenu(tr("&Export Config"));
   for (ExportTarget target : kExportTargets) {
     const QString name = QStringLiteral("export-") + QString::number(static_cast<int>(target));
@@ -207,9 +208,11 @@ void MainWindow::buildMenus() {
                                   ? QKeySequence(Qt::CTRL | Qt::Key_E)
                                   : QKeySequence();
     const auto label = displayName(target);
-    add(export_config, name,
-        QString::fromUtf8(label.data(), static_cast<int>(label.size())) + QStringLiteral("…"), keys,
-        [this, target] { exportConfigDialog(target); });
+    export_actions_.push_back(
+        {target,
+         add(export_config, name,
+             QString::fromUtf8(label.data(), static_cast<int>(label.size())) + QStringLiteral("…"),
+             keys, [this, target] { exportConfigDialog(target); })});
   }
   add(file, "export-lanes", tr("Export &Lanes as Image…"),
       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportLanesDialog(); });
@@ -584,14 +587,13 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
 
 // A library's breaker exports as that library (or BreakerLab YAML); the generic machine to any.
 void MainWindow::updateExportActions() {
+  // Every result comes through here: looking actions up by name each time cost more than the
+  // metrics panel's update.
   const BreakerLibrary library = session_->config().breaker.library;
-  for (ExportTarget target : kExportTargets) {
-    if (QAction* a = action(QStringLiteral("export-") + QString::number(static_cast<int>(target))))
-      a->setEnabled(target == ExportTarget::breakerlab_yaml ||
-                    library == BreakerLibrary::breakerlab || libraryOf(target) == library);
-  }
-  if (QAction* a = action(QStringLiteral("export-library")))
-    a->setEnabled(library != BreakerLibrary::breakerlab);
+  for (const auto& [target, a] : export_actions_)
+    a->setEnabled(target == ExportTarget::breakerlab_yaml ||
+                  library == BreakerLibrary::breakerlab || libraryOf(target) == library);
+  export_library_action_->setEnabled(library != BreakerLibrary::breakerlab);
 }
 
 bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {

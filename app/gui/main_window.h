@@ -4,6 +4,8 @@
 // undo, recent files, drag and drop, exports.
 #include <QMainWindow>
 #include <functional>
+#include <utility>
+#include <vector>
 
 #include "breakerlab/core/scenario.h"
 #include "breakerlab/data/config_export.h"
@@ -122,6 +124,8 @@ class MainWindow : public QMainWindow {
   views::ResourceChart* resources_ = nullptr;
   QLabel* status_ = nullptr;
   QMenu* recent_menu_ = nullptr;
+  std::vector<std::pair<ExportTarget, QAction*>> export_actions_;
+  QAction* export_library_action_ = nullptr;
   QMenu* what_if_menu_ = nullptr;
   ImportReportDialog* import_dialog_ = nullptr;
   Reporter report_error_;

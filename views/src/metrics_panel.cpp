@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "breakerlab/views/lane_colors.h"
+#include "static_text_delegate.h"
 
 namespace breakerlab::views {
 
@@ -89,6 +90,7 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   metrics_->setRootIsDecorated(false);
   metrics_->setUniformRowHeights(true);
   metrics_->setAlternatingRowColors(true);
+  metrics_->setItemDelegate(new StaticTextDelegate(metrics_));
   metrics_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   for (int c = 1; c < 4; ++c)
     metrics_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
@@ -112,6 +114,7 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   expectations_->setColumnCount(2);
   expectations_->setHeaderLabels({tr("Expectation"), tr("Result")});
   expectations_->setRootIsDecorated(false);
+  expectations_->setItemDelegate(new StaticTextDelegate(expectations_));
   expectations_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   expectations_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
 

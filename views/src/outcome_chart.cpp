@@ -25,10 +25,10 @@ OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
   y_->setLabelFormat(QStringLiteral("%g"));
   chart_->addAxis(x_, Qt::AlignBottom);
   chart_->addAxis(y_, Qt::AlignLeft);
-  for (auto*& line : lines_) line = new QLineSeries(this);
-  const char* names[] = {"fresh", "cached", "failed"};
+  const char* names[] = {"failed", "cached", "fresh"};
+  for (auto*& top : tops_) top = new QLineSeries(this);
   for (int i = 0; i < 3; ++i) {
-    areas_[i] = new QAreaSeries(lines_[i + 1], lines_[i]);
+    areas_[i] = new QAreaSeries(tops_[2 - i]);
     areas_[i]->setName(tr(names[i]));
     chart_->addSeries(areas_[i]);
     areas_[i]->attachAxis(x_);
@@ -42,7 +42,7 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
   const SecondSeries& s = result.per_second;
   const std::size_t seconds = s.checkouts.size();
   const std::size_t per_bin = std::max<std::size_t>(1, (seconds + kMaxBins - 1) / kMaxBins);
-  QList<QPointF> points[4];
+  QList<QPointF> points[3];
   double peak = 1;
   for (std::size_t b = 0; b * per_bin < seconds; ++b) {
     double fresh = 0, cached = 0, failed = 0;
@@ -54,15 +54,15 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
     }
     const double width = static_cast<double>(end - b * per_bin);
     const double x0 = start_s + static_cast<double>(b * per_bin), x1 = x0 + width;
-    const double levels[4] = {0, fresh / width, (fresh + cached) / width,
+    const double levels[3] = {fresh / width, (fresh + cached) / width,
                               (fresh + cached + failed) / width};
-    peak = std::max(peak, levels[3]);
-    for (int k = 0; k < 4; ++k) {  // a step: flat across the bin
+    peak = std::max(peak, levels[2]);
+    for (int k = 0; k < 3; ++k) {  // a step: flat across the bin
       points[k].append(QPointF(x0, levels[k]));
       points[k].append(QPointF(x1, levels[k]));
     }
   }
-  for (int k = 0; k < 4; ++k) lines_[k]->replace(points[k]);  // whole series: fast
+  for (int k = 0; k < 3; ++k) tops_[k]->replace(points[k]);  // whole series: fast
   setAxisTop(y_, peak * 1.05, true);
   if (seconds > 0 && x_->min() == 0 && x_->max() == 1)
     x_->setRange(start_s, start_s + static_cast<double>(seconds));
@@ -70,7 +70,7 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
 
 void OutcomeChart::applyTheme() {
   applyChartPalette(chart_, palette(), {x_, y_});
-  const QColor colors[] = {palette::kGood, palette::kCached, palette::kBad};
+  const QColor colors[] = {palette::kBad, palette::kCached, palette::kGood};
   for (int i = 0; i < 3; ++i) {
     areas_[i]->setColor(colors[i]);
     areas_[i]->setPen(Qt::NoPen);  // a zero-height area would still draw its border
@@ -87,7 +87,7 @@ void OutcomeChart::setTimeRange(double lower_s, double upper_s) {
 }
 
 double OutcomeChart::stackedTopAt(double seconds) const {
-  const auto points = lines_[3]->points();
+  const auto points = tops_[2]->points();
   for (int i = 0; i + 1 < points.size(); i += 2)
     if (points[i].x() <= seconds && seconds < points[i + 1].x()) return points[i].y();
   return 0;

@@ -25,6 +25,7 @@ class OutcomeChart : public QWidget {
   void setResult(const Result& result, double start_s);
   void setTimeRange(double lower_s, double upper_s);
   QChartView* view() const { return view_; }
+  QChart* chart() const { return chart_; }
   // Checkouts per second in the bin containing `seconds`, by outcome (for tests).
   double stackedTopAt(double seconds) const;
 
@@ -35,8 +36,11 @@ class OutcomeChart : public QWidget {
   void applyTheme();
   QChart* chart_ = nullptr;
   QChartView* view_ = nullptr;
-  QLineSeries* lines_[4] = {};  // stacked boundaries: 0, fresh, +cached, +failed
-  QAreaSeries* areas_[3] = {};
+  // The stack's boundaries: fresh, fresh + cached, fresh + cached + failed. Each area fills from
+  // zero to its boundary, the highest drawn first, so the lower ones cover it: the stack with
+  // half the line geometry Qt Charts would compute for areas between two lines.
+  QLineSeries* tops_[3] = {};
+  QAreaSeries* areas_[3] = {};  // failed, cached, fresh: in drawing order
   QValueAxis* x_ = nullptr;
   QValueAxis* y_ = nullptr;
 };
