@@ -11,8 +11,7 @@
 #include "held_call.h"
 #include "in_flight.h"
 #include "price_cache.h"
-#include "retry_governor.h"
-#include "retry_queue.h"
+#include "retry_loop.h"
 #include "run_shape.h"
 
 namespace breakerlab {
@@ -55,8 +54,7 @@ struct ReplayCache::Snapshot {
   DependencyModel dependency;
   PriceCache prices;
   InFlight in_flight;
-  RetryQueue retries;
-  RetryGovernor governor;
+  RetryLoop retries;
   ClientState client;
   std::vector<HeldCall> held;
   std::vector<std::uint32_t> free_held;

@@ -17,8 +17,7 @@
 #include "random.h"
 #include "recorder.h"
 #include "replay_cache.h"
-#include "retry_governor.h"
-#include "retry_queue.h"
+#include "retry_loop.h"
 #include "run_facts.h"
 #include "run_shape.h"
 #include "traffic_model.h"
@@ -44,12 +43,12 @@ class Simulation {
         keys_(incident.traffic.keys),
         prices_(keys_.count()),
         in_flight_(incident.start - incident.traffic.lead_in, shape_.longest_timeout),
-        governor_(config.retry),
+        retries_(config.retry),
         client_(config.load_balancer.pods, keys_.count(), incident.dependency.capacity),
         workers_limit_(config.workers.per_pod),
         pool_limit_(poolLimit(config)),
         health_checks_(config.load_balancer.health_check.enabled),
-        background_(config.retry.mode == RetryMode::background),
+        retry_modes_(config, changes_),
         fifo_timeout_(timeout_.attempt),
         cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
         call_threads_(config.workers.call_threads && config.workers.per_pod > 0),
@@ -65,9 +64,6 @@ class Simulation {
       breaker_since_ = kNever;
       breaker_off_since_ = incident.start - incident.traffic.lead_in;
     }
-    for (const TimedChange& c : changes_)
-      for (const ConfigEdit& e : c.edits)
-        if (e.key == TimedKey::retry_mode) mode_changes_.push_back({c.at, e.value != 0});
     if (health_checks_) {
       client_.checks_origin = incident.start - incident.traffic.lead_in;
       client_.next_check_at = client_.checks_origin;
@@ -132,7 +128,6 @@ class Simulation {
       prices_ = snapshot->prices;
       in_flight_ = snapshot->in_flight;
       retries_ = snapshot->retries;
-      governor_ = snapshot->governor;
       client_ = snapshot->client;
       held_ = snapshot->held;
       free_held_ = snapshot->free_held;
@@ -156,7 +151,7 @@ class Simulation {
       cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
           &incident_, incident_.seed, traffic.lead_in, config_, shape_,
           !breaker_.transitions().empty(), lead_in_times_, breaker_, dependency_, prices_,
-          in_flight_, retries_, governor_, client_, held_, free_held_, requests});
+          in_flight_, retries_, client_, held_, free_held_, requests});
     }
     return requests;
   }
@@ -225,7 +220,7 @@ class Simulation {
       levels_.load.begin(start, end, client_.calls_in_flight);
     }
     if (shape_.retries)
-      levels_.pending.begin(start, end, static_cast<std::uint32_t>(retries_.size()));
+      levels_.pending.begin(start, end, static_cast<std::uint32_t>(retries_.waiting()));
     facts_.pods = config_.load_balancer.pods;
     facts_.pods_in_rotation_at_start = client_.in_rotation;
     facts_.health_checks = health_checks_;
@@ -333,14 +328,7 @@ class Simulation {
   // Whether a request that arrived at `request_start` runs its retries in the background: the
   // mode in force when it arrived.
   bool backgroundFor(Micros request_start) const {
-    if (mode_changes_.empty()) [[likely]]
-      return background_;
-    bool background = background_;
-    for (const auto& [at, mode] : mode_changes_) {
-      if (at > request_start) break;
-      background = mode;
-    }
-    return background;
+    return retry_modes_.backgroundFor(request_start);
   }
 
   // Everything due before each change runs first; a change applies before anything else due
@@ -753,7 +741,7 @@ class Simulation {
   [[gnu::always_inline]] void send(const PendingCall& c, Micros t) {
     const bool counted =
         isCheckout(c.record) || (c.record == kRefreshRecord && t >= incident_.start);
-    if (c.attempt == 0 && c.record != kRefreshRecord) governor_.onRequest(t);
+    if (c.attempt == 0 && c.record != kRefreshRecord) retries_.onRequest(t);
     Micros timeout = timeout_.attempt;
     if (timeout_.total > 0)
       timeout = std::max<Micros>(0, std::min(timeout, c.request_start + timeout_.total - t));
@@ -815,7 +803,7 @@ class Simulation {
   }
 
   void startRetry(const PendingCall& c) {
-    levels_.pending.set(c.at, static_cast<std::uint32_t>(retries_.size()));
+    levels_.pending.set(c.at, static_cast<std::uint32_t>(retries_.waiting()));
     if (c.attempt >= config_.retry.max_attempts) [[unlikely]] {
       // A change lowered the limit after this retry was scheduled: the request ends with the
       // failure it was retrying.
@@ -936,7 +924,7 @@ class Simulation {
       recordAtBreaker(call.at, call.permit, call.outcome, call.duration);
     if (call.outcome == CallOutcome::success) {
       prices_.store(call.key, call.at);
-      if (call.attempt == 0) governor_.onFirstAttemptSuccess();
+      if (call.attempt == 0) retries_.onFirstAttemptSuccess();
     }
     if (call.record == kRefreshRecord) {
       client_.refreshing[call.key] = 0;
@@ -1006,24 +994,14 @@ class Simulation {
 
   // Schedules the next attempt of a failed call when the retry policy allows it.
   [[gnu::noinline]] bool retryAfter(const PendingCall& call, bool rejected = false) {
-    const RetryConfig& r = config_.retry;
-    const std::uint32_t next = call.attempt + 1u;
-    if (next >= r.max_attempts || (!rejected && !r.retry_on.contains(call.outcome))) return false;
     const Stream stream = streamOf(call.record);
-    const Micros delay = retryDelay(r, next, [&](std::uint32_t n) {
-      return rng_.uniform(stream, call.request, n, Purpose::backoff);
-    });
-    const Micros at = call.at + delay;
-    if (timeout_.total > 0 && at >= call.request_start + timeout_.total) return false;
-    if (!governor_.allowRetry(call.at)) {
+    const RetryLoop::Verdict verdict = retries_.retryAfter(
+        call, rejected, config_.retry, timeout_,
+        [&](std::uint32_t n) { return rng_.uniform(stream, call.request, n, Purpose::backoff); });
+    if (verdict == RetryLoop::Verdict::refused_by_budget)
       facts_.retries_refused += call.record != kLeadInRecord ? 1 : 0;
-      return false;
-    }
-    PendingCall retry = call;
-    retry.at = at;
-    retry.attempt = static_cast<std::uint8_t>(next);
-    retries_.push(retry);
-    levels_.pending.set(call.at, static_cast<std::uint32_t>(retries_.size()));
+    if (verdict != RetryLoop::Verdict::scheduled) return false;
+    levels_.pending.set(call.at, static_cast<std::uint32_t>(retries_.waiting()));
     return true;
   }
 
@@ -1058,13 +1036,12 @@ class Simulation {
   KeySampler keys_;
   PriceCache prices_;
   InFlight in_flight_;
-  RetryQueue retries_;
-  RetryGovernor governor_;
+  RetryLoop retries_;
   ClientState client_;
   std::uint32_t workers_limit_;
   std::uint32_t pool_limit_;
   bool health_checks_;
-  bool background_;
+  RetryModes retry_modes_;
   Micros fifo_timeout_;  // the calls-in-flight FIFO holds timeouts of this length only
   bool cache_first_;
   bool call_threads_;
@@ -1086,7 +1063,6 @@ class Simulation {
   // spells (which calls it sees, when it was off, what its earlier spells reported).
   std::size_t next_change_ = 0;
   Micros next_change_at_ = kNever;
-  std::vector<std::pair<Micros, bool>> mode_changes_;  // from `at` on: background or not
   Micros breaker_since_ = std::numeric_limits<Micros>::min();
   Micros breaker_off_since_ = kNever;
   std::vector<std::pair<Micros, Micros>> breaker_off_;
