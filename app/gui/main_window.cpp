@@ -202,6 +202,7 @@ void MainWindow::buildMenus() {
               exportConfigDialog(exportTargetOf(session_->config().breaker.library));
           });
   QMenu* export_config = file->addMenu(tr("&Export Config"));
+  export_config_menu_ = export_config;
   for (ExportTarget target : kExportTargets) {
     const QString name = QStringLiteral("export-") + QString::number(static_cast<int>(target));
     const QKeySequence keys = target == ExportTarget::breakerlab_yaml
@@ -263,9 +264,21 @@ void MainWindow::buildMenus() {
   add(help, "shortcuts", tr("&Keyboard Shortcuts"), QKeySequence(Qt::Key_F1),
       [this] { showShortcuts(); });
   add(help, "about", tr("&About BreakerLab"), QKeySequence(), [this] { showAbout(); });
-  // Until an incident is open (an imported one, for the report).
-  action(QStringLiteral("import-report"))->setEnabled(false);
-  action(QStringLiteral("save-incident"))->setEnabled(false);
+  updateIncidentActions();
+}
+
+// The actions that act on the open incident: off on the start page until one is open (the
+// import report only for an imported one).
+void MainWindow::updateIncidentActions() {
+  static constexpr const char* kNeedAnIncident[] = {
+      "reload",       "save-incident", "import-config", "export-lanes",
+      "copy-metrics", "reset",         "fit",           "workbench"};
+  const bool open = session_->hasIncident();
+  for (const char* name : kNeedAnIncident) action(QString::fromLatin1(name))->setEnabled(open);
+  action(QStringLiteral("import-report"))->setEnabled(open && session_->isImported());
+  what_if_menu_->setEnabled(open && !session_->incident().what_ifs.empty());
+  export_config_menu_->setEnabled(open);
+  updateExportActions();
 }
 
 QAction* MainWindow::action(const QString& name) const {
@@ -434,9 +447,7 @@ void MainWindow::showIncident() {
       undo_->endMacro();
     });
   }
-  what_if_menu_->setEnabled(!incident.what_ifs.empty());
-  action(QStringLiteral("import-report"))->setEnabled(session_->isImported());
-  action(QStringLiteral("save-incident"))->setEnabled(true);
+  updateIncidentActions();
   pages_->setCurrentIndex(1);
   updateTitle();
 }
@@ -589,11 +600,12 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
 void MainWindow::updateExportActions() {
   // Every result comes through here: looking actions up by name each time cost more than the
   // metrics panel's update.
+  const bool open = session_->hasIncident();
   const BreakerLibrary library = session_->config().breaker.library;
   for (const auto& [target, a] : export_actions_)
-    a->setEnabled(target == ExportTarget::breakerlab_yaml ||
-                  library == BreakerLibrary::breakerlab || libraryOf(target) == library);
-  export_library_action_->setEnabled(library != BreakerLibrary::breakerlab);
+    a->setEnabled(open && (target == ExportTarget::breakerlab_yaml ||
+                           library == BreakerLibrary::breakerlab || libraryOf(target) == library));
+  export_library_action_->setEnabled(open && library != BreakerLibrary::breakerlab);
 }
 
 bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {

@@ -95,6 +95,7 @@ class MainWindow : public QMainWindow {
   void exportConfigDialog(ExportTarget target);
   void importConfigDialog();
   void updateExportActions();
+  void updateIncidentActions();
   void exportLanesDialog();
   void saveIncidentDialog();
   void showImportReport();
@@ -126,6 +127,7 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   std::vector<std::pair<ExportTarget, QAction*>> export_actions_;
   QAction* export_library_action_ = nullptr;
+  QMenu* export_config_menu_ = nullptr;
   QMenu* what_if_menu_ = nullptr;
   ImportReportDialog* import_dialog_ = nullptr;
   Reporter report_error_;

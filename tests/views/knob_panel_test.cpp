@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QWheelEvent>
 #include <sstream>
 
 #include "breakerlab/data/config_io.h"
@@ -50,6 +54,38 @@ TEST(KnobPanel, ValuesBeyondTheUsualRangeAreShownNotClamped) {
   panel.setConfig(config);
   EXPECT_DOUBLE_EQ(panel.spinBox("fallback.cache.ttl")->value(), 3600.0);
   EXPECT_EQ(panel.config().cache.ttl, 3600 * kSecond);
+}
+
+// Scrolling the panel with the wheel over a slider or spin box scrolls the panel; the wheel
+// changes a knob only once the user has clicked or tabbed to it.
+TEST(KnobPanel, TheWheelScrollsThePanelUntilAKnobHasFocus) {
+  KnobPanel panel;
+  panel.setConfig(test::incident0908().deployed);
+  panel.resize(400, 300);
+  panel.show();
+  QApplication::processEvents();
+  QScrollBar* bar = panel.findChild<QScrollArea*>()->verticalScrollBar();
+  ASSERT_GT(bar->maximum(), 0) << "the panel must scroll at this height";
+  const auto wheel = [](QWidget* w) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &event);
+  };
+  QSlider* slider = panel.slider("breaker.window.size");
+  QDoubleSpinBox* spin = panel.spinBox("breaker.window.size");
+  const int position = slider->value();
+  const double value = spin->value();
+  const int scrolled = bar->value();
+  wheel(slider);
+  wheel(spin);
+  EXPECT_EQ(slider->value(), position);
+  EXPECT_EQ(spin->value(), value);
+  EXPECT_GT(bar->value(), scrolled) << "the panel scrolled instead";
+  slider->setFocus();
+  ASSERT_TRUE(slider->hasFocus());
+  wheel(slider);
+  EXPECT_NE(slider->value(), position) << "with focus the wheel moves the slider";
 }
 
 TEST(KnobSpecs, EveryKnobRoundTripsItsValue) {

@@ -9,6 +9,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "wheel_guard.h"
+
 namespace breakerlab::views {
 
 ChangesPanel::ChangesPanel(QWidget* parent) : QWidget(parent) {
@@ -65,6 +67,7 @@ void ChangesPanel::setChanges(const Incident& incident, const std::vector<TimedC
     at->setRange(toSeconds(from_), toSeconds(to_));
     at->setSingleStep(60);
     at->setKeyboardTracking(false);
+    takeWheelOnlyWithFocus(at);
     at->setValue(toSeconds(c.at));
     at->setToolTip(tr("When the change is made, in seconds of the incident (arrows: a minute)"));
     connect(at, &QDoubleSpinBox::valueChanged, this, [this, row](double seconds) {

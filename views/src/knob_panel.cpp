@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "breakerlab/views/knob_specs.h"
+#include "wheel_guard.h"
 
 namespace breakerlab::views {
 
@@ -87,6 +88,7 @@ void KnobPanel::build() {
         for (auto c : spec.choices) w.combo->addItem(qs(c));
         w.combo->setToolTip(tip);
         w.combo->setObjectName(id);
+        takeWheelOnlyWithFocus(w.combo);
         connect(w.combo, &QComboBox::currentIndexChanged, this,
                 [this, &spec](int index) { edit(spec, index); });
         w.label = knobLabel(spec);
@@ -109,6 +111,8 @@ void KnobPanel::build() {
         if (!spec.unit.empty()) w.spin->setSuffix(QStringLiteral(" ") + qs(spec.unit));
         w.spin->setToolTip(tip);
         w.spin->setMinimumWidth(90);
+        takeWheelOnlyWithFocus(w.slider);
+        takeWheelOnlyWithFocus(w.spin);
         h->addWidget(w.slider, 1);
         h->addWidget(w.spin);
         connect(w.slider, &QSlider::valueChanged, this,

@@ -5,6 +5,8 @@
 #include <QGroupBox>
 #include <QVBoxLayout>
 
+#include "wheel_guard.h"
+
 namespace breakerlab::views {
 
 namespace {
@@ -28,6 +30,7 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
     auto* box = new QDoubleSpinBox;
     box->setObjectName(QString::fromUtf8(k.name.data(), static_cast<qsizetype>(k.name.size())));
     box->setKeyboardTracking(false);
+    takeWheelOnlyWithFocus(box);
     if (k.duration) {
       box->setRange(0, 24 * 3600);
       box->setDecimals(0);

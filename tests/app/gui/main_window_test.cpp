@@ -61,6 +61,26 @@ struct Workbench : ::testing::Test {
   QStringList errors;
 };
 
+// On the start page nothing acts on an incident: the actions that would (and their shortcuts)
+// are off until one is open, the import report until an imported one is.
+TEST_F(Workbench, ActionsOnTheIncidentAreOffUntilOneIsOpen) {
+  const char* need_incident[] = {"reload",         "save-incident", "import-config", "export-lanes",
+                                 "copy-metrics",   "reset",         "fit",           "workbench",
+                                 "export-library", "export-0",      "import-report"};
+  for (const char* name : need_incident) {
+    QAction* a = window.action(QString::fromLatin1(name));
+    ASSERT_NE(a, nullptr) << name;
+    EXPECT_FALSE(a->isEnabled()) << name;
+  }
+  EXPECT_TRUE(window.action("open")->isEnabled());
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  for (const char* name : need_incident) {
+    const bool expected = std::string(name) != "import-report" &&  // not imported
+                          std::string(name) != "export-library";   // BreakerLab's own model
+    EXPECT_EQ(window.action(QString::fromLatin1(name))->isEnabled(), expected) << name;
+  }
+}
+
 TEST_F(Workbench, OpeningTheIncidentShowsTheSixRecordedBreakerSegments) {
   ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
   const auto replayed = window.lanes()->rowSpans("breaker", views::RowKind::replayed);
