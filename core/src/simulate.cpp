@@ -193,6 +193,13 @@ class Simulation {
     if (client_.servers.limited()) facts_.dependency_utilization = client_.servers.utilization();
     buildReport(incident_, deployed_, health_, facts_, result_);
     if (!changes_.empty()) reportChanges();
+    if (!deployed_.breaker.enabled && !shape_.breaker_switches) {
+      // Off for the whole run: a lane that says so, not one "closed" bar (the metrics above
+      // were taken from the machine's lane, which never moved).
+      Lane off{result_.breaker.name, {}};
+      off.append(kBreakerDisabled, incident_.start, incident_.end);
+      result_.breaker = std::move(off);
+    }
     return std::move(result_);
   }
 
@@ -449,7 +456,7 @@ class Simulation {
     for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
       const Micros a = cuts[k], b = cuts[k + 1];
       if (b <= a) continue;
-      lane.append(offAt(a) ? std::string_view("disabled") : result_.breaker.stateAt(a), a, b);
+      lane.append(offAt(a) ? kBreakerDisabled : result_.breaker.stateAt(a), a, b);
     }
     result_.breaker = std::move(lane);
   }

@@ -313,6 +313,25 @@ TEST(TimedChanges, ABreakerSwitchedOnStartsClosedAndTheLaneShowsItDisabledBefore
   EXPECT_GT(r.metrics.rejected_calls, 0u);
 }
 
+// A breaker that is off for the whole run is drawn as off, not as a breaker that stayed closed;
+// its metrics are those of a run without one.
+TEST(TimedChanges, ABreakerOffThroughoutIsOneDisabledSpell) {
+  Incident inc = flaky();
+  inc.deployed.breaker.enabled = false;
+  for (const bool unrelated_change : {false, true}) {
+    inc.changes.clear();
+    if (unrelated_change) inc.changes = {change(10 * s, TimedKey::retry_max_attempts, 1)};
+    const Result r = simulate(inc, inc.deployed);
+    ASSERT_EQ(r.breaker.intervals.size(), 1u) << unrelated_change;
+    EXPECT_EQ(r.breaker.intervals.front().state, kBreakerDisabled);
+    EXPECT_EQ(r.breaker.intervals.front().from, inc.start);
+    EXPECT_EQ(r.breaker.intervals.front().to, inc.end);
+    EXPECT_EQ(r.metrics.trips, 0u);
+    EXPECT_EQ(r.metrics.rejected_calls, 0u);
+    EXPECT_EQ(r.metrics.cached_window_s, 0.0);
+  }
+}
+
 TEST(TimedChanges, ADisabledChangeAndAnOverrideListAreHonoured) {
   Incident inc = flaky();
   const Result plain = simulate(inc, inc.deployed);

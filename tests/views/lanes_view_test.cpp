@@ -329,6 +329,13 @@ TEST_F(LanesViewTest, AFlappingBreakerDoesNotPileUpLabels) {
                           [](const std::string& b) { return b.find("to trip") != b.npos; }));
 }
 
+TEST(LaneColors, BreakerStates) {
+  EXPECT_EQ(stateColor("breaker", "closed"), palette::kGood);
+  EXPECT_EQ(stateColor("breaker", "open"), palette::kBad);
+  EXPECT_EQ(stateColor("breaker", "half-open"), palette::kWarn);
+  EXPECT_EQ(stateColor("breaker", kBreakerDisabled), palette::kIdle) << "off is not closed";
+}
+
 TEST(LaneColors, PodsInRotation) {
   EXPECT_EQ(stateColor("pods", "8 of 8 pods"), palette::kGood);
   EXPECT_EQ(stateColor("pods", "1 of 8 pods"), palette::kWarn);

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <string>
 
+#include "breakerlab/core/breaker_types.h"
+
 namespace breakerlab::views {
 
 namespace {
@@ -17,6 +19,7 @@ QColor stateColor(std::string_view lane, std::string_view state) {
     if (state == "closed") return palette::kGood;
     if (state == "open") return palette::kBad;
     if (state == "half-open") return palette::kWarn;
+    if (state == kBreakerDisabled) return palette::kIdle;
   }
   if (lane == "checkout") {
     if (state == "fresh") return palette::kGood;

@@ -13,6 +13,9 @@ namespace breakerlab {
 
 enum class BreakerState : std::uint8_t { closed, open, half_open };
 std::string_view toString(BreakerState state);
+// The breaker lane's state while the breaker is switched off (not a state of the machine: calls
+// go straight through and nothing is counted).
+inline constexpr std::string_view kBreakerDisabled = "disabled";
 
 struct BreakerTransition {
   Micros at = 0;
