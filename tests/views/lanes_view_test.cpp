@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <qcustomplot.h>
+#include <QApplication>
+#include <QDoubleSpinBox>
 #include <QImage>
+#include <QPushButton>
 #include <QTest>
+#include <QVBoxLayout>
 
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/views/lane_colors.h"
@@ -91,6 +95,35 @@ TEST_F(LanesViewTest, CursorsSnapToStateChangesAndMeasureTheInterval) {
   QTest::keyClick(plot, Qt::Key_1);
   ASSERT_TRUE(view.cursorAt(0).has_value());
   EXPECT_DOUBLE_EQ(*view.cursorAt(0), trip);
+}
+
+// "Press 1 or 2 over the lanes": the lanes take the keys when the mouse comes over them, without
+// a click first, but not from a box the user is typing into.
+TEST_F(LanesViewTest, TheLanesTakeTheCursorKeysWhenTheMouseComesOverThem) {
+  QWidget window;
+  auto* layout = new QVBoxLayout(&window);
+  auto* box = new QDoubleSpinBox;
+  auto* button = new QPushButton(QStringLiteral("elsewhere"));
+  layout->addWidget(box);
+  layout->addWidget(button);
+  view.setParent(&window);
+  layout->addWidget(&view);
+  window.resize(900, 600);
+  window.show();
+  QApplication::setActiveWindow(&window);
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  auto* plot = view.plot();
+  const auto enter = [plot] {
+    QEnterEvent event(QPointF(10, 10), QPointF(10, 10), plot->mapToGlobal(QPointF(10, 10)));
+    QApplication::sendEvent(plot, &event);
+  };
+  box->setFocus();
+  enter();
+  EXPECT_TRUE(box->hasFocus()) << "typing into a box keeps its focus";
+  button->setFocus();
+  enter();
+  EXPECT_TRUE(plot->hasFocus());
+  view.setParent(nullptr);  // the fixture owns the view
 }
 
 TEST_F(LanesViewTest, ExportsPngSvgAndPdf) {

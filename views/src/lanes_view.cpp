@@ -2,10 +2,15 @@
 
 #include <qcustomplot.h>
 
+#include <QAbstractSpinBox>
+#include <QApplication>
 #include <QEvent>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSvgGenerator>
+#include <QTextEdit>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -567,6 +572,17 @@ void LanesView::keyPressEvent(QKeyEvent* event) {
   QWidget::keyPressEvent(event);
 }
 
+namespace {
+bool editingText() {
+  // A table cell being edited has its editor (a line edit or spin box) focused.
+  const QWidget* focus = QApplication::focusWidget();
+  return qobject_cast<const QLineEdit*>(focus) != nullptr ||
+         qobject_cast<const QAbstractSpinBox*>(focus) != nullptr ||
+         qobject_cast<const QTextEdit*>(focus) != nullptr ||
+         qobject_cast<const QPlainTextEdit*>(focus) != nullptr;
+}
+}  // namespace
+
 bool LanesView::eventFilter(QObject* watched, QEvent* event) {
   if (watched == plot_ && event->type() == QEvent::KeyPress) {
     auto* key = static_cast<QKeyEvent*>(event);
@@ -574,6 +590,11 @@ bool LanesView::eventFilter(QObject* watched, QEvent* event) {
       keyPressEvent(key);
       return true;
     }
+  }
+  if (watched == plot_ && event->type() == QEvent::Enter && !editingText()) {
+    // Keys 1, 2 and Esc act where the mouse is ("press 1 over the lanes"), without a click
+    // first; focus stays in a box the user is typing into.
+    plot_->setFocus(Qt::MouseFocusReason);
   }
   if (watched == plot_ && event->type() == QEvent::Leave) {
     hover_.reset();
