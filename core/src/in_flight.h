@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <vector>
 
@@ -210,6 +211,7 @@ class InFlight {
   // it is unchanged; every call in flight must complete within the new span, and none may be a
   // timeout on the FIFO.
   void respan(Micros now, Micros timeout) {
+    assert(timeouts_.empty());
     std::vector<bool> is_free(slots_.size(), false);
     for (const std::uint32_t slot : free_) is_free[slot] = true;
     TimingWheel wheel(origin_, timeout);
@@ -219,7 +221,6 @@ class InFlight {
     }
     wheel_ = std::move(wheel);
   }
-  bool holdsTimeouts() const { return !timeouts_.empty(); }
 
   void pushTimeout(const PendingCall& c) { timeouts_.push({c, next_seq_++}); }
   void push(const PendingCall& c) {

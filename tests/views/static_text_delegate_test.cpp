@@ -2,10 +2,14 @@
 // and leaves to it what it cannot draw the same way (text wider than the cell is elided).
 #include <gtest/gtest.h>
 
+#include <QFontDatabase>
+#include <QFontMetricsF>
 #include <QHeaderView>
 #include <QImage>
 #include <QTreeWidget>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "breakerlab/views/lane_colors.h"
 #include "static_text_delegate.h"
@@ -21,8 +25,11 @@ struct Ink {
 
 // Rows: a right-aligned number, a left-aligned label, a red delta, and a label too wide for
 // its column.
-QTreeWidget* table(bool cached) {
+QTreeWidget* table(bool cached, Qt::LayoutDirection direction = Qt::LeftToRight,
+                   const QFont* font = nullptr) {
   auto* tree = new QTreeWidget;
+  tree->setLayoutDirection(direction);
+  if (font != nullptr) tree->setFont(*font);
   tree->setColumnCount(2);
   tree->setRootIsDecorated(false);
   tree->header()->setSectionResizeMode(QHeaderView::Fixed);
@@ -84,6 +91,42 @@ TEST(StaticTextDelegate, DrawsEachCellsTextWhereAndAsTheStockDelegateDoes) {
   // The too-wide label is elided by the stock path: identical pixels in both tables.
   const QRect wide = stock->visualRect(stock->model()->index(3, 0));
   EXPECT_EQ(stock_image.copy(wide), cached_image.copy(wide));
+}
+
+int differingPixels(const QImage& a, const QImage& b, const QRect& cell) {
+  int n = 0;
+  for (int y = cell.top(); y <= cell.bottom(); ++y)
+    for (int x = cell.left(); x <= cell.right(); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+  return n;
+}
+
+// Pixel for pixel the stock delegate's drawing, left to right and right to left, in the default
+// font and in one with leading (QStaticText's height includes it, the stock line does not).
+TEST(StaticTextDelegate, PaintsTheSamePixelsAsTheStockDelegate) {
+  std::vector<std::pair<Qt::LayoutDirection, std::optional<QFont>>> cases = {
+      {Qt::LeftToRight, std::nullopt}, {Qt::RightToLeft, std::nullopt}};
+  for (const QString& family : QFontDatabase::families()) {
+    QFont font(family, 10);
+    if (QFontMetricsF(font).leading() > 0.5) {
+      cases.push_back({Qt::LeftToRight, font});
+      break;
+    }
+  }
+  for (const auto& [direction, font] : cases) {
+    const QFont* f = font ? &*font : nullptr;
+    std::unique_ptr<QTreeWidget> stock(table(false, direction, f)),
+        cached(table(true, direction, f));
+    const QImage a = stock->viewport()->grab().toImage();
+    const QImage b = cached->viewport()->grab().toImage();
+    for (int row = 0; row < 3; ++row) {
+      for (int column = 0; column < 2; ++column) {
+        const QRect cell = stock->visualRect(stock->model()->index(row, column));
+        EXPECT_EQ(differingPixels(a, b, cell), 0)
+            << row << "," << column << (direction == Qt::RightToLeft ? " rtl " : " ltr ")
+            << (font ? font->family().toStdString() : "default font");
+      }
+    }
+  }
 }
 
 }  // namespace

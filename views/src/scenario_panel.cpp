@@ -42,8 +42,6 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
       box->setSingleStep(0.1);
     }
     box->setToolTip(QString::fromUtf8(k.meaning.data(), static_cast<qsizetype>(k.meaning.size())));
-    // Scrolling the panel must not change a value under the pointer.
-    box->setFocusPolicy(Qt::StrongFocus);
     form->addRow(labelOf(k.name), box);
     boxes_.push_back(box);
     connect(box, &QDoubleSpinBox::valueChanged, this, [this, &k](double v) {

@@ -17,7 +17,8 @@ class StaticTextDelegate : public QStyledItemDelegate {
              const QModelIndex& index) const override;
 
  private:
-  const QStaticText& laidOut(const QString& text, const QFont& font) const;
+  const QStaticText& laidOut(const QString& text, const QFont& font,
+                             Qt::LayoutDirection direction) const;
   mutable QHash<QString, QStaticText> cache_;
 };
 
