@@ -35,8 +35,9 @@ Config leadInView(Config config, bool breaker_moved, bool calls_outlasted) {
 bool ReplayCache::Snapshot::serves(const Incident& i, const Config& c,
                                    const RunShape& run_shape) const {
   if (incident != &i || seed != i.seed || lead_in != i.traffic.lead_in) return false;
-  const bool outlasted =
-      times.outlastedBy(effectiveTimeout(config)) && times.outlastedBy(effectiveTimeout(c));
+  // The snapshot's own timeouts outlasted every lead-in call unless one failed (a call as long as
+  // its timeout is a timeout), so only the new config's need asking.
+  const bool outlasted = times.outlastedBy(effectiveTimeout(c));
   RunShape lead_in_shape = shape;
   if (outlasted) {
     // Set up from the start for what the window needs; the lead-in used neither.

@@ -3,11 +3,11 @@
 // bit-identical to a full one, timed changes and what-ifs included.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/data/incident_io.h"
+#include "same_result.h"
 
 namespace breakerlab {
 namespace {
@@ -41,15 +41,7 @@ TEST(IncidentReplayCache, TunedTimeoutsAndRetriesReplayBitIdenticallyFromTheLead
       const std::uint64_t hits = cache.hits();
       const Result cached = simulate(inc, tuned, cache);
       reused += cache.hits() - hits;
-      const Result full = simulate(inc, tuned);
-      ASSERT_EQ(full.checkouts.size(), cached.checkouts.size());
-      EXPECT_EQ(std::memcmp(full.checkouts.data(), cached.checkouts.data(),
-                            full.checkouts.size() * sizeof(CheckoutRecord)),
-                0);
-      EXPECT_EQ(full.breaker, cached.breaker);
-      EXPECT_EQ(full.per_second.dependency_calls, cached.per_second.dependency_calls);
-      for (const auto& m : metricRegistry())
-        EXPECT_EQ(m.get(full.metrics), m.get(cached.metrics)) << m.name;
+      test::expectSameRun(simulate(inc, tuned), cached, "resumed from the lead-in");
     }
   }
   // All but the teaching incident, whose lead-in already times calls out (8 of 10).

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "breakerlab/core/simulate.h"
+#include "same_result.h"
 
 namespace breakerlab {
 namespace {
@@ -212,13 +212,9 @@ TEST(LibrarySimulate, EveryLibraryReplaysBitIdenticallyAndTheReplayCacheAgrees) 
     ReplayCache cache;
     const Result warm = simulate(inc, c, cache);
     const Result cached = simulate(inc, c, cache);
-    for (const Result* x : {&b, &warm, &cached}) {
-      ASSERT_EQ(a.checkouts.size(), x->checkouts.size());
-      EXPECT_EQ(std::memcmp(a.checkouts.data(), x->checkouts.data(),
-                            a.checkouts.size() * sizeof(CheckoutRecord)),
-                0);
-      EXPECT_EQ(a.breaker, x->breaker);
-    }
+    test::expectSameRun(a, b, "repeated");
+    test::expectSameRun(a, warm, "filling the cache");
+    test::expectSameRun(a, cached, "from the cache");
     EXPECT_GT(a.metrics.trips, 0u) << "each library trips on a 20 s outage";
     // The healthy lead-in outlasted every timeout: a longer one with retries resumes from it,
     // whatever the library does with call durations (slow-call thresholds) and retries.
@@ -229,12 +225,7 @@ TEST(LibrarySimulate, EveryLibraryReplaysBitIdenticallyAndTheReplayCacheAgrees) 
     const std::uint64_t hits = cache.hits();
     const Result tuned_cached = simulate(inc, tuned, cache);
     EXPECT_EQ(cache.hits(), hits + 1);
-    const Result tuned_full = simulate(inc, tuned);
-    ASSERT_EQ(tuned_full.checkouts.size(), tuned_cached.checkouts.size());
-    EXPECT_EQ(std::memcmp(tuned_full.checkouts.data(), tuned_cached.checkouts.data(),
-                          tuned_full.checkouts.size() * sizeof(CheckoutRecord)),
-              0);
-    EXPECT_EQ(tuned_full.breaker, tuned_cached.breaker);
+    test::expectSameRun(simulate(inc, tuned), tuned_cached, "tuned, from the cache");
   }
 }
 
@@ -272,14 +263,9 @@ TEST(LibrarySimulate, TheReplayCacheKeepsCallsCockatielHoldsAcrossTheLeadIn) {
   simulate(inc, c, cache);
   const Result cached = simulate(inc, c, cache);
   EXPECT_EQ(cache.hits(), 1u);
-  ASSERT_EQ(plain.checkouts.size(), cached.checkouts.size());
-  EXPECT_EQ(std::memcmp(plain.checkouts.data(), cached.checkouts.data(),
-                        plain.checkouts.size() * sizeof(CheckoutRecord)),
-            0);
-  EXPECT_EQ(plain.breaker, cached.breaker);
-  // Each held call asks the breaker again and calls the dependency once.
-  EXPECT_EQ(plain.per_second.dependency_calls, cached.per_second.dependency_calls);
-  EXPECT_EQ(plain.simulated_requests, cached.simulated_requests);
+  // Each held call asks the breaker again and calls the dependency once: the same calls, the same
+  // checkouts.
+  test::expectSameRun(plain, cached, "from the cache");
 }
 
 // Envoy's active health check takes hosts out of the healthy set while it fails: an ejection

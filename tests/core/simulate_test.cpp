@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "breakerlab/core/simulate.h"
+#include "same_result.h"
 
 namespace breakerlab {
 namespace {
@@ -166,20 +167,7 @@ TEST(Simulate, CachedWhileHealthyCountsOnlyGreenTime) {
   EXPECT_NEAR(*r.metrics.time_to_close_after_recovery_s, toSeconds(closed - 20 * s), 1e-9);
 }
 
-void expectIdentical(const Result& a, const Result& b, const std::string& what) {
-  ASSERT_EQ(a.checkouts.size(), b.checkouts.size()) << what;
-  EXPECT_EQ(std::memcmp(a.checkouts.data(), b.checkouts.data(),
-                        a.checkouts.size() * sizeof(CheckoutRecord)),
-            0)
-      << what;
-  EXPECT_EQ(a.breaker, b.breaker) << what;
-  EXPECT_EQ(a.checkout, b.checkout) << what;
-  EXPECT_EQ(a.events.size(), b.events.size()) << what;
-  EXPECT_EQ(a.per_second.dependency_calls, b.per_second.dependency_calls) << what;
-  EXPECT_EQ(a.simulated_requests, b.simulated_requests) << what;
-  for (const auto& m : metricRegistry())
-    EXPECT_EQ(m.get(a.metrics), m.get(b.metrics)) << what << m.name;
-}
+using test::expectSameRun;
 
 TEST(ReplayCache, ResumingAfterTheLeadInGivesBitIdenticalResults) {
   const Incident inc = outage(CallOutcome::timeout);
@@ -231,7 +219,7 @@ TEST(ReplayCache, ResumingAfterTheLeadInGivesBitIdenticalResults) {
     const std::uint64_t hits = cache.hits();
     const Result cached = simulate(inc, config, cache);
     EXPECT_EQ(cache.hits() - hits, step.reuses ? 1u : 0u) << step.what;
-    expectIdentical(simulate(inc, config), cached, step.what);
+    expectSameRun(simulate(inc, config), cached, step.what);
   }
 }
 
@@ -264,7 +252,7 @@ TEST(ReplayCache, ALongerTimeoutResumesTheLeadInWithTheCallsInFlightInOrder) {
     if (timeout > s) {
       EXPECT_GT(full.metrics.mean_call_ms, 400) << "calls outlast the old timeout";
     }
-    expectIdentical(full, cached, "timeout " + std::to_string(timeout));
+    expectSameRun(full, cached, "timeout " + std::to_string(timeout));
   }
 }
 
@@ -275,7 +263,7 @@ TEST(ReplayCache, IsNotReusedForAnotherSeedOrIncident) {
   inc.seed += 1;
   const Result other_seed = simulate(inc, inc.deployed, cache);
   EXPECT_EQ(cache.hits(), 0u);
-  expectIdentical(simulate(inc, inc.deployed), other_seed, "seed");
+  expectSameRun(simulate(inc, inc.deployed), other_seed, "seed");
   const Incident copy = inc;
   simulate(copy, copy.deployed, cache);
   EXPECT_EQ(cache.hits(), 0u) << "another Incident object";
