@@ -422,6 +422,7 @@ void MainWindow::showIncident() {
   const Incident& incident = session_->incident();
   undo_->clear();
   exported_since_tuning_ = false;
+  knobs_->setDeployed(incident.deployed);  // marks the knobs a tuning moves off it
   knobs_->setConfig(session_->config());
   changes_->setChanges(incident, session_->changes());
   scenario_->setScenario(session_->scenario());

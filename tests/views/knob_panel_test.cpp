@@ -2,11 +2,15 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTest>
+#include <QToolButton>
 #include <QWheelEvent>
 #include <sstream>
 
@@ -35,16 +39,35 @@ TEST(KnobPanel, EverySliderStepIsAnEditWithBeforeAndAfter) {
   KnobPanel panel;
   panel.setConfig(test::incident0908().deployed);
   QSignalSpy edits(&panel, &KnobPanel::configEdited);
-  QSlider* slider = panel.slider("breaker.open.interval");
+  QSlider* slider = panel.slider("breaker.failure_rate");  // linear: 1 % a position
   const int start = slider->value();
   for (int step = 1; step <= 5; ++step) slider->setValue(start - step);  // dragging down
   ASSERT_EQ(edits.count(), 5);
   const auto last = edits.last();
-  EXPECT_EQ(last.at(0).toString(), "breaker.open.interval");
-  EXPECT_EQ(last.at(1).value<Config>().breaker.open_interval, 18 * kSecond);
-  EXPECT_EQ(last.at(2).value<Config>().breaker.open_interval, 17'500'000);
-  EXPECT_EQ(panel.config().breaker.open_interval, 17'500'000);
-  EXPECT_DOUBLE_EQ(panel.spinBox("breaker.open.interval")->value(), 17.5) << "spin box follows";
+  EXPECT_EQ(last.at(0).toString(), "breaker.failure_rate");
+  EXPECT_EQ(last.at(1).value<Config>().breaker.failure_rate_pct, 46);
+  EXPECT_EQ(last.at(2).value<Config>().breaker.failure_rate_pct, 45);
+  EXPECT_EQ(panel.config().breaker.failure_rate_pct, 45);
+  EXPECT_DOUBLE_EQ(panel.spinBox("breaker.failure_rate")->value(), 45) << "spin box follows";
+}
+
+// A log slider: each step that changes the value is one edit, down to the next rounded value.
+TEST(KnobPanel, DraggingALogSliderGivesRoundValuesAndLeavesTheHandleWhereItIs) {
+  KnobPanel panel;
+  panel.setConfig(test::incident0908().deployed);
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  QSlider* slider = panel.slider("breaker.open.interval");  // 0.5 .. 120 s by ratio
+  const int start = slider->value();
+  Micros previous = panel.config().breaker.open_interval;
+  for (int p = start - 1; p >= start - 60; --p) {
+    slider->setValue(p);
+    EXPECT_EQ(slider->value(), p) << "the handle stays under the mouse";
+    EXPECT_LE(panel.config().breaker.open_interval, previous);
+    EXPECT_EQ(panel.config().breaker.open_interval % (kSecond / 2), 0) << "on the 0.5 s step";
+    previous = panel.config().breaker.open_interval;
+  }
+  EXPECT_LT(previous, 20 * kSecond);
+  EXPECT_GT(edits.count(), 5);
 }
 
 TEST(KnobPanel, ValuesBeyondTheUsualRangeAreShownNotClamped) {
@@ -88,6 +111,151 @@ TEST(KnobPanel, TheWheelScrollsThePanelUntilAKnobHasFocus) {
   EXPECT_NE(slider->value(), position) << "with focus the wheel moves the slider";
 }
 
+// The call timeout's slider by ratio: 1 s sits in the middle of 10 ms .. 60 s, and a deployed
+// 30 min ends the slider without pushing 0.5-5 s into a few pixels.
+TEST(KnobPanel, TheTimeoutSliderGivesTheSecondsRoom) {
+  Config config = test::incident0908().deployed;
+  KnobPanel panel;
+  QSlider* slider = panel.slider("timeout.attempt");
+  const auto share = [slider] { return double(slider->value()) / slider->maximum(); };
+  config.timeout.attempt = kSecond;
+  panel.setConfig(config);
+  EXPECT_NEAR(share(), 0.53, 0.02) << "log(1 s / 10 ms) / log(60 s / 10 ms)";
+  config.timeout.attempt = 5 * kSecond;
+  panel.setConfig(config);
+  const double five = share();
+  config.timeout.attempt = 500 * kMillisecond;
+  panel.setConfig(config);
+  EXPECT_GE(five - share(), 0.25) << "0.5-5 s is a quarter of the slider";
+
+  config.timeout.attempt = 30 * 60 * kSecond;
+  panel.setConfig(config);
+  EXPECT_EQ(slider->value(), slider->maximum());
+  EXPECT_EQ(panel.spinBox("timeout.attempt")->text(), "30 min");
+  EXPECT_EQ(panel.config().timeout.attempt, 30 * 60 * kSecond) << "widened, not clamped";
+  // Deployed at 30 min, tuned to 1 s: the slider keeps the deployed value in reach.
+  panel.setDeployed(config);
+  config.timeout.attempt = kSecond;
+  panel.setConfig(config);
+  EXPECT_GT(share(), 0.3);
+  EXPECT_LT(share(), 0.5);
+}
+
+TEST(KnobPanel, DurationsShowInTheirNaturalUnitAndZeroByWhatItMeans) {
+  Config config = test::incident0908().deployed;
+  config.timeout.attempt = 33'200 * kMillisecond;
+  config.breaker.open_interval = 90 * kSecond;
+  config.pool.size = 0;
+  config.timeout.total = 0;
+  KnobPanel panel;
+  panel.setConfig(config);
+  EXPECT_EQ(panel.spinBox("timeout.attempt")->text(), "33.2 s");
+  EXPECT_DOUBLE_EQ(panel.spinBox("timeout.attempt")->value(), 33'200) << "the value, in ms";
+  EXPECT_EQ(panel.spinBox("breaker.open.interval")->text(), "1.5 min");
+  EXPECT_EQ(panel.spinBox("pool.size")->text(), "unlimited");
+  EXPECT_EQ(panel.spinBox("timeout.total")->text(), "no deadline");
+  EXPECT_EQ(panel.spinBox("breaker.failure_rate")->text(), "50 %") << "others as before";
+  config.timeout.attempt = 33'240 * kMillisecond;
+  panel.setConfig(config);
+  EXPECT_EQ(panel.spinBox("timeout.attempt")->text(), "33.24 s") << "exact, never rounded";
+  config.timeout.attempt = 800 * kMillisecond;
+  panel.setConfig(config);
+  EXPECT_EQ(panel.spinBox("timeout.attempt")->text(), "800 ms");
+}
+
+TEST(KnobPanel, ADurationIsTypedWithAnyUnit) {
+  KnobPanel panel;
+  panel.setConfig(test::incident0908().deployed);
+  panel.show();
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  const auto type = [&panel](const QString& id, const QString& text) {
+    QDoubleSpinBox* spin = panel.spinBox(id);
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+  };
+  type("timeout.attempt", "2s");
+  EXPECT_EQ(panel.config().timeout.attempt, 2 * kSecond);
+  EXPECT_EQ(panel.spinBox("timeout.attempt")->text(), "2 s");
+  type("timeout.attempt", "1.5 min");
+  EXPECT_EQ(panel.config().timeout.attempt, 60 * kSecond) << "clamped to the knob's 60 s";
+  type("fallback.cache.ttl", "1.5 min");
+  EXPECT_EQ(panel.config().cache.ttl, 90 * kSecond);
+  type("fallback.cache.ttl", "45");  // a bare number is in the unit shown: min
+  EXPECT_EQ(panel.config().cache.ttl, 600 * kSecond) << "45 min, clamped to the knob's 10 min";
+  type("timeout.attempt", "800ms");
+  EXPECT_EQ(panel.config().timeout.attempt, 800 * kMillisecond);
+  type("timeout.total", "300 ms");
+  EXPECT_EQ(panel.config().timeout.total, 300 * kMillisecond);
+  type("timeout.total", "No deadline");
+  EXPECT_EQ(panel.config().timeout.total, 0);
+  EXPECT_EQ(edits.count(), 7);
+}
+
+TEST(KnobPanel, AChoiceShowsItsNameAndItsSpellingInTheTooltip) {
+  KnobPanel panel;
+  panel.setConfig(test::incident0908().deployed);
+  QComboBox* placement = panel.comboBox("breaker.placement");
+  EXPECT_EQ(placement->currentText(), "Outside the retries");
+  EXPECT_EQ(placement->itemData(0, Qt::ToolTipRole).toString(), "outside_retry");
+  EXPECT_TRUE(placement->toolTip().contains("breaker.placement: outside_retry"));
+  EXPECT_EQ(panel.comboBox("breaker.half_open.close_when")->currentText(), "All probes succeed");
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  placement->setCurrentIndex(1);
+  EXPECT_EQ(panel.config().breaker.placement, BreakerPlacement::inside_retry);
+  EXPECT_TRUE(placement->toolTip().contains("breaker.placement: inside_retry"));
+  EXPECT_EQ(panel.comboBox("breaker.library")->currentText(), "BreakerLab (generic)");
+}
+
+// A knob off its deployed value is marked (a dot, bold, a reset button); the reset is an edit
+// like a drag (so the window can undo it), and a new deployed config moves the marks.
+TEST(KnobPanel, AChangedKnobIsMarkedAndResetsToDeployed) {
+  const Config deployed = test::incident0908().deployed;
+  KnobPanel panel;
+  panel.setDeployed(deployed);
+  panel.setConfig(deployed);
+  panel.show();
+  const QString id = "breaker.open.interval";
+  EXPECT_FALSE(panel.isMarked(id));
+  EXPECT_FALSE(panel.resetButton(id)->isVisible());
+  const QString plain = panel.label(id)->text();
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  panel.slider(id)->setValue(panel.slider(id)->value() - 30);
+  ASSERT_EQ(edits.count(), 1);
+  EXPECT_TRUE(panel.isMarked(id));
+  EXPECT_EQ(panel.label(id)->text(), "• " + plain);
+  EXPECT_TRUE(panel.label(id)->font().bold());
+  EXPECT_TRUE(panel.resetButton(id)->isVisible());
+  EXPECT_EQ(panel.resetButton(id)->toolTip(), "Reset to deployed (20 s)");
+  EXPECT_FALSE(panel.isMarked("timeout.attempt"));
+
+  panel.resetButton(id)->click();
+  ASSERT_EQ(edits.count(), 2);
+  EXPECT_EQ(edits.last().at(0).toString(), "reset " + id) << "an undo step of its own";
+  EXPECT_EQ(edits.last().at(2).value<Config>(), deployed);
+  EXPECT_EQ(panel.config(), deployed);
+  EXPECT_FALSE(panel.isMarked(id));
+  EXPECT_EQ(panel.label(id)->text(), plain);
+  EXPECT_FALSE(panel.label(id)->font().bold());
+  EXPECT_FALSE(panel.resetButton(id)->isVisible());
+
+  // A toggle and a choice are marked on their own text; a new deployed config re-marks.
+  panel.checkBox("breaker.open.early_probe.enabled")->setChecked(true);
+  EXPECT_TRUE(panel.isMarked("breaker.open.early_probe.enabled"));
+  EXPECT_TRUE(panel.checkBox("breaker.open.early_probe.enabled")->text().startsWith("• "));
+  Config other = deployed;
+  other.breaker.early_probe = true;
+  other.pricing.mode = PricingMode::cache_first;
+  panel.setDeployed(other);
+  EXPECT_FALSE(panel.isMarked("breaker.open.early_probe.enabled"));
+  EXPECT_TRUE(panel.isMarked("pricing.mode"));
+  EXPECT_EQ(panel.resetButton("pricing.mode")->toolTip(), "Reset to deployed (Cache first)");
+  panel.resetToDeployed("pricing.mode");
+  EXPECT_EQ(panel.config().pricing.mode, PricingMode::cache_first);
+  EXPECT_FALSE(panel.isMarked("pricing.mode"));
+}
+
 TEST(KnobSpecs, EveryKnobRoundTripsItsValue) {
   Config config;
   for (const KnobSpec& k : knobSpecs()) {
@@ -110,7 +278,7 @@ TEST(KnobSpecs, EveryKnobIdIsTheConfigKeyItEdits) {
     } else if (k.kind == KnobSpec::Kind::toggle) {
       text = v != 0 ? "true" : "false";
     } else if (k.kind == KnobSpec::Kind::choice) {
-      text = std::string(k.choices[static_cast<std::size_t>(v)]);
+      text = std::string(k.choices[static_cast<std::size_t>(v)].id);
     } else {
       std::ostringstream number;
       number.precision(17);  // the exact double, so both paths set the same value

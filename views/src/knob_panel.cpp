@@ -10,10 +10,12 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "breakerlab/views/knob_specs.h"
+#include "knob_scale.h"
 #include "wheel_guard.h"
 
 namespace breakerlab::views {
@@ -25,7 +27,7 @@ QString qs(std::string_view s) {
 
 // A library's names are long camelCase words (permittedNumberOfCallsInHalfOpenState): a label
 // may wrap at each word inside them, so the panel keeps its width.
-QLabel* knobLabel(const KnobSpec& spec) {
+QString labelText(const KnobSpec& spec) {
   QString text = qs(spec.label);
   if (spec.library && *spec.library != BreakerLibrary::breakerlab) {
     QString wrapped;
@@ -35,16 +37,84 @@ QLabel* knobLabel(const KnobSpec& spec) {
     }
     text = wrapped;
   }
-  auto* label = new QLabel(text);
+  return text;
+}
+
+QLabel* knobLabel(const KnobSpec& spec) {
+  auto* label = new QLabel(labelText(spec));
   label->setWordWrap(true);
   return label;
 }
 
-int sliderPosition(const KnobSpec& k, double value) {
-  return static_cast<int>(std::lround((std::clamp(value, k.min, k.max) - k.min) / k.step));
+// The spin box of a number knob. A duration shows in its natural unit ("800 ms", "33.2 s",
+// "2 min") and takes a typed one with any unit ("2s", "1.5 min"); a bare number is in the unit
+// shown. What 0 means ("unlimited") is the special value text, for every knob that says.
+class KnobSpinBox : public QDoubleSpinBox {
+ public:
+  explicit KnobSpinBox(const KnobSpec& spec) : spec_(spec), duration_(knobIsDuration(spec)) {
+    if (!spec.zero.empty()) setSpecialValueText(qs(spec.zero));
+  }
+
+  QString textFromValue(double value) const override {
+    if (!duration_) return QDoubleSpinBox::textFromValue(value);
+    return QString::fromStdString(formatDuration(knobMicros(spec_, value), spec_.unit));
+  }
+
+  double valueFromText(const QString& text) const override {
+    if (!duration_) return QDoubleSpinBox::valueFromText(text);
+    if (isZeroText(text)) return 0;
+    const std::optional<double> micros = parseDuration(text.toStdString(), bareUnit());
+    return micros ? knobValueOfMicros(spec_, *micros) : value();
+  }
+
+  QValidator::State validate(QString& text, int& pos) const override {
+    if (!duration_) return QDoubleSpinBox::validate(text, pos);
+    if (isZeroText(text)) return QValidator::Acceptable;
+    const std::string typed = text.toStdString();
+    if (parseDuration(typed, bareUnit())) return QValidator::Acceptable;  // clamped when set
+    return couldBeDuration(typed) ? QValidator::Intermediate : QValidator::Invalid;
+  }
+
+  void fixup(QString& text) const override {
+    if (!duration_) QDoubleSpinBox::fixup(text);
+  }
+
+ private:
+  bool isZeroText(const QString& text) const {
+    return !spec_.zero.empty() && text.trimmed().compare(qs(spec_.zero), Qt::CaseInsensitive) == 0;
+  }
+  // A number typed without a unit is in the unit shown.
+  std::string bareUnit() const {
+    return std::string(durationUnit(knobMicros(spec_, value()), spec_.unit));
+  }
+
+  const KnobSpec& spec_;
+  bool duration_;
+};
+
+// A small button after a knob's field; shown only while the knob differs from deployed, its
+// room kept so the row does not move.
+QToolButton* newResetButton() {
+  auto* button = new QToolButton;
+  button->setText(QStringLiteral("↺"));
+  button->setAutoRaise(true);
+  button->setFocusPolicy(Qt::NoFocus);
+  QSizePolicy policy = button->sizePolicy();
+  policy.setRetainSizeWhenHidden(true);
+  button->setSizePolicy(policy);
+  button->hide();
+  return button;
 }
-double sliderValue(const KnobSpec& k, int position) {
-  return k.min + position * k.step;
+
+QWidget* fieldRow(QWidget* field, QToolButton* reset, QWidget* second = nullptr) {
+  auto* row = new QWidget;
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  h->setSpacing(4);
+  h->addWidget(field, 1);
+  if (second) h->addWidget(second);
+  h->addWidget(reset);
+  return row;
 }
 }  // namespace
 
@@ -73,58 +143,88 @@ void KnobPanel::build() {
     w.form = form;
     const QString id = qs(spec.id);
     const QString tip = qs(spec.tip) + QStringLiteral("\n(") + id + QStringLiteral(")");
+    w.reset = newResetButton();
+    w.reset_action = new QAction(this);
+    connect(w.reset, &QToolButton::clicked, w.reset_action, &QAction::trigger);
+    connect(w.reset_action, &QAction::triggered, this, [this, id] { resetToDeployed(id); });
     switch (spec.kind) {
       case KnobSpec::Kind::toggle:
         w.check = new QCheckBox(qs(spec.label));
         w.check->setToolTip(tip);
         w.check->setObjectName(id);
+        w.text = w.check->text();
+        w.check->addAction(w.reset_action);
+        w.check->setContextMenuPolicy(Qt::ActionsContextMenu);
         connect(w.check, &QCheckBox::toggled, this,
                 [this, &spec](bool on) { edit(spec, on ? 1.0 : 0.0); });
-        form->addRow(w.check);
-        w.row = w.check;
+        w.row = fieldRow(w.check, w.reset);
+        form->addRow(w.row);
         break;
       case KnobSpec::Kind::choice:
         w.combo = new QComboBox;
-        for (auto c : spec.choices) w.combo->addItem(qs(c));
+        // A long name does not widen the panel; the list shows it whole.
+        w.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        w.combo->setMinimumContentsLength(12);
+        for (const KnobChoice& c : spec.choices) {
+          w.combo->addItem(qs(c.name));
+          w.combo->setItemData(w.combo->count() - 1, qs(c.id), Qt::ToolTipRole);
+        }
         w.combo->setToolTip(tip);
         w.combo->setObjectName(id);
+        w.combo->addAction(w.reset_action);
+        w.combo->setContextMenuPolicy(Qt::ActionsContextMenu);
         takeWheelOnlyWithFocus(w.combo);
         connect(w.combo, &QComboBox::currentIndexChanged, this,
                 [this, &spec](int index) { edit(spec, index); });
         w.label = knobLabel(spec);
-        form->addRow(w.label, w.combo);
-        w.row = w.combo;
+        w.row = fieldRow(w.combo, w.reset);
+        form->addRow(w.label, w.row);
         break;
       case KnobSpec::Kind::number: {
-        auto* row = new QWidget;
-        auto* h = new QHBoxLayout(row);
-        h->setContentsMargins(0, 0, 0, 0);
+        w.slider_max = spec.max;
         w.slider = new QSlider(Qt::Horizontal);
-        w.slider->setRange(0, sliderPosition(spec, spec.max));
+        const SliderScale scale(spec);
+        w.slider->setRange(0, scale.lastPosition());
+        if (spec.scale == KnobSpec::Scale::log) {
+          // Keys move a hundredth and a tenth of the way, as on a linear slider of 100 steps.
+          w.slider->setSingleStep(SliderScale::kLogPositions / 100);
+          w.slider->setPageStep(SliderScale::kLogPositions / 10);
+        }
         w.slider->setObjectName(id);
         w.slider->setToolTip(tip);
-        w.spin = new QDoubleSpinBox;
+        w.slider->addAction(w.reset_action);
+        w.slider->setContextMenuPolicy(Qt::ActionsContextMenu);
+        w.spin = new KnobSpinBox(spec);
         w.spin->setRange(spec.min, spec.max);
         w.spin->setSingleStep(spec.step);
         w.spin->setDecimals(spec.decimals);
         w.spin->setKeyboardTracking(false);
-        if (!spec.unit.empty()) w.spin->setSuffix(QStringLiteral(" ") + qs(spec.unit));
-        w.spin->setToolTip(tip);
+        if (!spec.unit.empty() && !knobIsDuration(spec))
+          w.spin->setSuffix(QStringLiteral(" ") + qs(spec.unit));
+        w.spin->setToolTip(
+            knobIsDuration(spec) ? tip + QStringLiteral("\nType a unit: 800ms, 2s, 1.5min") : tip);
         w.spin->setMinimumWidth(90);
         takeWheelOnlyWithFocus(w.slider);
         takeWheelOnlyWithFocus(w.spin);
-        h->addWidget(w.slider, 1);
-        h->addWidget(w.spin);
-        connect(w.slider, &QSlider::valueChanged, this,
-                [this, &spec](int position) { edit(spec, sliderValue(spec, position)); });
+        connect(w.slider, &QSlider::valueChanged, this, [this, &spec, slider = w.slider](int p) {
+          const double max = widgets_.value(qs(spec.id)).slider_max;
+          dragged_ = slider;
+          edit(spec, SliderScale(spec, max).value(p));
+          dragged_ = nullptr;
+        });
         connect(w.spin, &QDoubleSpinBox::valueChanged, this,
                 [this, &spec](double value) { edit(spec, value); });
         w.label = knobLabel(spec);
         w.label->setBuddy(w.spin);
-        form->addRow(w.label, row);
-        w.row = row;
+        w.row = fieldRow(w.slider, w.reset, w.spin);
+        form->addRow(w.label, w.row);
         break;
       }
+    }
+    if (w.label) {
+      w.text = w.label->text();
+      w.label->addAction(w.reset_action);
+      w.label->setContextMenuPolicy(Qt::ActionsContextMenu);
     }
     widgets_.insert(id, w);
   }
@@ -144,7 +244,67 @@ void KnobPanel::build() {
 
 void KnobPanel::setConfig(const Config& config) {
   config_ = config;
+  widenRanges();
   showValues();
+}
+
+void KnobPanel::setDeployed(const Config& deployed) {
+  deployed_ = deployed;
+  widenRanges();
+  for (KnobWidgets& w : widgets_) {
+    const QString text = valueText(w, w.spec->get(deployed));
+    w.reset_action->setText(tr("Reset to deployed (%1)").arg(text));
+    w.reset->setToolTip(w.reset_action->text());
+  }
+  showValues();
+}
+
+void KnobPanel::resetToDeployed(const QString& id) {
+  const auto it = widgets_.constFind(id);
+  if (it == widgets_.cend() || !deployed_) return;
+  Config after = config_;
+  it->spec->set(after, it->spec->get(*deployed_));
+  if (after == config_) return;
+  const Config before = config_;
+  config_ = after;
+  showValues();
+  emit configEdited(QStringLiteral("reset ") + id, before, after);
+}
+
+// An incident may deploy a value beyond the usual range: widen rather than clamp it. Only when a
+// config is shown (never in the middle of a drag, so the slider's scale holds still under it).
+void KnobPanel::widenRanges() {
+  for (KnobWidgets& w : widgets_) {
+    if (!w.slider) continue;
+    const KnobSpec& spec = *w.spec;
+    double max = std::max(spec.max, spec.get(config_));
+    if (deployed_) max = std::max(max, spec.get(*deployed_));
+    if (max == w.slider_max) continue;
+    w.slider_max = max;
+    const QSignalBlocker block_slider(w.slider);
+    const QSignalBlocker block_spin(w.spin);
+    w.spin->setMaximum(max);
+    w.slider->setMaximum(SliderScale(spec, max).lastPosition());
+  }
+}
+
+QString KnobPanel::valueText(const KnobWidgets& w, double value) const {
+  const KnobSpec& spec = *w.spec;
+  switch (spec.kind) {
+    case KnobSpec::Kind::toggle:
+      return value != 0 ? tr("on") : tr("off");
+    case KnobSpec::Kind::choice: {
+      const auto index = static_cast<std::size_t>(std::lround(value));
+      return value >= 0 && index < spec.choices.size() ? qs(spec.choices[index].name)
+                                                       : tr("custom");
+    }
+    case KnobSpec::Kind::number:
+      break;
+  }
+  if (value == 0 && !spec.zero.empty()) return qs(spec.zero);
+  if (knobIsDuration(spec))
+    return QString::fromStdString(formatDuration(knobMicros(spec, value), spec.unit));
+  return QLocale().toString(value, 'f', spec.decimals) + w.spin->suffix();
 }
 
 void KnobPanel::edit(const KnobSpec& spec, double value) {
@@ -184,22 +344,50 @@ void KnobPanel::showValues() {
     if (w.slider) {
       const QSignalBlocker block_slider(w.slider);
       const QSignalBlocker block_spin(w.spin);
-      // An incident may deploy a value beyond the usual range: widen rather than clamp it.
-      if (value > w.spin->maximum()) {
-        w.spin->setMaximum(value);
-        w.slider->setMaximum(static_cast<int>(std::lround((value - spec.min) / spec.step)));
-      }
-      w.slider->setValue(static_cast<int>(std::lround((value - spec.min) / spec.step)));
+      // The slider being dragged stays where the mouse put it: several positions of a log
+      // slider's low end may give one value.
+      if (w.slider != dragged_) w.slider->setValue(SliderScale(spec, w.slider_max).position(value));
       w.spin->setValue(value);
       w.slider->setEnabled(applies);
       w.spin->setEnabled(applies);
     }
     if (w.label) w.label->setEnabled(applies);
+    if (w.combo && w.combo->currentIndex() >= 0)
+      w.combo->setToolTip(qs(spec.tip) + QStringLiteral("\n(") + qs(spec.id) +
+                          QStringLiteral(": ") +
+                          qs(spec.choices[static_cast<std::size_t>(w.combo->currentIndex())].id) +
+                          QStringLiteral(")"));
   }
+  showMarks();
   // The window size unit follows the window type.
   if (auto* size = spinBox(QStringLiteral("breaker.window.size")))
     size->setSuffix(config_.breaker.window_type == WindowType::time ? QStringLiteral(" s")
                                                                     : QStringLiteral(" calls"));
+}
+
+void KnobPanel::showMarks() {
+  for (KnobWidgets& w : widgets_) {
+    const bool differs =
+        deployed_ && knobShown(*w.spec, config_) && w.spec->get(config_) != w.spec->get(*deployed_);
+    if (differs != w.marked) setMarked(w, differs);
+  }
+}
+
+// A changed knob: its label bold after a dot, and the reset button shown. Touched only when the
+// mark changes, so a drag costs nothing here.
+void KnobPanel::setMarked(KnobWidgets& w, bool marked) {
+  w.marked = marked;
+  QWidget* named = w.label ? static_cast<QWidget*>(w.label) : w.check;
+  QFont font = named->font();
+  font.setBold(marked);
+  named->setFont(font);
+  const QString text = marked ? QStringLiteral("• ") + w.text : w.text;
+  if (w.label)
+    w.label->setText(text);
+  else
+    w.check->setText(text);
+  w.reset->setVisible(marked);
+  w.reset_action->setEnabled(marked);
 }
 
 }  // namespace breakerlab::views

@@ -20,11 +20,15 @@ std::uint32_t count(double v) {
 bool rateWindow(const Config& c) {
   return c.breaker.enabled && c.breaker.window_type != WindowType::consecutive;
 }
-std::vector<std::string_view> libraryKeys() {
-  std::vector<std::string_view> keys;
-  for (const auto& info : kBreakerLibraries) keys.push_back(info.key);
-  return keys;
+std::vector<KnobChoice> libraryChoices() {
+  std::vector<KnobChoice> choices;
+  for (const auto& info : kBreakerLibraries) choices.push_back({info.key, info.title});
+  return choices;
 }
+
+// The fields after the tip, for an entry that sets its scale or what 0 means.
+constexpr std::nullopt_t kAnyLibrary = std::nullopt;
+constexpr auto kLog = KnobSpec::Scale::log;
 
 bool breakerOn(const Config& c) {
   return c.breaker.enabled;
@@ -69,7 +73,7 @@ const std::vector<KnobSpec>& specs() {
 std::vector<KnobSpec> ownSpecs() {
   return {
       // Trip
-      {"breaker.library", "Trip", "Breaker library", Kind::choice, "", 0, 6, 1, 0, libraryKeys(),
+      {"breaker.library", "Trip", "Breaker library", Kind::choice, "", 0, 6, 1, 0, libraryChoices(),
        [](const Config& c) { return static_cast<double>(c.breaker.library); },
        [](Config& c, double v) { c.breaker.library = static_cast<BreakerLibrary>(count(v)); },
        nullptr,
@@ -98,7 +102,7 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        1,
        0,
-       {"outside_retry", "inside_retry"},
+       {{"outside_retry", "Outside the retries"}, {"inside_retry", "Inside: every attempt"}},
        [](const Config& c) { return static_cast<double>(c.breaker.placement); },
        [](Config& c, double v) { c.breaker.placement = static_cast<BreakerPlacement>(count(v)); },
        [](const Config& c) {
@@ -114,7 +118,9 @@ std::vector<KnobSpec> ownSpecs() {
        2,
        1,
        0,
-       {"count", "time", "consecutive"},
+       {{"count", "Last N calls"},
+        {"time", "Last N seconds"},
+        {"consecutive", "Failures in a row"}},
        [](const Config& c) { return static_cast<double>(c.breaker.window_type); },
        [](Config& c, double v) { c.breaker.window_type = static_cast<WindowType>(count(v)); },
        breakerOn,
@@ -132,7 +138,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.breaker.window_size); },
        [](Config& c, double v) { c.breaker.window_size = count(v); },
        rateWindow,
-       "Calls (count window) or seconds (time window)"},
+       "Calls (count window) or seconds (time window)",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.min_calls",
        "Trip",
        "Minimum calls",
@@ -146,7 +155,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.breaker.min_calls); },
        [](Config& c, double v) { c.breaker.min_calls = count(v); },
        rateWindow,
-       "No failure rate is computed below this many calls"},
+       "No failure rate is computed below this many calls",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.failure_rate",
        "Trip",
        "Failure threshold",
@@ -176,7 +188,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) {
          return c.breaker.enabled && c.breaker.window_type == WindowType::consecutive;
        },
-       "Trips on this many failures in a row"},
+       "Trips on this many failures in a row",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.slow_call.duration",
        "Trip",
        "Slow call",
@@ -190,7 +205,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.breaker.slow_call_duration) * 1000; },
        [](Config& c, double v) { c.breaker.slow_call_duration = micros(v / 1000); },
        rateWindow,
-       "A call longer than this is slow; 0 turns the slow-call rule off"},
+       "A call longer than this is slow; 0 turns the slow-call rule off",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "off"},
       {"breaker.slow_call.rate",
        "Trip",
        "Slow-call threshold",
@@ -219,7 +238,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.breaker.open_interval); },
        [](Config& c, double v) { c.breaker.open_interval = micros(v); },
        breakerOn,
-       "How long the breaker stays open before probing"},
+       "How long the breaker stays open before probing",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.open.backoff.multiplier",
        "Open interval",
        "Backoff",
@@ -247,7 +269,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.breaker.backoff_max); },
        [](Config& c, double v) { c.breaker.backoff_max = micros(v); },
        [](const Config& c) { return c.breaker.enabled && c.breaker.backoff_multiplier > 1; },
-       "The longest open interval backoff can reach"},
+       "The longest open interval backoff can reach",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.open.early_probe.enabled",
        "Open interval",
        "Early probe on health green",
@@ -275,7 +300,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.breaker.early_probe_poll); },
        [](Config& c, double v) { c.breaker.early_probe_poll = micros(v); },
        [](const Config& c) { return c.breaker.enabled && c.breaker.early_probe; },
-       "How often the health check is read while open"},
+       "How often the health check is read while open",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       // Half-open
       {"breaker.half_open.probes",
        "Half-open",
@@ -290,7 +318,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.breaker.probes); },
        [](Config& c, double v) { c.breaker.probes = count(v); },
        breakerOn,
-       "Calls let through while half-open"},
+       "Calls let through while half-open",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.half_open.spacing",
        "Half-open",
        "Probe spacing",
@@ -304,7 +335,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.breaker.probe_spacing); },
        [](Config& c, double v) { c.breaker.probe_spacing = micros(v); },
        breakerOn,
-       "Time between probes; 0: the next live calls"},
+       "Time between probes; 0: the next live calls",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"breaker.half_open.close_when",
        "Half-open",
        "Close when",
@@ -314,7 +348,7 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        1,
        0,
-       {"all_succeed", "rate"},
+       {{"all_succeed", "All probes succeed"}, {"rate", "Failure rate under threshold"}},
        [](const Config& c) { return static_cast<double>(c.breaker.close_when); },
        [](Config& c, double v) { c.breaker.close_when = static_cast<CloseRule>(count(v)); },
        breakerOn,
@@ -347,7 +381,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.timeout.attempt) * 1000; },
        [](Config& c, double v) { c.timeout.attempt = micros(v / 1000); },
        nullptr,
-       "A call that has not answered by then fails as a timeout"},
+       "A call that has not answered by then fails as a timeout",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"timeout.total",
        "Timeout",
        "Request deadline",
@@ -361,7 +398,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.timeout.total); },
        [](Config& c, double v) { c.timeout.total = micros(v); },
        nullptr,
-       "The whole retry loop, backoff included; 0: none"},
+       "The whole retry loop, backoff included; 0: none",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "no deadline"},
       // Retries
       {"retry.max_attempts",
        "Retries",
@@ -386,7 +427,7 @@ std::vector<KnobSpec> ownSpecs() {
        2,
        1,
        0,
-       {"none", "fixed", "exponential"},
+       {{"none", "No wait"}, {"fixed", "Fixed"}, {"exponential", "Exponential"}},
        [](const Config& c) { return static_cast<double>(c.retry.backoff); },
        [](Config& c, double v) { c.retry.backoff = static_cast<BackoffKind>(count(v)); },
        retrying,
@@ -404,7 +445,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.retry.base) * 1000; },
        [](Config& c, double v) { c.retry.base = micros(v / 1000); },
        retrying,
-       "The first retry's wait (before jitter)"},
+       "The first retry's wait (before jitter)",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"retry.backoff.multiplier",
        "Retries",
        "Backoff multiplier",
@@ -432,7 +476,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.retry.max); },
        [](Config& c, double v) { c.retry.max = micros(v); },
        retrying,
-       "The longest wait; 0: no cap"},
+       "The longest wait; 0: no cap",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "no cap"},
       {"retry.jitter",
        "Retries",
        "Jitter",
@@ -442,7 +490,7 @@ std::vector<KnobSpec> ownSpecs() {
        3,
        1,
        0,
-       {"none", "full", "equal", "decorrelated"},
+       {{"none", "None"}, {"full", "Full"}, {"equal", "Equal"}, {"decorrelated", "Decorrelated"}},
        [](const Config& c) { return static_cast<double>(c.retry.jitter); },
        [](Config& c, double v) { c.retry.jitter = static_cast<Jitter>(count(v)); },
        retrying,
@@ -456,7 +504,7 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        1,
        0,
-       {"in_request", "background"},
+       {{"in_request", "In the request"}, {"background", "In the background"}},
        [](const Config& c) { return static_cast<double>(c.retry.mode); },
        [](Config& c, double v) { c.retry.mode = static_cast<RetryMode>(count(v)); },
        retrying,
@@ -490,7 +538,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return secondsOf(c.cache.ttl); },
        [](Config& c, double v) { c.cache.ttl = micros(v); },
        [](const Config& c) { return c.cache.enabled; },
-       "A cached price older than this is not served"},
+       "A cached price older than this is not served",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"pricing.mode",
        "Fallback cache",
        "Pricing",
@@ -500,7 +551,7 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        1,
        0,
-       {"sync", "cache_first"},
+       {{"sync", "Fetch on every checkout"}, {"cache_first", "Cache first"}},
        [](const Config& c) { return static_cast<double>(c.pricing.mode); },
        [](Config& c, double v) { c.pricing.mode = static_cast<PricingMode>(count(v)); },
        nullptr,
@@ -520,7 +571,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.pool.size); },
        [](Config& c, double v) { c.pool.size = count(v); },
        nullptr,
-       "Connections to the dependency per pod; 0 = unlimited"},
+       "Connections to the dependency per pod; 0 = unlimited",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "unlimited"},
       {"pool.max_wait",
        "Pool and workers",
        "Pool max wait",
@@ -535,7 +590,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](Config& c, double v) { c.pool.max_wait = micros(v); },
        boundedPool,
        "An attempt that waits this long for a connection fails as pool_exhausted; 0 = waits as "
-       "long as it takes"},
+       "long as it takes",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "no limit"},
       {"workers.per_pod",
        "Pool and workers",
        "Workers per pod",
@@ -549,7 +608,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.workers.per_pod); },
        [](Config& c, double v) { c.workers.per_pod = count(v); },
        nullptr,
-       "Checkouts a pod works on at once; 0 = unlimited"},
+       "Checkouts a pod works on at once; 0 = unlimited",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "unlimited"},
       {"workers.queue",
        "Pool and workers",
        "Worker queue",
@@ -563,7 +626,11 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.workers.queue); },
        [](Config& c, double v) { c.workers.queue = count(v); },
        boundedWorkers,
-       "Checkouts that may wait for a worker; with the queue full a checkout fails at once (503)"},
+       "Checkouts that may wait for a worker; with the queue full a checkout fails at once (503)",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "no queue"},
       {"load_balancer.pods",
        "Pool and workers",
        "Pods",
@@ -577,7 +644,10 @@ std::vector<KnobSpec> ownSpecs() {
        [](const Config& c) { return static_cast<double>(c.load_balancer.pods); },
        [](Config& c, double v) { c.load_balancer.pods = count(v); },
        nullptr,
-       "Client pods behind the round-robin load balancer; the pool and the workers are per pod"},
+       "Client pods behind the round-robin load balancer; the pool and the workers are per pod",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       {"load_balancer.health_check.enabled",
        "Pool and workers",
        "LB health checks",
@@ -602,7 +672,7 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        1,
        0,
-       {"shared", "separate"},
+       {{"shared", "The request workers"}, {"separate", "A pool of their own"}},
        [](const Config& c) { return static_cast<double>(c.load_balancer.health_check.pool); },
        [](Config& c, double v) {
          c.load_balancer.health_check.pool = static_cast<HealthCheckPool>(count(v));
@@ -616,6 +686,10 @@ std::vector<KnobSpec> ownSpecs() {
 
 bool knobShown(const KnobSpec& knob, const Config& config) {
   return !knob.library || *knob.library == config.breaker.library;
+}
+
+bool knobIsDuration(const KnobSpec& knob) {
+  return knob.kind == KnobSpec::Kind::number && (knob.unit == "ms" || knob.unit == "s");
 }
 
 bool knobIsConfigKey(const KnobSpec& knob) {

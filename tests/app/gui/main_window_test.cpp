@@ -100,11 +100,14 @@ TEST_F(Workbench, DraggingTheOpenIntervalUpdatesMetricsAndLanesAndUndoRestoresTh
   const double before_s = metricValue(window, "cached_while_healthy_s");
   QSlider* slider = window.knobs()->slider("breaker.open.interval");
   const int start = slider->value();
-  // A drag: many small steps, each replayed at once.
-  for (int step = 1; step <= 12; ++step) {
-    slider->setValue(start - step);
-    EXPECT_NEAR(toSeconds(window.session().config().breaker.open_interval), 20 - 0.5 * step, 1e-9);
+  // A drag: many small steps, each replayed at once, down to 14 s (the slider runs by ratio).
+  for (int p = start - 1; window.session().config().breaker.open_interval > 14 * kSecond; --p) {
+    ASSERT_GT(p, 0);
+    const Micros before_step = window.session().config().breaker.open_interval;
+    slider->setValue(p);
+    EXPECT_LE(window.session().config().breaker.open_interval, before_step);
   }
+  EXPECT_EQ(window.session().config().breaker.open_interval, 14 * kSecond);
   const double after_s = metricValue(window, "cached_while_healthy_s");
   EXPECT_LT(after_s, before_s - 3) << "a 14 s open interval probes sooner after recovery";
   EXPECT_NE(window.metrics()->valueText("cached_while_healthy_s"), before);
@@ -121,6 +124,26 @@ TEST_F(Workbench, DraggingTheOpenIntervalUpdatesMetricsAndLanesAndUndoRestoresTh
   EXPECT_EQ(slider->value(), start);
   window.undoStack()->redo();
   EXPECT_NEAR(metricValue(window, "cached_while_healthy_s"), after_s, 1e-9);
+}
+
+// A knob moved off the deployed config is marked; its reset is one more undo step, like a drag.
+TEST_F(Workbench, AKnobsResetToDeployedIsUndoable) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  views::KnobPanel* knobs = window.knobs();
+  const QString id = QStringLiteral("fallback.cache.ttl");
+  EXPECT_FALSE(knobs->isMarked(id));
+  knobs->spinBox(id)->setValue(30);
+  EXPECT_TRUE(knobs->isMarked(id));
+  EXPECT_EQ(window.session().config().cache.ttl, 30 * kSecond);
+  knobs->resetToDeployed(id);
+  EXPECT_EQ(window.session().config(), window.session().incident().deployed);
+  EXPECT_FALSE(knobs->isMarked(id));
+  EXPECT_EQ(window.undoStack()->count(), 2) << "the change, then the reset";
+  window.undoStack()->undo();
+  EXPECT_EQ(window.session().config().cache.ttl, 30 * kSecond);
+  EXPECT_TRUE(knobs->isMarked(id)) << "undo marks it again";
+  window.undoStack()->undo();
+  EXPECT_FALSE(knobs->isMarked(id));
 }
 
 TEST_F(Workbench, TheEarlyProbeBringsCachedWhileHealthyToAboutTwoSeconds) {
@@ -293,10 +316,10 @@ TEST_F(Workbench, ChoosingALibraryShowsItsOwnKnobsWithItsNamesAndUnits) {
   QDoubleSpinBox* reset = knobs->spinBox("opossum.resetTimeout");
   ASSERT_NE(reset, nullptr);
   EXPECT_TRUE(reset->isVisibleTo(&window));
-  EXPECT_EQ(reset->suffix(), " ms");
   EXPECT_FALSE(knobs->spinBox("gobreaker.Timeout")->isVisibleTo(&window));
-  reset->setValue(5000);
+  reset->setValue(5000);  // opossum's own unit, ms
   EXPECT_EQ(window.session().config().native.opossum.reset_timeout, 5 * kSecond);
+  EXPECT_EQ(reset->text(), "5 s") << "shown in its natural unit";
   // Undo takes the knob back, then the library.
   window.undoStack()->undo();
   window.undoStack()->undo();

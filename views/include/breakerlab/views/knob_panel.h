@@ -1,9 +1,12 @@
 #pragma once
 // The knobs, grouped as an engineer thinks of them (trip, open interval, half-open, timeout,
 // fallback): a slider and a spin box with its unit per number, check boxes and choices. Every
-// value change is reported at once, while a slider is still moving.
+// value change is reported at once, while a slider is still moving. Durations show in their
+// natural unit ("33.2 s"), choices by name, 0 by what it means ("unlimited"); a knob that differs
+// from the deployed config is marked, with a reset to the deployed value.
 #include <QHash>
 #include <QWidget>
+#include <optional>
 
 #include "breakerlab/core/config.h"
 
@@ -14,6 +17,8 @@ class QComboBox;
 class QFormLayout;
 class QGroupBox;
 class QLabel;
+class QToolButton;
+class QAction;
 
 namespace breakerlab::views {
 
@@ -27,15 +32,27 @@ class KnobPanel : public QWidget {
   // Shows `config` without reporting an edit (load, undo, reset).
   void setConfig(const Config& config);
   const Config& config() const { return config_; }
+  // The config the knobs are compared with (the incident's deployed config); until it is set,
+  // no knob is marked.
+  void setDeployed(const Config& deployed);
+
+  // Whether a knob differs from the deployed config (and is marked so).
+  bool isMarked(const QString& id) const { return widgets_.value(id).marked; }
+  // Sets a knob back to its deployed value, reported as an edit of "reset <id>": an undo step of
+  // its own, not merged into the drag before it.
+  void resetToDeployed(const QString& id);
 
   // The widgets of a knob, by its config key (for tests and keyboard focus).
   QSlider* slider(const QString& id) const { return widgets_.value(id).slider; }
   QDoubleSpinBox* spinBox(const QString& id) const { return widgets_.value(id).spin; }
   QCheckBox* checkBox(const QString& id) const { return widgets_.value(id).check; }
   QComboBox* comboBox(const QString& id) const { return widgets_.value(id).combo; }
+  QLabel* label(const QString& id) const { return widgets_.value(id).label; }
+  QToolButton* resetButton(const QString& id) const { return widgets_.value(id).reset; }
 
  signals:
-  // One knob moved: the config before and after. Emitted for every slider step.
+  // One knob moved: the config before and after. Emitted for every slider step; a reset to
+  // deployed names the knob "reset <id>".
   void configEdited(const QString& knob_id, const breakerlab::Config& before,
                     const breakerlab::Config& after);
 
@@ -50,12 +67,23 @@ class KnobPanel : public QWidget {
     QGroupBox* group = nullptr;
     QFormLayout* form = nullptr;
     QWidget* row = nullptr;  // the row's field, to hide it with its label
+    QToolButton* reset = nullptr;
+    QAction* reset_action = nullptr;  // the same, in the label's and the field's context menu
+    QString text;                     // the label's (or check box's) text, unmarked
+    double slider_max = 0;            // the spec's max, or a config's value beyond it
+    bool marked = false;
   };
   void build();
   void edit(const KnobSpec& spec, double value);
   void showValues();
+  void widenRanges();
+  void showMarks();
+  void setMarked(KnobWidgets& w, bool marked);
+  QString valueText(const KnobWidgets& w, double value) const;
   QHash<QString, KnobWidgets> widgets_;
   Config config_;
+  std::optional<Config> deployed_;
+  const QSlider* dragged_ = nullptr;  // the slider whose move is being applied
 };
 
 }  // namespace breakerlab::views
