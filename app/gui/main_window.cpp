@@ -8,19 +8,24 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -32,6 +37,7 @@
 #include "breakerlab/data/values.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/knob_specs.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
@@ -117,14 +123,11 @@ void MainWindow::buildWidgets() {
             session_->setChanges(after);
           });
 
-  center_split_ = new QSplitter(Qt::Vertical);
-  center_split_->addWidget(lanes_);
-  center_split_->addWidget(chart_);
-  center_split_->addWidget(resources_);
-  center_split_->setStretchFactor(0, 3);
-  center_split_->setStretchFactor(1, 1);
-  center_split_->setStretchFactor(2, 1);
-  main_split_ = new QSplitter(Qt::Horizontal);
+  // The outcome chart with the resource chart under it, in a dock below the lanes.
+  charts_split_ = new QSplitter(Qt::Vertical);
+  charts_split_->setChildrenCollapsible(false);
+  charts_split_->addWidget(chart_);
+  charts_split_->addWidget(resources_);
   // The knobs, with the operators' changes under them when the incident has any.
   auto* left = new QWidget;
   auto* left_layout = new QVBoxLayout(left);
@@ -145,13 +148,24 @@ void MainWindow::buildWidgets() {
                                             [this](const Scenario& s) { applyScenario(s); }));
             exported_since_tuning_ = false;
           });
-  main_split_->addWidget(left);
-  main_split_->addWidget(center_split_);
-  main_split_->addWidget(metrics_);
-  main_split_->setStretchFactor(0, 0);
-  main_split_->setStretchFactor(1, 3);
-  main_split_->setStretchFactor(2, 1);  // a narrow window takes from the metrics too
-  main_split_->setSizes({300, 780, 470});
+  // Panels never shrink to nothing (the knobs keep their own minimum: their fields).
+  metrics_->setMinimumWidth(kDockMinimumWidth);
+  charts_split_->setMinimumHeight(kDockMinimumHeight);
+  auto dock = [this](const QString& title, const QString& name, QWidget* content) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);  // saveState() and restoreState() know docks by name
+    d->setWidget(content);
+    d->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable |
+                   QDockWidget::DockWidgetFloatable);
+    return d;
+  };
+  knobs_dock_ = dock(tr("Knobs"), QStringLiteral("knobs-dock"), left);
+  metrics_dock_ = dock(tr("Metrics and Checks"), QStringLiteral("metrics-dock"), metrics_);
+  charts_dock_ = dock(tr("Per-second Charts"), QStringLiteral("charts-dock"), charts_split_);
+  // The bottom area lies under the lanes only, so the charts line up with the lanes' time axis.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
   // The charts follow the lanes' zoom and pan.
   connect(lanes_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this](const QCPRange& r) {
@@ -165,12 +179,121 @@ void MainWindow::buildWidgets() {
 
   pages_ = new QStackedWidget;
   pages_->addWidget(start_);
-  pages_->addWidget(main_split_);
+  pages_->addWidget(lanes_);
   setCentralWidget(pages_);
 
   status_ = new QLabel;
   statusBar()->addWidget(status_, 1);
   resize(1500, 900);
+  resetLayout();
+  showPage(Page::start);
+}
+
+std::vector<QDockWidget*> MainWindow::docks() const {
+  return {knobs_dock_, metrics_dock_, charts_dock_};
+}
+
+void MainWindow::resetLayout() {
+  // Every dock back in its place and shown, sized for the window as it is now.
+  const std::pair<QDockWidget*, Qt::DockWidgetArea> places[] = {
+      {knobs_dock_, Qt::LeftDockWidgetArea},
+      {metrics_dock_, Qt::RightDockWidgetArea},
+      {charts_dock_, Qt::BottomDockWidgetArea}};
+  for (const auto& [d, area] : places) {
+    d->setFloating(false);
+    addDockWidget(area, d);
+    if (pages_->currentIndex() == static_cast<int>(Page::workbench)) d->show();
+    docks_shown_[d] = true;
+  }
+  arrangeDocks();
+}
+
+void MainWindow::arrangeDocks() {
+  const int w = std::max(width(), 800), h = std::max(height(), 600);
+  const int knobs = knobs_dock_->widget()->minimumSizeHint().width();
+  if (w < kSideBySideWidth) {
+    // A narrow window: the metrics go beside the charts under the lanes, so that the lanes
+    // keep the width the knobs leave.
+    splitDockWidget(charts_dock_, metrics_dock_, Qt::Horizontal);
+    resizeDocks({charts_dock_, metrics_dock_}, {(w - knobs) / 2, (w - knobs) / 2}, Qt::Horizontal);
+    resizeDocks({charts_dock_}, {std::clamp(h * 2 / 5, kDockMinimumHeight, 320)}, Qt::Vertical);
+  } else {
+    addDockWidget(Qt::RightDockWidgetArea, metrics_dock_);
+    resizeDocks({knobs_dock_, metrics_dock_},
+                {knobs, std::clamp(w * 3 / 10, kDockMinimumWidth, 480)}, Qt::Horizontal);
+    resizeDocks({charts_dock_}, {std::clamp(h / 4, kDockMinimumHeight, 260)}, Qt::Vertical);
+  }
+}
+
+void MainWindow::showPage(Page page) {
+  const bool workbench = page == Page::workbench;
+  if (!workbench && pages_->currentIndex() == static_cast<int>(Page::workbench))
+    for (QDockWidget* d : docks()) docks_shown_[d] = d->isVisible();
+  pages_->setCurrentIndex(static_cast<int>(page));
+  // The start page has the window to itself; the docks come back as they were.
+  for (QDockWidget* d : docks()) {
+    d->setVisible(workbench && docks_shown_[d]);
+    d->toggleViewAction()->setEnabled(workbench);
+  }
+}
+
+void MainWindow::keepDocksUsable() {
+  // A saved layout from another screen setup must not leave a dock out of reach.
+  for (QDockWidget* d : docks()) {
+    if (!d->isFloating()) continue;
+    const QRect frame = d->frameGeometry();
+    const bool reachable = std::any_of(
+        QGuiApplication::screens().begin(), QGuiApplication::screens().end(),
+        [&](const QScreen* screen) { return screen->availableGeometry().intersects(frame); });
+    if (!reachable || frame.width() < kDockMinimumWidth / 2 || frame.height() < 40)
+      d->setFloating(false);
+  }
+}
+
+void MainWindow::keepLanesHalfTheWidth() {
+  // The side docks give way to the lanes down to their own minimum.
+  const int want = width() / 2;
+  const int short_by = want - pages_->width();
+  if (short_by <= 0) return;
+  QList<QDockWidget*> side;
+  QList<int> sizes;
+  for (QDockWidget* d : docks()) {
+    const auto area = dockWidgetArea(d);
+    if (d->isHidden() || d->isFloating() ||
+        (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea))
+      continue;
+    side << d;
+    sizes << d->width();
+  }
+  if (side.isEmpty()) return;
+  int total = 0;
+  for (int w : sizes) total += w;
+  for (int i = 0; i < side.size(); ++i)
+    sizes[i] = std::max(side[i]->minimumSizeHint().width(),
+                        sizes[i] - short_by * sizes[i] / std::max(total, 1) - 1);
+  resizeDocks(side, sizes, Qt::Horizontal);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  // Crossing between a narrow and a wide window moves the metrics (under the lanes or beside
+  // them) if they are where the default layout put them; a layout the user made stays.
+  const bool narrow = event->size().width() < kSideBySideWidth;
+  const bool was_narrow = event->oldSize().width() < kSideBySideWidth;
+  if (event->oldSize().isValid() && narrow != was_narrow && !metrics_dock_->isFloating() &&
+      dockWidgetArea(metrics_dock_) ==
+          (narrow ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea))
+    QTimer::singleShot(0, this, [this] { arrangeDocks(); });
+  QTimer::singleShot(0, this, [this] { keepLanesHalfTheWidth(); });
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  // Without a saved layout, the default one is made for the size the window is shown at.
+  if (default_layout_pending_) {
+    default_layout_pending_ = false;
+    resetLayout();
+  }
 }
 
 void MainWindow::buildMenus() {
@@ -254,10 +377,19 @@ void MainWindow::buildMenus() {
       [this] { lanes_->fitAll(); });
   add(view, "import-report", tr("&Import Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
       [this] { showImportReport(); });
-  add(view, "start-page", tr("&Start Page"), QKeySequence(),
-      [this] { pages_->setCurrentIndex(0); });
+  add(view, "start-page", tr("&Start Page"), QKeySequence(), [this] { showPage(Page::start); });
   add(view, "workbench", tr("&Workbench"), QKeySequence(), [this] {
-    if (session_->hasIncident()) pages_->setCurrentIndex(1);
+    if (session_->hasIncident()) showPage(Page::workbench);
+  });
+  view->addSeparator();
+  for (QDockWidget* d : docks()) {
+    QAction* toggle = d->toggleViewAction();
+    toggle->setObjectName(d->objectName() + QStringLiteral("-toggle"));
+    view->addAction(toggle);
+  }
+  add(view, "reset-layout", tr("&Reset Layout"), QKeySequence(), [this] {
+    resetLayout();
+    if (session_->hasIncident()) showPage(Page::workbench);
   });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -449,7 +581,7 @@ void MainWindow::showIncident() {
     });
   }
   updateIncidentActions();
-  pages_->setCurrentIndex(1);
+  showPage(Page::workbench);
   updateTitle();
 }
 
@@ -501,13 +633,11 @@ void MainWindow::showResourceChart(bool show) {
   if (resources_->isHidden() != show) return;
   resources_->setVisible(show);
   if (!show) return;
-  QList<int> sizes = center_split_->sizes();
-  if (sizes.size() == 3 && sizes[2] < 60) {
-    // Hidden when the layout was saved, or never shown: as tall as the outcome chart, taken
-    // from the lanes.
-    sizes[2] = std::max(sizes[1], 120);
-    sizes[0] = std::max(sizes[0] - sizes[2], sizes[0] / 2);
-    center_split_->setSizes(sizes);
+  QList<int> sizes = charts_split_->sizes();
+  if (sizes.size() == 2 && sizes[1] < 60) {
+    // Hidden when the layout was saved, or never shown: as tall as the outcome chart.
+    const int total = sizes[0] + sizes[1];
+    charts_split_->setSizes({total / 2, total - total / 2});
   }
 }
 
@@ -661,10 +791,61 @@ void MainWindow::importConfigDialog() {
                                  .arg(notes.join('\n')));
 }
 
+namespace {
+
+// A knob's value as the panel writes it: a choice by name, a toggle on/off, a number with unit.
+QString knobValueText(const views::KnobSpec& knob, double value) {
+  using Kind = views::KnobSpec::Kind;
+  if (knob.kind == Kind::toggle) return value != 0 ? QObject::tr("on") : QObject::tr("off");
+  if (knob.kind == Kind::choice) {
+    const auto i = static_cast<std::size_t>(value);
+    return i < knob.choices.size()
+               ? QString::fromUtf8(knob.choices[i].name.data(),
+                                   static_cast<int>(knob.choices[i].name.size()))
+               : QString::number(value);
+  }
+  return QString::number(value, 'g', 6) +
+         QString::fromUtf8(knob.unit.data(), static_cast<int>(knob.unit.size()));
+}
+
+}  // namespace
+
+QStringList MainWindow::configSummary() const {
+  // What the exported config changes from the deployed one, knob by knob.
+  const Config& deployed = session_->incident().deployed;
+  const Config& config = session_->config();
+  QStringList changed;
+  for (const views::KnobSpec& knob : views::knobSpecs()) {
+    if (!knob.get || !views::knobShown(knob, config)) continue;
+    const double was = knob.get(deployed), now = knob.get(config);
+    if (was == now) continue;
+    changed << QStringLiteral("%1 %2 → %3")
+                   .arg(QString::fromUtf8(knob.label.data(), static_cast<int>(knob.label.size())),
+                        knobValueText(knob, was), knobValueText(knob, now));
+  }
+  QStringList lines;
+  const WhatIf* what_if = session_->currentWhatIf();
+  if (changed.isEmpty())
+    lines << tr("Config: as deployed");
+  else
+    lines << (what_if ? tr("Config: what-if %1 — ").arg(QString::fromStdString(what_if->name))
+                      : tr("Config: tuned — ")) +
+                 changed.join(QStringLiteral(" · "));
+  if (session_->changesEdited()) lines << tr("The operators' timed changes were edited.");
+  return lines;
+}
+
 bool MainWindow::exportLanesTo(const QString& path) {
   lanes_->replotNow();
   QString error;
-  if (!lanes_->exportImage(path, &error)) {
+  const Incident& incident = session_->incident();
+  views::LanesView::ExportHeader header;
+  header.title =
+      QString::fromStdString(incident.id) +
+      (incident.title.empty() ? QString()
+                              : QStringLiteral(" · ") + QString::fromStdString(incident.title));
+  header.lines = configSummary();
+  if (!lanes_->exportImage(path, &error, header)) {
     report_error_(tr("Could not export the lanes"), error);
     return false;
   }
@@ -760,18 +941,37 @@ void MainWindow::showAbout() {
 void MainWindow::restoreSettings() {
   QSettings s;
   restoreGeometry(s.value(settings::kGeometry).toByteArray());
-  restoreState(s.value(settings::kWindowState).toByteArray());
-  main_split_->restoreState(s.value(settings::kMainSplitter).toByteArray());
-  center_split_->restoreState(s.value(settings::kCenterSplitter).toByteArray());
+  // A layout saved by a build without docks, or not a layout at all, leaves the default one.
+  if (restoreState(s.value(settings::kWindowState).toByteArray(), kLayoutVersion)) {
+    for (QDockWidget* d : docks()) docks_shown_[d] = !d->isHidden();
+    keepDocksUsable();
+  } else {
+    resetLayout();
+    default_layout_pending_ = true;
+  }
+  charts_split_->restoreState(s.value(settings::kChartsSplitter).toByteArray());
+  showPage(static_cast<Page>(pages_->currentIndex()));
   refreshRecentMenu();
 }
 
 void MainWindow::saveSettings() const {
   QSettings s;
   s.setValue(settings::kGeometry, saveGeometry());
-  s.setValue(settings::kWindowState, saveState());
-  s.setValue(settings::kMainSplitter, main_split_->saveState());
-  s.setValue(settings::kCenterSplitter, center_split_->saveState());
+  s.setValue(settings::kWindowState, layoutState());
+  s.setValue(settings::kChartsSplitter, charts_split_->saveState());
+}
+
+QByteArray MainWindow::layoutState() const {
+  // On the start page the docks are hidden for the page's sake, not the user's: save them as
+  // the workbench has them.
+  auto* self = const_cast<MainWindow*>(this);
+  const bool on_start = pages_->currentIndex() == static_cast<int>(Page::start);
+  if (on_start)
+    for (QDockWidget* d : docks()) d->setVisible(docks_shown_.at(d));
+  const QByteArray state = self->saveState(kLayoutVersion);
+  if (on_start)
+    for (QDockWidget* d : docks()) d->hide();
+  return state;
 }
 
 bool MainWindow::confirmDiscardTuning() {

@@ -4,6 +4,7 @@
 // undo, recent files, drag and drop, exports.
 #include <QMainWindow>
 #include <functional>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 class QAction;
 class QLabel;
 class QMenu;
+class QDockWidget;
 class QSplitter;
 class QStackedWidget;
 class QUndoStack;
@@ -46,7 +48,10 @@ class MainWindow : public QMainWindow {
   // Writes the tuned config for `target`; `not_expressible` receives what the target cannot say.
   bool exportConfigTo(const QString& path, ExportTarget target,
                       std::vector<std::string>* not_expressible = nullptr);
+  // The lanes as an image, titled with the incident and what the config changes, with legend.
   bool exportLanesTo(const QString& path);
+  // "Config: tuned — Open interval 20s → 5s · ...": the current config against the deployed.
+  QStringList configSummary() const;
   // Writes the open incident as breakerlab/1 YAML (atomically), with the import report as
   // comments when it was imported.
   bool saveIncidentTo(const QString& path);
@@ -74,9 +79,21 @@ class MainWindow : public QMainWindow {
   views::ResourceChart* resources() const { return resources_; }
   QUndoStack* undoStack() const { return undo_; }
   QAction* action(const QString& name) const;
+  // The knobs, metrics and charts docks.
+  std::vector<QDockWidget*> docks() const;
+  // Every dock back in its default place, shown (View ▸ Reset Layout).
+  void resetLayout();
+  // The saveState() layout version: a layout from a build without these docks is not restored.
+  static constexpr int kLayoutVersion = 2;
+  static constexpr int kDockMinimumWidth = 200;
+  static constexpr int kDockMinimumHeight = 110;
+  // Narrower windows get the metrics under the lanes, beside the charts (resetLayout()).
+  static constexpr int kSideBySideWidth = 1280;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -104,6 +121,13 @@ class MainWindow : public QMainWindow {
   void copyMetrics();
   void showShortcuts();
   void showAbout();
+  enum class Page { start = 0, workbench = 1 };
+  void showPage(Page page);
+  // The docks' sizes, and where the metrics go, for the window's width.
+  void arrangeDocks();
+  void keepLanesHalfTheWidth();
+  void keepDocksUsable();
+  QByteArray layoutState() const;
   void restoreSettings();
   void saveSettings() const;
   bool confirmDiscardTuning();
@@ -112,8 +136,13 @@ class MainWindow : public QMainWindow {
   QUndoStack* undo_ = nullptr;
   QStackedWidget* pages_ = nullptr;
   StartPage* start_ = nullptr;
-  QSplitter* main_split_ = nullptr;
-  QSplitter* center_split_ = nullptr;
+  QSplitter* charts_split_ = nullptr;
+  QDockWidget* knobs_dock_ = nullptr;
+  QDockWidget* metrics_dock_ = nullptr;
+  QDockWidget* charts_dock_ = nullptr;
+  // Whether each dock shows on the workbench (the start page hides them all).
+  std::map<const QDockWidget*, bool> docks_shown_;
+  bool default_layout_pending_ = false;  // no saved layout: made on the first show
   views::KnobPanel* knobs_ = nullptr;
   views::ChangesPanel* changes_ = nullptr;
   views::ScenarioPanel* scenario_ = nullptr;

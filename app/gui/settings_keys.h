@@ -5,8 +5,7 @@
 namespace breakerlab::app::settings {
 inline const QString kGeometry = QStringLiteral("window/geometry");
 inline const QString kWindowState = QStringLiteral("window/state");
-inline const QString kMainSplitter = QStringLiteral("window/mainSplitter");
-inline const QString kCenterSplitter = QStringLiteral("window/centerSplitter");
+inline const QString kChartsSplitter = QStringLiteral("window/chartsSplitter");
 inline const QString kLastFolder = QStringLiteral("files/lastFolder");
 inline const QString kRecentFiles = QStringLiteral("files/recent");
 inline constexpr int kMaxRecentFiles = 8;

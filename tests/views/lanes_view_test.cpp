@@ -3,15 +3,21 @@
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QImage>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QVBoxLayout>
 
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lanes_view.h"
+#include "label_layout.h"
+#include "lane_fold.h"
+#include "overview_strip.h"
 #include "test_incident.h"
+#include "time_axis.h"
 
 namespace breakerlab::views {
 namespace {
@@ -58,14 +64,14 @@ TEST_F(LanesViewTest, LanesArePaintedInTheirStateColours) {
   auto* plot = view.plot();
   auto pixelAt = [&](double seconds) {
     const int x = static_cast<int>(plot->xAxis->coordToPixel(seconds)) + plot->pos().x();
-    return image.pixelColor(x, row.center().y());
+    return image.pixelColor(x, row.bottom() - 2);  // below a state's name
   };
   EXPECT_EQ(pixelAt(20).rgb(), palette::kBad.rgb());
   EXPECT_EQ(pixelAt(5).rgb(), palette::kGood.rgb());
-  EXPECT_EQ(pixelAt(32).rgb(), palette::kWarn.rgb());
+  EXPECT_EQ(pixelAt(32).rgb(), palette::kProbing.rgb());
   const QRect checkout = view.rowRect("checkout", RowKind::replayed);
   const int x = static_cast<int>(plot->xAxis->coordToPixel(30)) + plot->pos().x();
-  EXPECT_EQ(image.pixelColor(x, checkout.center().y()).rgb(), palette::kCached.rgb());
+  EXPECT_EQ(image.pixelColor(x, checkout.bottom() - 2).rgb(), palette::kCached.rgb());
 }
 
 TEST_F(LanesViewTest, TunedConfigShowsTheDeployedGhost) {
@@ -362,10 +368,223 @@ TEST_F(LanesViewTest, AFlappingBreakerDoesNotPileUpLabels) {
                           [](const std::string& b) { return b.find("to trip") != b.npos; }));
 }
 
+// A breaker that flaps 5,000 times in the 60 s window: 10,000 transitions in view.
+Result flapping10k(const Result& deployed) {
+  Result r = deployed;
+  r.breaker.intervals.clear();
+  std::erase_if(r.events, [](const Event& e) {
+    return e.kind == EventKind::trip || e.kind == EventKind::close ||
+           e.kind == EventKind::half_open || e.kind == EventKind::reopen;
+  });
+  const Micros step = 60 * kSecond / 10'000;
+  for (int i = 0; i < 10'000; ++i) {
+    const Micros at = i * step;
+    const bool open = i % 2 == 1;
+    r.breaker.append(open ? "open" : "closed", at, at + step);
+    if (i > 0)
+      r.events.push_back(
+          {at, open ? EventKind::trip : EventKind::close, "breaker", open ? "trip" : "close"});
+  }
+  std::stable_sort(r.events.begin(), r.events.end(),
+                   [](const Event& a, const Event& b) { return a.at < b.at; });
+  return r;
+}
+
+int dashedMarkers(const LanesView& view) {
+  int n = 0;
+  for (int i = 0; i < view.plot()->itemCount(); ++i)
+    if (auto* line = qobject_cast<QCPItemLine*>(view.plot()->item(i)))
+      n += line->pen().style() == Qt::DashLine ? 1 : 0;
+  return n;
+}
+
+TEST_F(LanesViewTest, TenThousandTransitionsInViewFoldIntoOneMarkPerPixelColumn) {
+  const Result r = flapping10k(deployed);
+  view.setResults(r, nullptr);
+  view.replotNow();
+  const Folded fold = view.rowFold("breaker", RowKind::replayed);
+  const QRect area = view.plot()->axisRect()->rect();
+  ASSERT_FALSE(fold.marks.empty());
+  EXPECT_LE(fold.marks.size(), static_cast<std::size_t>(area.width() + 1));
+  int mixed = 0, previous_end = fold.marks.front().x0;
+  for (const FoldedMark& m : fold.marks) {
+    EXPECT_EQ(m.x0, previous_end) << "marks neither overlap nor leave gaps";
+    previous_end = m.x1;
+    mixed += m.mixed() ? 1 : 0;
+  }
+  EXPECT_GT(mixed, area.width() * 9 / 10) << "a flicker of states shows as their shares";
+  // Each mixed column is about half open, half closed.
+  const FoldedMark& middle = fold.marks[fold.marks.size() / 2];
+  ASSERT_TRUE(middle.mixed());
+  for (auto i = middle.shares_begin; i < middle.shares_end; ++i)
+    EXPECT_NEAR(fold.shares[i].share, 0.5, 0.1);
+  EXPECT_TRUE(view.rowNames("breaker", RowKind::replayed).empty()) << "no room for a name";
+
+  // The transitions are one counted cluster, not ten thousand dashed lines.
+  EXPECT_EQ(dashedMarkers(view), 0);
+  const auto labels = allLabels(view);
+  EXPECT_TRUE(std::any_of(labels.begin(), labels.end(), [](const auto& l) {
+    return l.first.startsWith(QStringLiteral("5,000 trips, 4,999 closes")) ||
+           l.first.startsWith(QStringLiteral("5000 trips, 4999 closes"));
+  })) << "a count of the trips";
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      EXPECT_FALSE(labels[i].second.intersects(labels[j].second))
+          << labels[i].first.toStdString() << " overlaps " << labels[j].first.toStdString();
+
+  // Zoomed in to 60 ms, six transitions: drawn one by one, with names in the wide segments.
+  view.plot()->xAxis->setRange(30, 30.06);
+  view.replotNow();
+  EXPECT_GE(dashedMarkers(view), 5);
+  const Folded zoomed = view.rowFold("breaker", RowKind::replayed);
+  EXPECT_TRUE(std::none_of(zoomed.marks.begin(), zoomed.marks.end(),
+                           [](const FoldedMark& m) { return m.mixed(); }));
+  const auto names = view.rowNames("breaker", RowKind::replayed);
+  EXPECT_GE(names.size(), 4u);
+  for (const auto& [name, rect] : names) EXPECT_TRUE(name == "open" || name == "closed");
+}
+
+TEST_F(LanesViewTest, StateNamesAreWrittenInsideSegmentsWideEnoughForThem) {
+  const auto names = view.rowNames("breaker", RowKind::replayed);
+  ASSERT_FALSE(names.empty());
+  const QRect row = view.rowRect("breaker", RowKind::replayed);
+  bool open = false;
+  for (const auto& [name, rect] : names) {
+    open = open || name == "open";
+    EXPECT_GE(rect.left(), row.left() - 1);
+    EXPECT_LE(rect.right(), row.right() + 1);
+    EXPECT_GE(rect.width(), QFontMetricsF(view.plot()->font()).horizontalAdvance(name));
+  }
+  EXPECT_TRUE(open);
+  EXPECT_TRUE(view.rowNames("breaker", RowKind::baseline).empty());
+}
+
+TEST_F(LanesViewTest, BracketsOffScreenAreHiddenAndLabelsFollowTheVisiblePart) {
+  // Zoomed into 40-60 s: the 2.9 s time to trip (before 11 s) is off screen.
+  view.plot()->xAxis->setRange(40, 60);
+  view.replotNow();
+  const auto labels = view.bracketLabels();
+  EXPECT_TRUE(std::none_of(labels.begin(), labels.end(), [](const std::string& l) {
+    return l.find("to trip") != std::string::npos;
+  })) << ::testing::PrintToString(labels);
+}
+
+TEST_F(LanesViewTest, TheLegendNamesEveryLanesStatesInTheirColours) {
+  const QString legend = view.legendText();
+  EXPECT_TRUE(legend.contains(QStringLiteral("<b>Breaker</b>")));
+  EXPECT_TRUE(legend.contains(palette::kProbing.name())) << "half-open";
+  EXPECT_TRUE(legend.contains(QStringLiteral("half-open")));
+  EXPECT_TRUE(legend.contains(QStringLiteral("cached")));
+}
+
+TEST_F(LanesViewTest, TheReadoutDoesNotResizeTheLanesWhenItAppears) {
+  const QRect before = view.rowRect("breaker", RowKind::replayed);
+  view.setCursorAt(0, 10);
+  view.setCursorAt(1, 40);
+  QApplication::processEvents();
+  view.replotNow();
+  EXPECT_EQ(view.rowRect("breaker", RowKind::replayed), before);
+}
+
+TEST(TimeAxis, WallClockTicksFallOnRoundTimesOfDay) {
+  // 09:46:30.250 UTC on 2026-09-08.
+  const Micros start = (Micros{1788860790} * 1000 + 250) * 1000;
+  const double origin = clockTickOrigin(start);
+  // t = origin is midnight: a tick every 15 min from it lands on :00, :15, ...
+  EXPECT_EQ(clockTickLabel(start, origin + 36 * 900, 900), QStringLiteral("09:00:00"));
+  EXPECT_EQ(clockTickLabel(start, 0, 1), QStringLiteral("09:46:30"));
+  EXPECT_EQ(clockTickLabel(start, 0, 0.25), QStringLiteral("09:46:30.25"));
+  EXPECT_EQ(clockTickLabel(start, 0.25, 0.5), QStringLiteral("09:46:30.5"));
+  EXPECT_EQ(clockTickLabel(start, 29.75, 5), QStringLiteral("09:47:00"));
+  EXPECT_EQ(timeAxisLabel(start), QStringLiteral("time (UTC)"));
+  EXPECT_EQ(timeAxisLabel(std::nullopt), QStringLiteral("time (s)"));
+}
+
+TEST(OverviewStrip, DraggingAndClickingKeepTheWindowInsideTheIncident) {
+  const OverviewScale scale{0, 100, 10, 200};  // 100 s over pixels 10..210: 2 px a second
+  EXPECT_DOUBLE_EQ(scale.toPixel(0), 10);
+  EXPECT_DOUBLE_EQ(scale.toPixel(50), 110);
+  EXPECT_DOUBLE_EQ(scale.toSeconds(210), 100);
+  struct Case {
+    const char* what;
+    double from, to, dx;
+    double want_from, want_to;
+  };
+  const Case drags[] = {
+      {"20 px right is 10 s", 20, 30, 20, 30, 40},
+      {"stops at the end", 80, 95, 100, 85, 100},
+      {"stops at the start", 5, 15, -40, 0, 10},
+      {"a window wider than the incident is the incident", -10, 120, 5, 0, 100},
+  };
+  for (const auto& c : drags) {
+    const auto [from, to] = dragRange(scale, c.from, c.to, c.dx);
+    EXPECT_DOUBLE_EQ(from, c.want_from) << c.what;
+    EXPECT_DOUBLE_EQ(to, c.want_to) << c.what;
+  }
+  const auto [from, to] = centreRangeOn(scale, 0, 10, 110);  // click at 50 s
+  EXPECT_DOUBLE_EQ(from, 45);
+  EXPECT_DOUBLE_EQ(to, 55);
+  const auto [edge_from, edge_to] = centreRangeOn(scale, 0, 10, 209);
+  EXPECT_DOUBLE_EQ(edge_to, 100);
+  EXPECT_DOUBLE_EQ(edge_from, 90);
+}
+
+TEST_F(LanesViewTest, TheOverviewStripFollowsAndPansTheLanes) {
+  OverviewStrip* strip = view.overview();
+  ASSERT_NE(strip, nullptr);
+  EXPECT_TRUE(strip->isVisible());
+  // Aligned with the lanes' time axis.
+  EXPECT_EQ(strip->scale().left, view.plot()->axisRect()->left());
+  view.plot()->xAxis->setRange(10, 20);
+  EXPECT_EQ(strip->visibleRange(), std::make_pair(10.0, 20.0));
+  // A click at 40 s centres the lanes there.
+  const int x = static_cast<int>(strip->scale().toPixel(40));
+  QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(x, strip->height() / 2));
+  EXPECT_NEAR(view.plot()->xAxis->range().center(), 40, 0.5);
+  EXPECT_NEAR(view.plot()->xAxis->range().size(), 10, 1e-9);
+}
+
+TEST(LanesViewExport, IsTitledWithALegendAndLightInADarkTheme) {
+  const Result deployed = simulate(test::incident0908(), test::incident0908().deployed);
+  LanesView view;
+  view.resize(1000, 500);
+  QPalette dark;
+  dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x26));
+  dark.setColor(QPalette::Base, QColor(0x18, 0x1a, 0x1e));
+  dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+  dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+  view.setPalette(dark);
+  view.setIncident(test::incident0908());
+  view.setResults(deployed, nullptr);
+  view.show();
+  view.replotNow();
+  QTemporaryDir dir;
+  const QString path = dir.filePath("lanes.png");
+  QString error;
+  ASSERT_TRUE(
+      view.exportImage(path, &error, {"INC-0908 · deployed config", {"open interval 20 s"}}))
+      << error.toStdString();
+  QImage image(path);
+  ASSERT_FALSE(image.isNull());
+  // Twice the plot's pixels, taller than the plot by the title and the legend.
+  EXPECT_EQ(image.width(), view.plot()->width() * 2);
+  EXPECT_GT(image.height(), view.plot()->height() * 2 + 80);
+  EXPECT_GT(image.pixelColor(4, 4).lightness(), 240) << "light, not the dark theme";
+  // Somewhere below the plot: the legend's open swatch in the breaker's red.
+  bool red_swatch = false;
+  for (int y = (view.plot()->height() + 40) * 2; y < image.height() && !red_swatch; ++y)
+    for (int x = 0; x < image.width() && !red_swatch; ++x)
+      red_swatch = image.pixelColor(x, y).rgb() == palette::kBad.rgb();
+  EXPECT_TRUE(red_swatch);
+  // The view is dark again.
+  EXPECT_EQ(view.palette().color(QPalette::Base), QColor(0x18, 0x1a, 0x1e));
+  EXPECT_FALSE(QFileInfo::exists(path + ".part.png"));
+}
+
 TEST(LaneColors, BreakerStates) {
   EXPECT_EQ(stateColor("breaker", "closed"), palette::kGood);
   EXPECT_EQ(stateColor("breaker", "open"), palette::kBad);
-  EXPECT_EQ(stateColor("breaker", "half-open"), palette::kWarn);
+  EXPECT_EQ(stateColor("breaker", "half-open"), palette::kProbing);
   EXPECT_EQ(stateColor("breaker", kBreakerDisabled), palette::kIdle) << "off is not closed";
 }
 

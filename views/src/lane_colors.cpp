@@ -18,7 +18,7 @@ QColor stateColor(std::string_view lane, std::string_view state) {
   if (lane == "breaker") {
     if (state == "closed") return palette::kGood;
     if (state == "open") return palette::kBad;
-    if (state == "half-open") return palette::kWarn;
+    if (state == "half-open") return palette::kProbing;
     if (state == kBreakerDisabled) return palette::kIdle;
   }
   if (lane == "checkout") {
@@ -50,7 +50,7 @@ QColor stateColor(std::string_view lane, std::string_view state) {
     if (contains(state, word)) return palette::kWarn;
   for (auto word : {"healthy", "ok", "up", "normal", "recovered"})
     if (contains(state, word)) return palette::kGood;
-  static constexpr std::array<QRgb, 4> kOthers = {0x8e6bbf, 0x4aa3a3, 0xa3774a, 0x7a8a99};
+  static constexpr std::array<QRgb, 4> kOthers = {0x4aa3a3, 0xa3774a, 0x7a8a99, 0x6b8e9a};
   const auto hash = std::hash<std::string_view>{}(state);
   return QColor::fromRgb(kOthers[hash % kOthers.size()]);
 }

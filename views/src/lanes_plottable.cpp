@@ -2,9 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
 
 namespace breakerlab::views {
+
+namespace {
+// The text colour that reads on `fill`: dark on light fills, white on dark ones.
+QColor inkOn(QRgb fill) {
+  const double luminance = 0.299 * qRed(fill) + 0.587 * qGreen(fill) + 0.114 * qBlue(fill);
+  return luminance > 150 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
+}
+constexpr double kNamePadding = 6;  // pixels left free around a state's name
+}  // namespace
 
 LanesPlottable::LanesPlottable(QCPAxis* key_axis, QCPAxis* value_axis)
     : QCPAbstractPlottable(key_axis, value_axis) {
@@ -70,51 +78,105 @@ void LanesPlottable::drawMarks(QCPPainter* painter, const LaneRow& row) const {
   painter->drawLines(lines);
 }
 
-void LanesPlottable::drawRow(QCPPainter* painter, const LaneRow& row) const {
+void LanesPlottable::fold(const LaneRow& row, std::vector<PixelBar>& scratch, Folded& out) const {
   const QCPRange visible = mKeyAxis->range();
+  const QRect area = mKeyAxis->axisRect()->rect();
+  scratch.clear();
+  // First bar that ends after the visible start.
+  auto it = std::lower_bound(row.bars.begin(), row.bars.end(), visible.lower,
+                             [](const LaneBar& b, double t) { return b.to <= t; });
+  const bool reversed = mKeyAxis->rangeReversed();
+  for (; it != row.bars.end() && it->from < visible.upper; ++it) {
+    const double x0 = mKeyAxis->coordToPixel(it->from);
+    const double x1 = mKeyAxis->coordToPixel(it->to);
+    scratch.push_back(reversed ? PixelBar{x1, x0, it->state} : PixelBar{x0, x1, it->state});
+  }
+  if (reversed) std::reverse(scratch.begin(), scratch.end());
+  foldToPixels(scratch, area.left(), area.right() + 1, out);
+}
+
+template <typename F>
+void LanesPlottable::forEachName(const LaneRow& row, const Folded& folded, F&& f) const {
+  if (row.ghost) return;
+  const double y0 = mValueAxis->coordToPixel(row.top);
+  const double y1 = mValueAxis->coordToPixel(row.bottom);
+  const QRectF band(0, std::min(y0, y1), 0, std::abs(y1 - y0));
+  const QFontMetricsF metrics(mParentPlot->font());
+  if (band.height() < metrics.height()) return;
+  for (const FoldedMark& mark : folded.marks) {
+    if (mark.mixed() || mark.x1 - mark.x0 < 2 * kNamePadding + metrics.averageCharWidth() * 3)
+      continue;
+    if (mark.state >= row.states.size() || row.states[mark.state].name.isEmpty()) continue;
+    const QString& name = row.states[mark.state].name;
+    const double width = metrics.horizontalAdvance(name);
+    if (width + 2 * kNamePadding > mark.x1 - mark.x0) continue;
+    f(row.states[mark.state], QRectF(mark.x0, band.top(), mark.x1 - mark.x0, band.height()));
+  }
+}
+
+Folded LanesPlottable::foldedRow(std::size_t row) const {
+  Folded out;
+  std::vector<PixelBar> scratch;
+  fold(rows_.at(row), scratch, out);
+  return out;
+}
+
+std::vector<std::pair<QString, QRectF>> LanesPlottable::rowNames(std::size_t row) const {
+  std::vector<std::pair<QString, QRectF>> names;
+  const Folded folded = foldedRow(row);
+  forEachName(rows_.at(row), folded, [&](const LaneState& state, const QRectF& rect) {
+    names.emplace_back(state.name, rect);
+  });
+  return names;
+}
+
+void LanesPlottable::drawRow(QCPPainter* painter, const LaneRow& row) {
+  fold(row, pixel_bars_, folded_);
   const double y0 = mValueAxis->coordToPixel(row.top);
   const double y1 = mValueAxis->coordToPixel(row.bottom);
   const double top = std::min(y0, y1);
   const double height = std::abs(y1 - y0);
 
-  // First bar that ends after the visible start.
-  auto it = std::lower_bound(row.bars.begin(), row.bars.end(), visible.lower,
-                             [](const LaneBar& b, double t) { return b.to <= t; });
-  std::unordered_map<QRgb, QVector<QRectF>> by_color;
-  double pending_from = 0, pending_to = -1;  // a run of sub-pixel bars, merged
-  QRgb pending_color = 0;
-  auto flush = [&] {
-    if (pending_to > pending_from)
-      by_color[pending_color].append(QRectF(pending_from, top, pending_to - pending_from, height));
-    pending_to = -1;
+  if (rects_by_state_.size() < row.states.size()) rects_by_state_.resize(row.states.size());
+  for (auto& rects : rects_by_state_) rects.clear();
+  auto rectsOf = [&](std::uint32_t state) -> QVector<QRectF>* {
+    return state < row.states.size() ? &rects_by_state_[state] : nullptr;
   };
-  for (; it != row.bars.end() && it->from < visible.upper; ++it) {
-    double x0 = mKeyAxis->coordToPixel(it->from);
-    double x1 = mKeyAxis->coordToPixel(it->to);
-    if (x1 < x0) std::swap(x0, x1);
-    if (x1 - x0 >= 1.0) {
-      flush();
-      by_color[it->color].append(QRectF(x0, top, x1 - x0, height));
+  for (const FoldedMark& mark : folded_.marks) {
+    if (!mark.mixed()) {
+      if (auto* rects = rectsOf(mark.state))
+        rects->append(QRectF(mark.x0, top, mark.x1 - mark.x0, height));
       continue;
     }
-    // Narrower than a pixel: extend the current pixel column; it takes the colour of the bar
-    // that covers most of it (the later one on ties).
-    if (pending_to < 0 || x0 > pending_from + 1.0) {
-      flush();
-      pending_from = x0;
-      pending_color = it->color;
+    // A mixed column: each state's share of it, stacked top to bottom in state order.
+    double y = top;
+    for (std::uint32_t i = mark.shares_begin; i < mark.shares_end; ++i) {
+      const StateShare& share = folded_.shares[i];
+      const double h = height * share.share;
+      if (auto* rects = rectsOf(share.state)) rects->append(QRectF(mark.x0, y, 1, h));
+      y += h;
     }
-    pending_to = std::max(pending_from + 1.0, x1);
-    if (x1 - x0 > 0.5) pending_color = it->color;
   }
-  flush();
-
-  for (const auto& [rgb, rects] : by_color) {
-    QColor color = QColor::fromRgb(rgb);
+  for (std::size_t state = 0; state < row.states.size(); ++state) {
+    const auto& rects = rects_by_state_[state];
+    if (rects.isEmpty()) continue;
+    QColor color = QColor::fromRgb(row.states[state].color);
     if (row.ghost) color.setAlpha(90);
     painter->setBrush(color);
     painter->drawRects(rects.constData(), static_cast<int>(rects.size()));
   }
+  bool pen_set = false;
+  QRgb pen_for = 0;
+  painter->setFont(mParentPlot->font());
+  forEachName(row, folded_, [&](const LaneState& state, const QRectF& rect) {
+    if (!pen_set || pen_for != state.color) {
+      painter->setPen(inkOn(state.color));
+      pen_set = true;
+      pen_for = state.color;
+    }
+    painter->drawText(rect, Qt::AlignCenter | Qt::TextSingleLine, state.name);
+  });
+  painter->setPen(Qt::NoPen);
 }
 
 void LanesPlottable::drawLegendIcon(QCPPainter* painter, const QRectF& rect) const {

@@ -8,17 +8,24 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPdfWriter>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QSvgGenerator>
 #include <QTextEdit>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <span>
 
 #include "breakerlab/views/lane_colors.h"
+#include "label_layout.h"
 #include "lanes_plottable.h"
+#include "overview_strip.h"
+#include "time_axis.h"
 
 namespace breakerlab::views {
 
@@ -50,12 +57,16 @@ QString seconds(double s) {
   return text;
 }
 
-std::vector<LaneBar> barsOf(const Lane& lane, const std::string& lane_name) {
-  std::vector<LaneBar> bars;
-  bars.reserve(lane.intervals.size());
-  for (const auto& i : lane.intervals)
-    bars.push_back({toSeconds(i.from), toSeconds(i.to), stateColor(lane_name, i.state).rgb()});
-  return bars;
+// A lane's intervals as bars over a table of its states (each state's name and colour once).
+void fillRow(LaneRow& row, const Lane& lane, const std::string& lane_name) {
+  row.bars.reserve(lane.intervals.size());
+  std::map<std::string_view, std::uint32_t> index;
+  for (const auto& i : lane.intervals) {
+    auto [it, added] = index.try_emplace(i.state, static_cast<std::uint32_t>(row.states.size()));
+    if (added)
+      row.states.push_back({QString::fromStdString(i.state), stateColor(lane_name, i.state).rgb()});
+    row.bars.push_back({toSeconds(i.from), toSeconds(i.to), it->second});
+  }
 }
 
 QString laneTitle(const std::string& lane, RowKind kind, const Incident* incident,
@@ -100,7 +111,6 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->grid()->setVisible(false);
   plot_->yAxis->setTickLength(0, 0);
   plot_->yAxis->setSubTickLength(0, 0);
-  plot_->xAxis->setLabel(tr("time (s)"));
   plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
   plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
   lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
@@ -111,8 +121,14 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   connect(plot_, &QCustomPlot::mouseRelease, this, &LanesView::onMouseRelease);
   // Event labels are placed in pixels: lay them out again when a zoom, pan or resize moves them
   // (after the plot's layout, before it draws).
+  overview_ = new OverviewStrip(this);
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
     if (eventsLayoutKey() != events_layout_) relayoutEvents();
+    overview_->setSpan(plot_->axisRect()->left(), plot_->axisRect()->right() + 1);
+  });
+  connect(overview_, &OverviewStrip::rangeRequested, this, [this](double from, double to) {
+    plot_->xAxis->setRange(from, to);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
   });
   connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this](const QCPRange& range) {
@@ -125,16 +141,28 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
             if (r.lower < lo - margin) r += (lo - margin) - r.lower;
             if (r.upper > hi + margin) r -= r.upper - (hi + margin);
             if (r != range) plot_->xAxis->setRange(r);
+            overview_->setVisibleRange(plot_->xAxis->range().lower, plot_->xAxis->range().upper);
           });
 
+  legend_ = new QLabel(this);
+  legend_->setWordWrap(true);
+  legend_->setTextFormat(Qt::RichText);
+  legend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   readout_ = new QLabel(this);
   readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   readout_->setWordWrap(true);
+  readout_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  // Room for the hover and cursor lines from the start: a readout appearing must not shrink the
+  // lanes under the pointer.
+  readout_->setFixedHeight(readout_->fontMetrics().lineSpacing() * 3 + 4);
+  readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   readout_->setText(tr("Press 1 or 2 over the lanes to place cursors A and B."));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
   layout->addWidget(plot_, 1);
+  layout->addWidget(overview_);
+  layout->addWidget(legend_);
   layout->addWidget(readout_);
   applyPalette();
 }
@@ -147,8 +175,51 @@ void LanesView::setIncident(const Incident& incident) {
   pending_from_.reset();
   cursors_ = {};
   hover_.reset();
+  applyTimeTicker();
   rebuild();
   fitAll();
+}
+
+void LanesView::updateOverview() {
+  // The replayed breaker and checkout lanes (the recorded ones before a replay).
+  std::vector<LaneRow> rows;
+  for (const char* lane : {"breaker", "checkout"}) {
+    auto i = rowIndex(lane, RowKind::replayed);
+    if (!i || lanes_->rows()[*i].bars.empty()) i = rowIndex(lane, RowKind::recorded);
+    if (i && !lanes_->rows()[*i].bars.empty()) rows.push_back(lanes_->rows()[*i]);
+  }
+  const double from = incident_ ? toSeconds(incident_->start) : 0;
+  const double to = incident_ ? toSeconds(incident_->end) : 1;
+  overview_->setRows(std::move(rows), from, to);
+  overview_->setVisibleRange(plot_->xAxis->range().lower, plot_->xAxis->range().upper);
+}
+
+void LanesView::applyTimeTicker() {
+  const std::optional<Micros> clock = incident_ ? incident_->clock_start : std::nullopt;
+  plot_->xAxis->setTicker(makeTimeTicker(clock));
+  plot_->xAxis->setLabel(timeAxisLabel(clock));
+}
+
+QString LanesView::legendText() const {
+  return legend_->text();
+}
+
+void LanesView::updateLegend() {
+  QStringList lanes;
+  for (const LegendLane& lane : legend()) {
+    QStringList states;
+    for (const auto& [name, colour] : lane.states)
+      states << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                    .arg(colour.name(), name.toHtmlEscaped());
+    lanes << QStringLiteral("<b>%1</b>&nbsp; %2")
+                 .arg(lane.title.toHtmlEscaped(), states.join(QStringLiteral("&nbsp; ")));
+  }
+  if (!lanes.isEmpty())
+    lanes << tr(
+        "<i>split column</i>: states shorter than a pixel, by share · "
+        "<i>bar under the lanes</i>: a cluster of transitions, zoom in to open it");
+  const QString text = lanes.join(QStringLiteral(" &nbsp;&nbsp; "));
+  if (legend_->text() != text) legend_->setText(text);
 }
 
 QStringList LanesView::rowTitles() const {
@@ -259,7 +330,7 @@ void LanesView::rebuild() {
     if (place.kind == RowKind::recorded && incident_) lane = incident_->recorded.lane(place.lane);
     if (place.kind == RowKind::replayed && replayed_) lane = laneOf(*replayed_, place.lane);
     if (place.kind == RowKind::baseline && baseline_) lane = laneOf(*baseline_, place.lane);
-    if (lane) row.bars = barsOf(*lane, place.lane);
+    if (lane) fillRow(row, *lane, place.lane);
     if (place.kind == RowKind::replayed && place.lane == "pods" && replayed_) {
       // Every ejection and return is a tick across the row: "7 of 8" and "6 of 8" share a colour.
       QColor ink = palette().color(QPalette::WindowText);
@@ -273,6 +344,8 @@ void LanesView::rebuild() {
                     laneTitle(place.lane, place.kind, incident_, library_));
   }
   lanes_->setRows(std::move(rows));
+  updateLegend();
+  updateOverview();
   plot_->yAxis->setTicker(ticker);
   plot_->yAxis->setRange(-kBracketBand, lanes_bottom_ + kEventBand);
   event_items_.clear();  // clearItems() deleted them
@@ -289,35 +362,32 @@ void LanesView::addBrackets() {
   const Result& r = *replayed_;
   const QColor ink = palette().color(QPalette::WindowText);
   const QFontMetrics metrics(font());
-  // A breaker that flaps opens dozens of times: a bracket narrower than a few pixels is left
-  // out, and a label is drawn only where it does not run into another on its line (zooming in
-  // lays them out again and shows more).
+  // A breaker that flaps opens dozens of times: a bracket narrower than a few pixels on screen
+  // is left out, a label goes on the part of its bracket that is on screen (a bracket off
+  // screen draws nothing), and only where it does not run into another on its line: zooming in
+  // lays them out again and shows more.
   std::map<double, std::vector<std::pair<double, double>>> taken;  // per bracket line (y)
+  const QRect area = plot_->axisRect()->rect();
   auto bracket = [&](double from, double to, double y, const QString& label) {
     if (to - from <= 0) return;
     const double x1 = plot_->xAxis->coordToPixel(from);
     const double x2 = plot_->xAxis->coordToPixel(to);
-    if (x2 - x1 < 3) return;
+    if (std::min(x2, static_cast<double>(area.right())) -
+            std::max(x1, static_cast<double>(area.left())) <
+        3)
+      return;
     auto* b = new QCPItemBracket(plot_);
     b->left->setCoords(to, y);
     b->right->setCoords(from, y);
     b->setLength(6);
     b->setPen(QPen(ink, 1));
+    b->setClipToAxisRect(true);
     event_items_.push_back(b);
-    const double width = metrics.horizontalAdvance(label) + 6;
-    // Centred on the bracket, but kept inside the plot (a bracket from t=0 would clip it).
-    const QRect area = plot_->axisRect()->rect();
-    const double centre =
-        std::clamp((x1 + x2) / 2, area.left() + width / 2,
-                   std::max<double>(area.left() + width / 2, area.right() - width / 2));
-    const double left = centre - width / 2;
-    auto& line = taken[y];
-    if (std::any_of(line.begin(), line.end(),
-                    [&](const auto& r) { return r.first < left + width && left < r.second; }))
-      return;
-    line.emplace_back(left, left + width);
+    const LabelPlace place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(label) + 6,
+                                               area.left(), area.right(), 3, taken[y]);
+    if (place.line < 0) return;
     auto* text = new QCPItemText(plot_);
-    text->position->setCoords(plot_->xAxis->pixelToCoord(centre), y - 0.12);
+    text->position->setCoords(plot_->xAxis->pixelToCoord((place.left + place.right) / 2), y - 0.12);
     text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     text->setText(label);
     text->setColor(ink);
@@ -355,16 +425,57 @@ void LanesView::addBrackets() {
   }
 }
 
+namespace {
+
+// "76 trips, 75 closes": what a cluster of breaker and health events holds.
+QString clusterSummary(std::span<const Event* const> events) {
+  int trips = 0, reopens = 0, closes = 0, half_opens = 0, health = 0;
+  for (const Event* e : events) {
+    switch (e->kind) {
+      case EventKind::trip:
+        ++trips;
+        break;
+      case EventKind::reopen:
+        ++reopens;
+        break;
+      case EventKind::close:
+        ++closes;
+        break;
+      case EventKind::half_open:
+        ++half_opens;
+        break;
+      case EventKind::health_green:
+      case EventKind::health_red:
+        ++health;
+        break;
+      default:
+        break;
+    }
+  }
+  auto count = [](int n, const char* one, const char* many) {
+    return n == 1 ? LanesView::tr(one) : LanesView::tr(many).arg(QLocale().toString(n));
+  };
+  QStringList parts;
+  if (trips) parts << count(trips, "1 trip", "%1 trips");
+  if (reopens) parts << count(reopens, "1 reopen", "%1 reopens");
+  if (closes) parts << count(closes, "1 close", "%1 closes");
+  if (parts.isEmpty() && half_opens) parts << count(half_opens, "1 half-open", "%1 half-opens");
+  if (health) parts << count(health, "1 health change", "%1 health changes");
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
 void LanesView::addEvents() {
   const QColor ink = palette().color(QPalette::WindowText);
   QFont small = font();
   small.setPointSizeF(small.pointSizeF() * 0.85);
   const QFontMetrics metrics(small);
-  const QCPAxisRect* rect = plot_->axisRect();
+  const QRect area = plot_->axisRect()->rect();
   constexpr int kLevels = 4;
-  double occupied_until[kLevels];  // per text line, the rightmost pixel taken so far
-  std::fill(std::begin(occupied_until), std::end(occupied_until), -1e300);
-  std::vector<std::pair<double, double>> taken[kLevels];  // per text line, the pixels taken
+  // Transitions closer than this (pixels) fold into a counted cluster; zooming in opens it.
+  constexpr double kJoin = 12;
+  constexpr std::size_t kFoldFrom = 3;  // events: two close ones are still drawn apart
   QColor faint = ink;
   faint.setAlpha(110);
   // An operator's change is drawn solid in the highlight colour: it can be dragged.
@@ -374,6 +485,7 @@ void LanesView::addEvents() {
     line->start->setCoords(t, top);
     line->end->setCoords(t, lanes_bottom_ + 0.1);
     line->setPen(change ? change_pen : QPen(faint, 1, Qt::DashLine));
+    line->setClipToAxisRect(true);
     event_items_.push_back(line);
   };
   auto text = [&](double t, int level, bool hang_left, const QString& label) {
@@ -386,77 +498,110 @@ void LanesView::addEvents() {
     item->setFont(small);
     event_items_.push_back(item);
   };
+  auto onScreen = [&](double x) { return x >= area.left() - 1 && x <= area.right() + 1; };
 
+  // What gets a label, in the order the labels are given room: operators' changes first, then
+  // breaker and health transitions (one by one or as clusters), then pod ejections.
+  struct Labelled {
+    double t = 0;
+    QString label;
+    std::function<void()> on_placed;  // the marks drawn only with their label
+  };
+  std::vector<Labelled> labelled;
+
+  std::vector<const Event*> transitions;
+  std::vector<double> xs;
   for (const auto& e : replayed_->events) {
     if (e.kind == EventKind::probe || isPodEvent(e)) continue;
     const double t = toSeconds(e.at);
-    marker(t, 0, e.kind == EventKind::change);
-
-    QString label = QString::fromStdString(e.label);
-    if (e.kind == EventKind::half_open)
-      label = e.label.find("health") != std::string::npos ? tr("half-open: health green")
-                                                          : tr("half-open");
-    // Labels hang right of their marker, or left of it near the right edge; each goes on the
-    // first text line where it does not overlap the previous one.
     const double x = plot_->xAxis->coordToPixel(t);
-    const double width = metrics.horizontalAdvance(label) + 8;
-    const bool hang_left = x + width > rect->right();
-    const double from = hang_left ? x - width : x;
-    int level = 0;
-    while (level < kLevels && occupied_until[level] > from) ++level;
-    if (level == kLevels) continue;  // no line has room: the marker alone (zoom in for more)
-    occupied_until[level] = from + width;
-    taken[level].emplace_back(from, from + width);
-    text(t, level, hang_left, label);
+    if (!onScreen(x)) continue;
+    if (e.kind == EventKind::change) {
+      marker(t, 0, true);
+      labelled.push_back({t, QString::fromStdString(e.label), {}});
+      continue;
+    }
+    transitions.push_back(&e);
+    xs.push_back(x);
+  }
+  for (const Cluster& c : clusterByPixels(xs, kJoin)) {
+    if (c.size() < kFoldFrom) {
+      for (std::size_t i = c.begin; i < c.end; ++i) {
+        const Event& e = *transitions[i];
+        const double t = toSeconds(e.at);
+        marker(t, 0);
+        QString label = QString::fromStdString(e.label);
+        if (e.kind == EventKind::half_open)
+          label = e.label.find("health") != std::string::npos ? tr("half-open: health green")
+                                                              : tr("half-open");
+        labelled.push_back({t, label, {}});
+      }
+      continue;
+    }
+    // A cluster: a bar under the lanes from its first event to its last, and a count.
+    const double from = toSeconds(transitions[c.begin]->at);
+    const double to = toSeconds(transitions[c.end - 1]->at);
+    auto* bar = new QCPItemRect(plot_);
+    bar->topLeft->setCoords(from, lanes_bottom_ + 0.03);
+    bar->bottomRight->setCoords(to, lanes_bottom_ + 0.11);
+    bar->setPen(QPen(faint, 1));
+    bar->setBrush(faint);
+    bar->setClipToAxisRect(true);
+    event_items_.push_back(bar);
+    labelled.push_back(
+        {from, clusterSummary(std::span(transitions).subspan(c.begin, c.size())), {}});
   }
 
   // Pod ejections and returns are ticks in the pods row (LaneRow::marks). A flapping load
   // balancer makes dozens, so nearby ones are labelled together ("pods: 5 ejected, 4 back"), and
-  // a label is only drawn where a text line has room: it never covers another.
+  // their marker is drawn with the label only.
   const auto pods_row = std::find_if(rows_.begin(), rows_.end(), [](const RowPlace& p) {
     return p.lane == "pods" && p.kind == RowKind::replayed;
   });
-  if (pods_row == rows_.end()) return;
-  struct Cluster {
-    double t = 0, last_x = 0;
-    const Event* first = nullptr;
-    int ejected = 0, returned = 0;
-  };
-  std::vector<Cluster> clusters;
-  const double join = metrics.horizontalAdvance(QStringLiteral("pod 88 ejected")) + 8;
-  for (const auto& e : replayed_->events) {
-    if (!isPodEvent(e)) continue;
-    const double t = toSeconds(e.at);
-    const double x = plot_->xAxis->coordToPixel(t);
-    if (clusters.empty() || x - clusters.back().last_x >= join) clusters.push_back({t, x, &e});
-    Cluster& c = clusters.back();
-    c.last_x = x;
-    (e.kind == EventKind::pod_ejected ? c.ejected : c.returned) += 1;
+  if (pods_row != rows_.end()) {
+    struct PodCluster {
+      double t = 0, last_x = 0;
+      const Event* first = nullptr;
+      int ejected = 0, returned = 0;
+    };
+    std::vector<PodCluster> clusters;
+    const double join = metrics.horizontalAdvance(QStringLiteral("pod 88 ejected")) + 8;
+    for (const auto& e : replayed_->events) {
+      if (!isPodEvent(e)) continue;
+      const double t = toSeconds(e.at);
+      const double x = plot_->xAxis->coordToPixel(t);
+      if (!onScreen(x)) continue;
+      if (clusters.empty() || x - clusters.back().last_x >= join) clusters.push_back({t, x, &e});
+      PodCluster& c = clusters.back();
+      c.last_x = x;
+      (e.kind == EventKind::pod_ejected ? c.ejected : c.returned) += 1;
+    }
+    const double pods_top = pods_row->top;
+    for (const PodCluster& c : clusters) {
+      QString label;
+      if (c.ejected + c.returned == 1) {
+        // "pod 3 ejected by the load balancer (6 of 8)" -> "pod 3 ejected"
+        const QString full = QString::fromStdString(c.first->label);
+        const QString pod = full.section(' ', 0, 1);
+        label = c.ejected ? tr("%1 ejected").arg(pod) : tr("%1 back").arg(pod);
+      } else {
+        label = tr("pods: %1 ejected, %2 back").arg(c.ejected).arg(c.returned);
+      }
+      const double t = c.t;
+      labelled.push_back({t, label, [&marker, t, pods_top] { marker(t, pods_top); }});
+    }
   }
-  for (const Cluster& c : clusters) {
-    QString label;
-    if (c.ejected + c.returned == 1) {
-      // "pod 3 ejected by the load balancer (6 of 8)" -> "pod 3 ejected"
-      const QString full = QString::fromStdString(c.first->label);
-      const QString pod = full.section(' ', 0, 1);
-      label = c.ejected ? tr("%1 ejected").arg(pod) : tr("%1 back").arg(pod);
-    } else {
-      label = tr("pods: %1 ejected, %2 back").arg(c.ejected).arg(c.returned);
-    }
-    const double x = plot_->xAxis->coordToPixel(c.t);
-    const double width = metrics.horizontalAdvance(label) + 8;
-    const bool hang_left = x + width > rect->right();
-    const double from = hang_left ? x - width : x;
-    for (int level = 0; level < kLevels; ++level) {
-      const bool free = std::none_of(taken[level].begin(), taken[level].end(), [&](const auto& r) {
-        return r.first < from + width && from < r.second;
-      });
-      if (!free) continue;
-      taken[level].emplace_back(from, from + width);
-      marker(c.t, pods_row->top);
-      text(c.t, level, hang_left, label);
-      break;
-    }
+
+  std::vector<LabelRequest> requests;
+  requests.reserve(labelled.size());
+  for (const Labelled& l : labelled)
+    requests.push_back({plot_->xAxis->coordToPixel(l.t),
+                        static_cast<double>(metrics.horizontalAdvance(l.label)) + 8});
+  const auto places = placeEventLabels(requests, area.left(), area.right(), kLevels);
+  for (std::size_t i = 0; i < labelled.size(); ++i) {
+    if (places[i].line < 0) continue;  // no line has room: the marker alone (zoom in for more)
+    if (labelled[i].on_placed) labelled[i].on_placed();
+    text(labelled[i].t, places[i].line, places[i].hang_left, labelled[i].label);
   }
 }
 
@@ -712,6 +857,25 @@ std::vector<double> LanesView::rowMarks(const std::string& lane, RowKind kind) c
   return {};
 }
 
+std::optional<std::size_t> LanesView::rowIndex(const std::string& lane, RowKind kind) const {
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].lane == lane && rows_[i].kind == kind) return i;
+  return std::nullopt;
+}
+
+Folded LanesView::rowFold(const std::string& lane, RowKind kind) const {
+  const auto i = rowIndex(lane, kind);
+  return i ? lanes_->foldedRow(*i) : Folded{};
+}
+
+std::vector<std::pair<QString, QRectF>> LanesView::rowNames(const std::string& lane,
+                                                            RowKind kind) const {
+  const auto i = rowIndex(lane, kind);
+  auto names = i ? lanes_->rowNames(*i) : std::vector<std::pair<QString, QRectF>>{};
+  for (auto& [name, rect] : names) rect.translate(plot_->pos());
+  return names;
+}
+
 std::vector<std::pair<double, double>> LanesView::rowSpans(const std::string& lane,
                                                            RowKind kind) const {
   std::vector<std::pair<double, double>> spans;
@@ -722,30 +886,186 @@ std::vector<std::pair<double, double>> LanesView::rowSpans(const std::string& la
   return spans;
 }
 
+std::vector<LanesView::LegendLane> LanesView::legend() const {
+  // Per lane, each state once, in the order the lane first shows it.
+  std::vector<LegendLane> lanes;
+  std::string last_lane;
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const std::string& lane = rows_[i].lane;
+    if (lane == last_lane) continue;
+    last_lane = lane;
+    LegendLane entry{laneTitle(lane, RowKind::replayed, incident_, library_), {}};
+    QSet<QString> seen;
+    for (std::size_t j = i; j < rows_.size() && rows_[j].lane == lane; ++j)
+      for (const LaneState& state : lanes_->rows()[j].states)
+        if (!seen.contains(state.name)) {
+          seen.insert(state.name);
+          entry.states.emplace_back(state.name, QColor::fromRgb(state.color));
+        }
+    if (!entry.states.empty()) lanes.push_back(std::move(entry));
+  }
+  return lanes;
+}
+
+namespace {
+
+bool isDark(const QPalette& p) {
+  return p.color(QPalette::Window).lightness() < 128;
+}
+
+QPalette lightPalette(const QPalette& from) {
+  QPalette p = from;
+  for (auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
+    p.setColor(group, QPalette::Window, Qt::white);
+    p.setColor(group, QPalette::Base, Qt::white);
+    p.setColor(group, QPalette::WindowText, QColor(0x20, 0x20, 0x20));
+    p.setColor(group, QPalette::Text, QColor(0x20, 0x20, 0x20));
+    p.setColor(group, QPalette::Highlight, QColor(0x30, 0x78, 0xd0));
+  }
+  return p;
+}
+
+}  // namespace
+
 bool LanesView::exportImage(const QString& path, QString* error) const {
-  // Write next to the target, then rename over it: a failed export never leaves half a file.
+  return exportImage(path, error, ExportHeader{});
+}
+
+bool LanesView::exportImage(const QString& path, QString* error, const ExportHeader& header) const {
   const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix != "png" && suffix != "pdf" && suffix != "svg") {
+    if (error) *error = tr("Unknown image type '%1': use .png, .svg or .pdf").arg(suffix);
+    return false;
+  }
+  // Exports are light whatever the desktop's theme (they go into documents); the view takes
+  // its own palette back afterwards.
+  auto* self = const_cast<LanesView*>(this);
+  const bool relight = header.light && isDark(palette());
+  const bool had_own_palette = testAttribute(Qt::WA_SetPalette);
+  const QPalette before = palette();
+  if (relight) self->setPalette(lightPalette(before));
+  plot_->replot(QCustomPlot::rpImmediateRefresh);
+  const QPalette colours = palette();
+
+  // Title and config lines above the plot, the legend below it, in the plot's width.
+  const int width = std::max(plot_->width(), 400);
+  const int plot_height = plot_->height();
+  QFont title_font = font();
+  title_font.setBold(true);
+  title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
+  const QFontMetrics title_metrics(title_font), metrics(font());
+  const int pad = 10;
+  const int title_height = (header.title.isEmpty() ? 0 : title_metrics.height() + 4) +
+                           static_cast<int>(header.lines.size()) * metrics.lineSpacing() +
+                           (header.title.isEmpty() && header.lines.isEmpty() ? 0 : pad);
+  // The legend flows left to right, wrapping at the width.
+  struct Placed {
+    QPoint at;
+    QString text;
+    QColor swatch;  // invalid: a lane's title
+  };
+  std::vector<Placed> placed;
+  int x = pad, y = 0;
+  const int line = metrics.lineSpacing() + 2;
+  auto put = [&](const QString& text, QColor swatch) {
+    const int w = metrics.horizontalAdvance(text) + (swatch.isValid() ? line + 4 : 0) + 12;
+    if (x + w > width - pad && x > pad) {
+      x = pad;
+      y += line;
+    }
+    placed.push_back({QPoint(x, y), text, swatch});
+    x += w;
+  };
+  for (const LegendLane& lane : legend()) {
+    put(lane.title + QStringLiteral(":"), QColor());
+    for (const auto& [name, colour] : lane.states) put(name, colour);
+    x += 8;
+  }
+  const int legend_height = placed.empty() ? 0 : y + line + pad;
+  const int height = pad + title_height + plot_height + legend_height;
+
+  auto paint = [&](QCPPainter& painter) {
+    painter.fillRect(QRect(0, 0, width, height), colours.color(QPalette::Base));
+    painter.setPen(colours.color(QPalette::WindowText));
+    int top = pad;
+    if (!header.title.isEmpty()) {
+      painter.setFont(title_font);
+      painter.drawText(QRect(pad, top, width - 2 * pad, title_metrics.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, header.title);
+      top += title_metrics.height() + 4;
+    }
+    painter.setFont(font());
+    for (const QString& text : header.lines) {
+      painter.drawText(QRect(pad, top, width - 2 * pad, metrics.lineSpacing()),
+                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                       metrics.elidedText(text, Qt::ElideRight, width - 2 * pad));
+      top += metrics.lineSpacing();
+    }
+    top = pad + title_height;
+    painter.save();
+    painter.translate(0, top);
+    plot_->toPainter(&painter, plot_->width(), plot_height);
+    painter.restore();
+    top += plot_height;
+    painter.setFont(font());
+    for (const Placed& p : placed) {
+      QRect text_rect(p.at.x(), top + p.at.y(), width, line);
+      if (p.swatch.isValid()) {
+        painter.fillRect(QRect(p.at.x(), top + p.at.y() + 3, line - 6, line - 6), p.swatch);
+        text_rect.setLeft(p.at.x() + line);
+        painter.setFont(font());
+      } else {
+        QFont bold = font();
+        bold.setBold(true);
+        painter.setFont(bold);
+      }
+      painter.setPen(colours.color(QPalette::WindowText));
+      painter.drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, p.text);
+    }
+  };
+
+  // Write next to the target, then rename over it: a failed export never leaves half a file.
   const QString temp = path + QStringLiteral(".part.") + suffix;
   bool ok = false;
   if (suffix == "png") {
-    ok = plot_->savePng(temp, 0, 0, 2.0);
+    QImage image(QSize(width, height) * 2, QImage::Format_ARGB32);
+    image.setDevicePixelRatio(2);
+    QCPPainter painter(&image);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    paint(painter);
+    ok = painter.end() && image.save(temp, "PNG");
   } else if (suffix == "pdf") {
-    ok = plot_->savePdf(temp);
-  } else if (suffix == "svg") {
-    QSvgGenerator svg;
-    svg.setFileName(temp);
-    svg.setSize(plot_->size());
-    svg.setViewBox(QRect(QPoint(0, 0), plot_->size()));
-    svg.setTitle(QStringLiteral("BreakerLab lanes"));
+    QPdfWriter pdf(temp);
+    pdf.setResolution(72);
+    pdf.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setTitle(header.title.isEmpty() ? QStringLiteral("BreakerLab lanes") : header.title);
     QCPPainter painter;
-    ok = painter.begin(&svg);
+    ok = painter.begin(&pdf);
     if (ok) {
-      plot_->toPainter(&painter, plot_->width(), plot_->height());
+      painter.setMode(QCPPainter::pmVectorized);
+      painter.setMode(QCPPainter::pmNoCaching);
+      paint(painter);
       ok = painter.end();
     }
   } else {
-    if (error) *error = tr("Unknown image type '%1': use .png, .svg or .pdf").arg(suffix);
-    return false;
+    QSvgGenerator svg;
+    svg.setFileName(temp);
+    svg.setSize(QSize(width, height));
+    svg.setViewBox(QRect(0, 0, width, height));
+    svg.setTitle(header.title.isEmpty() ? QStringLiteral("BreakerLab lanes") : header.title);
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      painter.setMode(QCPPainter::pmVectorized);
+      paint(painter);
+      ok = painter.end();
+    }
+  }
+  if (relight) {
+    self->setPalette(had_own_palette ? before : QPalette());
+    if (!had_own_palette) self->setAttribute(Qt::WA_SetPalette, false);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
   }
   std::error_code ec;
   if (ok) std::filesystem::rename(temp.toStdString(), path.toStdString(), ec);

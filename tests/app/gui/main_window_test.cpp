@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -203,11 +204,11 @@ TEST_F(Workbench, TheRenderedWindowShowsTheLanesInTheirColours) {
   auto* plot = window.lanes()->plot();
   auto at = [&](double seconds) {
     const int x = static_cast<int>(plot->xAxis->coordToPixel(seconds)) + plot->pos().x();
-    return image.pixelColor(origin + QPoint(x, row.center().y())).rgb();
+    return image.pixelColor(origin + QPoint(x, row.bottom() - 2)).rgb();  // below the names
   };
   EXPECT_EQ(at(5), views::palette::kGood.rgb());
   EXPECT_EQ(at(20), views::palette::kBad.rgb());
-  EXPECT_EQ(at(54), views::palette::kWarn.rgb());
+  EXPECT_EQ(at(54), views::palette::kProbing.rgb());
 }
 
 TEST_F(Workbench, TheResourceChartAndPodsLaneAppearOnlyWhenTheRunHasThem) {
@@ -278,7 +279,8 @@ TEST_F(Workbench, ImportingTheLessonsGobreakerFileReplaysGobreakersLanes) {
   const auto spans = window.lanes()->rowSpans("breaker", views::RowKind::replayed);
   ASSERT_GE(spans.size(), 5u);
   EXPECT_NEAR(spans[1].second - spans[1].first, 10.0, 0.1) << "open 10 s, then the next call";
-  EXPECT_EQ(window.metrics()->failedExpectations() > 0, true) << "the 8 Sep lanes differ";
+  EXPECT_EQ(window.metrics()->failedExpectations(), 0)
+      << "the 8 Sep lanes differ, but calibration is the deployed config's";
   const QString ticks = window.lanes()->rowTitles().join('|');
   EXPECT_TRUE(ticks.contains("Breaker · gobreaker")) << ticks.toStdString();
 
@@ -559,6 +561,120 @@ TEST_F(Workbench, AKnobChangeOnALongIncidentShowsItsBeginningAtOnceAndSaysTheRes
   EXPECT_FALSE(window.lanes()->pendingFrom().has_value());
   EXPECT_TRUE(window.metrics()->isEnabled());
   EXPECT_NE(window.metrics()->valueText("failed_checkouts"), failed_before);
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The window at a size: the lanes keep half the width, no dock is crushed to nothing.
+void expectUsableAt(MainWindow& window, QSize size, const char* what) {
+  window.resize(size);
+  // The docks are arranged for the new width on the next turns of the event loop.
+  QElapsedTimer waited;
+  waited.start();
+  while (waited.elapsed() < 50) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  const QImage image = window.grab().toImage();
+  EXPECT_EQ(image.size() / image.devicePixelRatio(), size) << what;
+  auto* lanes = window.lanes();
+  EXPECT_GE(lanes->width(), size.width() / 2) << what;
+  EXPECT_GE(lanes->plot()->axisRect()->width(), size.width() / 3) << what << ": the time axis";
+  EXPECT_GE(lanes->rowRect("breaker", views::RowKind::replayed).height(), 12) << what;
+  for (QDockWidget* dock : window.docks()) {
+    ASSERT_TRUE(dock->isVisible()) << what << " " << dock->objectName().toStdString();
+    EXPECT_FALSE(dock->isFloating());
+    EXPECT_GE(dock->width(),
+              dock->objectName() == "charts-dock" ? 250 : MainWindow::kDockMinimumWidth)
+        << what << " " << dock->objectName().toStdString();
+    EXPECT_GE(dock->height(), MainWindow::kDockMinimumHeight) << what;
+  }
+  // The charts sit under the lanes, not under the docks beside them.
+  auto* charts = window.docks()[2];
+  const int lanes_left = lanes->mapTo(&window, QPoint(0, 0)).x();
+  EXPECT_NEAR(charts->mapTo(&window, QPoint(0, 0)).x(), lanes_left, 8) << what;
+  EXPECT_GT(charts->mapTo(&window, QPoint(0, 0)).y(), lanes->mapTo(&window, QPoint(0, 0)).y());
+}
+
+TEST_F(Workbench, TheLayoutIsUsableFrom1024x700To1920x1080) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  expectUsableAt(window, {1024, 700}, "1024x700");
+  expectUsableAt(window, {1920, 1080}, "1920x1080");
+  expectUsableAt(window, {1024, 700}, "back to 1024x700");
+}
+
+TEST_F(Workbench, DocksCloseFromTheViewMenuAndComeBackWithResetLayout) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  auto* metrics = window.docks()[1];
+  QAction* toggle = window.action(QStringLiteral("metrics-dock-toggle"));
+  ASSERT_NE(toggle, nullptr);
+  ASSERT_TRUE(toggle->isChecked());
+  toggle->trigger();
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(metrics->isVisible());
+  const int wider = window.lanes()->width();
+  toggle->trigger();
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(metrics->isVisible());
+  EXPECT_LT(window.lanes()->width(), wider);
+
+  // Floating off every screen and closed: Reset Layout puts it all back.
+  window.docks()[0]->setFloating(true);
+  window.docks()[0]->move(-20000, -20000);
+  metrics->close();
+  window.action(QStringLiteral("reset-layout"))->trigger();
+  QCoreApplication::processEvents();
+  for (QDockWidget* dock : window.docks()) {
+    EXPECT_TRUE(dock->isVisible()) << dock->objectName().toStdString();
+    EXPECT_FALSE(dock->isFloating()) << dock->objectName().toStdString();
+  }
+}
+
+TEST_F(Workbench, TheStartPageHasTheWindowToItselfAndTheDocksComeBackAsTheyWere) {
+  for (QDockWidget* dock : window.docks()) EXPECT_FALSE(dock->isVisible()) << "start page";
+  EXPECT_FALSE(window.action(QStringLiteral("knobs-dock-toggle"))->isEnabled());
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  window.docks()[2]->close();
+  window.action(QStringLiteral("start-page"))->trigger();
+  for (QDockWidget* dock : window.docks()) EXPECT_FALSE(dock->isVisible());
+  window.action(QStringLiteral("workbench"))->trigger();
+  EXPECT_TRUE(window.docks()[0]->isVisible());
+  EXPECT_TRUE(window.docks()[1]->isVisible());
+  EXPECT_FALSE(window.docks()[2]->isVisible()) << "closed by the user, stays closed";
+}
+
+TEST(WorkbenchLayout, IsSavedAndRestoredButNeverIntoAnUnusableState) {
+  QSettings().clear();
+  {
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1200, 800);
+    window.show();
+    ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+    window.docks()[1]->close();
+    window.close();  // saves the layout
+  }
+  {
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+    EXPECT_FALSE(window.docks()[1]->isVisible()) << "closed last time";
+    EXPECT_TRUE(window.docks()[0]->isVisible());
+    window.close();
+  }
+  // A layout from before the docks (or garbage): the default layout.
+  QSettings().setValue(settings::kWindowState, QByteArray("not a layout"));
+  {
+    MainWindow window;
+    window.setInteractive(false);
+    window.show();
+    ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+    for (QDockWidget* dock : window.docks()) EXPECT_TRUE(dock->isVisible());
+    window.close();
+  }
+  QSettings().clear();
 }
 
 }  // namespace

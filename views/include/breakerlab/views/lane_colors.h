@@ -1,5 +1,7 @@
 #pragma once
 // The colour of a lane state. One place, so the lanes, the legend, the chart and the tests agree.
+// A colour means one thing on every lane: green working, red failing, amber degraded, blue
+// served from the cache, violet probing (half-open), grey idle or off.
 #include <QColor>
 #include <string_view>
 
@@ -11,11 +13,12 @@ namespace breakerlab::views {
 QColor stateColor(std::string_view lane, std::string_view state);
 
 namespace palette {
-inline const QColor kGood{0x2e, 0x9d, 0x4f};    // closed, healthy, fresh
-inline const QColor kBad{0xd6, 0x45, 0x41};     // open, refused, failed
-inline const QColor kWarn{0xf0, 0xa0, 0x20};    // half-open, timing out, slow
-inline const QColor kCached{0x3b, 0x7d, 0xd8};  // served from cache
-inline const QColor kIdle{0xb8, 0xbc, 0xc4};    // no traffic
+inline const QColor kGood{0x2e, 0x9d, 0x4f};     // closed, healthy, fresh
+inline const QColor kBad{0xd6, 0x45, 0x41};      // open, refused, failed
+inline const QColor kWarn{0xf0, 0xa0, 0x20};     // degraded: timing out, slow, pods ejected
+inline const QColor kProbing{0x8e, 0x6b, 0xbf};  // half-open: trying the dependency again
+inline const QColor kCached{0x3b, 0x7d, 0xd8};   // served from cache
+inline const QColor kIdle{0xb8, 0xbc, 0xc4};     // no traffic
 }  // namespace palette
 
 }  // namespace breakerlab::views

@@ -4,7 +4,9 @@
 // one and a faint ghost of the baseline config below it; event markers,
 // duration brackets computed from the replay, zoom and pan on time, and two cursors (keys 1
 // and 2, snapping to state changes) with a readout of every lane and the interval between them.
+#include <QColor>
 #include <QRect>
+#include <QStringList>
 #include <QWidget>
 #include <array>
 #include <optional>
@@ -24,6 +26,8 @@ class QMouseEvent;
 namespace breakerlab::views {
 
 class LanesPlottable;
+class OverviewStrip;
+struct Folded;
 
 enum class RowKind { recorded, replayed, baseline };
 
@@ -56,8 +60,22 @@ class LanesView : public QWidget {
   QString readoutAt(double seconds) const;
   QString readoutText() const;
 
-  // Saves the lanes as PNG, PDF or SVG (by suffix); false with a reason on failure.
+  // Saves the lanes as PNG, PDF or SVG (by suffix), with a title and lines above them (the
+  // incident, the config) and the legend below; light even in a dark theme unless told
+  // otherwise. Atomic (written next to `path`, then renamed); false with a reason on failure.
+  struct ExportHeader {
+    QString title;
+    QStringList lines;
+    bool light = true;
+  };
+  bool exportImage(const QString& path, QString* error, const ExportHeader& header) const;
   bool exportImage(const QString& path, QString* error) const;
+  // Per lane, its title and the states it shows with their colours (the legend).
+  struct LegendLane {
+    QString title;
+    std::vector<std::pair<QString, QColor>> states;
+  };
+  std::vector<LegendLane> legend() const;
 
   // For tests and exports: the plot, and where a row is drawn, in widget pixels.
   QCustomPlot* plot() const { return plot_; }
@@ -67,6 +85,14 @@ class LanesView : public QWidget {
   // The event ticks drawn across a row (pod ejections and returns), in seconds.
   std::vector<double> rowMarks(const std::string& lane, RowKind kind) const;
   std::vector<std::string> bracketLabels() const;
+  // What a row draws at the current zoom: its marks folded into pixel columns (lane_fold.h),
+  // and the state names written inside its segments (widget pixels).
+  Folded rowFold(const std::string& lane, RowKind kind) const;
+  std::vector<std::pair<QString, QRectF>> rowNames(const std::string& lane, RowKind kind) const;
+  // The legend under the lanes: per lane, its states' colours and names.
+  QString legendText() const;
+  // The whole-incident strip under the lanes (for tests).
+  OverviewStrip* overview() const { return overview_; }
 
  signals:
   void cursorsChanged();
@@ -84,7 +110,11 @@ class LanesView : public QWidget {
     RowKind kind;
     double top, bottom;
   };
+  std::optional<std::size_t> rowIndex(const std::string& lane, RowKind kind) const;
   void rebuild();
+  void updateLegend();
+  void updateOverview();
+  void applyTimeTicker();
   void layoutRows();
   void addBrackets();
   void addEvents();
@@ -108,6 +138,8 @@ class LanesView : public QWidget {
   QCustomPlot* plot_ = nullptr;
   LanesPlottable* lanes_ = nullptr;
   QLabel* readout_ = nullptr;
+  QLabel* legend_ = nullptr;
+  OverviewStrip* overview_ = nullptr;
   const Incident* incident_ = nullptr;
   BreakerLibrary library_ = BreakerLibrary::breakerlab;
   const Result* replayed_ = nullptr;
