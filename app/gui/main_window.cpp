@@ -596,7 +596,7 @@ void MainWindow::showResult() {
   updateExportActions();
   // A progressive answer covers part of the window: its sums are not the run's, so the metrics
   // keep the last whole answer, greyed until this one is whole.
-  if (!partial) metrics_->setResults(result, session_->baseline(), session_->expectations());
+  if (!partial) metrics_->setResults(result, session_->baseline(), session_->checks());
   metrics_->setEnabled(!partial);
   metrics_->setToolTip(partial ? tr("Updating: the replay of the whole window is still running")
                                : QString());

@@ -95,6 +95,8 @@ void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource
   changes_ = incident_->changes;
   baseline_ = std::move(baseline);
   result_ = baseline_;
+  calibration_ = evaluate(opened_->expect, *opened_, baseline_);
+  baseline_goals_ = evaluate(incident_->goals, *incident_, baseline_);
   const Config& d = incident_->deployed;
   resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
                incident_->dependency.capacity.concurrency > 0;
@@ -166,6 +168,7 @@ bool ReplaySession::setScenario(const Scenario& scenario, QString* error) {
   if (!edited) changes_ = incident_->changes;
   cache_ = std::make_shared<ReplayCache>();
   baseline_ = simulate(*incident_, incident_->deployed, *cache_);
+  baseline_goals_ = evaluate(incident_->goals, *incident_, baseline_);
   const Config& d = incident_->deployed;
   resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||
                incident_->dependency.capacity.concurrency > 0;
@@ -286,10 +289,28 @@ const WhatIf* ReplaySession::currentWhatIf() const {
   return nullptr;
 }
 
-std::vector<ExpectationResult> ReplaySession::expectations() const {
+std::vector<ExpectationResult> ReplaySession::goals() const {
   if (!hasIncident()) return {};
+  return evaluate(incident_->goals, *incident_, result_);
+}
+
+std::vector<ExpectationResult> ReplaySession::whatIfChecks() const {
   const WhatIf* what_if = currentWhatIf();
-  return evaluate(what_if ? what_if->expect : incident_->expect, *incident_, result_);
+  if (what_if == nullptr) return {};
+  return evaluate(what_if->expect, *incident_, result_);
+}
+
+Checks ReplaySession::checks() const {
+  Checks c;
+  if (!hasIncident()) return c;
+  c.calibration = calibration_;
+  c.goals = goals();
+  c.baseline_goals = baseline_goals_;
+  if (const WhatIf* what_if = currentWhatIf(); what_if != nullptr && !what_if->expect.empty()) {
+    c.checks = evaluate(what_if->expect, *incident_, result_);
+    c.checks_of = "what-if '" + what_if->name + "'";
+  }
+  return c;
 }
 
 }  // namespace breakerlab::app

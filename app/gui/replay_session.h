@@ -95,8 +95,19 @@ class ReplaySession : public QObject {
   // the whole-window replay is still running (busy()).
   std::optional<Micros> partialUntil() const { return partial_until_; }
   const Result& baseline() const { return baseline_; }
-  // The incident's expectations (or the current what-if's), evaluated on the current result.
-  std::vector<ExpectationResult> expectations() const;
+  // Calibration: the incident's `expect:` on the deployed config's replay of the incident as
+  // opened (before any scenario). It does not change while the config is tuned.
+  const std::vector<ExpectationResult>& calibration() const { return calibration_; }
+  // The incident's goals on the current result.
+  std::vector<ExpectationResult> goals() const;
+  // The incident's goals on the baseline (the deployed config on incident()).
+  const std::vector<ExpectationResult>& baselineGoals() const { return baseline_goals_; }
+  // The current what-if's own `expect:` on the current result (empty without a what-if).
+  std::vector<ExpectationResult> whatIfChecks() const;
+  // How many goals the current config meets against the deployed one.
+  GoalComparison goalComparison() const { return compareGoals(goals(), baseline_goals_); }
+  // All of them, as the metrics panel shows them.
+  Checks checks() const;
   double lastReplayMilliseconds() const { return last_replay_ms_; }
   bool busy() const { return running_; }
 
@@ -142,6 +153,9 @@ class ReplaySession : public QObject {
   std::shared_ptr<ReplayCache> preview_cache_;
   double preview_lead_in_requests_ = 0;
   Result baseline_;
+  // Evaluated once per baseline: the result they were made from does not change while tuning.
+  std::vector<ExpectationResult> calibration_;
+  std::vector<ExpectationResult> baseline_goals_;
   double last_replay_ms_ = 0;
   bool resources_ = false;  // the deployed config has pods, pools, workers or a capped dependency
   bool running_ = false;

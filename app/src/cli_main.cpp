@@ -1,7 +1,8 @@
 // breakerlab-cli: replay incidents and breaker policies from the command line.
-// Exit codes: 0 all expectations passed, 1 an expectation failed, 2 bad input or usage (a replay
-// above --max-requests included), 3 internal error (a bug: no input should give it), 130 a
-// replay stopped with Ctrl+C.
+// Exit codes: 0 all expectations passed, 1 an expectation failed (the incident's calibration on the
+// deployed config, a what-if's own checks, an --expect; goals only with --require-goals), 2 bad
+// input or usage (a replay above --max-requests included), 3 internal error (a bug: no input
+// should give it), 130 a replay stopped with Ctrl+C.
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -29,7 +30,8 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
   replay->add_option("--set", o.sets, "Override one config key: dotted.key=value (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  replay->add_option("--whatif", o.what_if, "Use the incident's named what-if and its expect:");
+  replay->add_option("--whatif", o.what_if,
+                     "Use the incident's named what-if, and check its own expect:");
   replay->add_option("--seed", o.seed, "Random seed (0 to 2^64-1) instead of the incident's");
   replay->add_option("--max-requests", o.max_requests,
                      "Refuse replays estimated to simulate more requests (attempts and timer "
@@ -51,10 +53,20 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
   replay->add_flag("--no-changes", o.no_changes,
                    "Replay without the incident's timed changes (what the operators did)");
   replay->add_flag("--no-incident-expect", o.no_incident_expect,
-                   "Ignore the expectations written in the incident file");
+                   "Ignore the expectations and goals written in the incident file");
+  replay->add_flag("--require-goals", o.require_goals,
+                   "Exit 1 also when a goal of the incident is not met by this config (goals are "
+                   "reported but do not set the exit code otherwise)");
   replay->add_flag("--json", o.json, "Print the JSON report instead of text");
   replay->add_flag("--list-metrics", o.list_metrics, "List the metric names and exit");
   replay->add_flag("--list-whatifs", o.list_whatifs, "List the incident's what-ifs and exit");
+  replay->footer(
+      "Checks: the incident's expect: (calibration) is evaluated on the deployed config's\n"
+      "replay, whatever config is given; a what-if's own expect: and --expect on this config's\n"
+      "replay; the incident's goals: on this config's, beside the deployed config's.\n"
+      "Exit codes: 0 every calibration check, what-if check and --expect passed; 1 one failed\n"
+      "(or, with --require-goals, a goal is not met); 2 bad input or usage; 3 internal error;\n"
+      "130 stopped with Ctrl+C. Goals alone never change the exit code without --require-goals.");
 }
 
 void addBreaker(CLI::App& app, BreakerOptions& o) {

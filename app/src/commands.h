@@ -39,6 +39,7 @@ struct ReplayOptions {
   std::string trace_dependency;  // traces: whose client spans are the calls
   std::vector<std::string> expects;
   bool no_incident_expect = false;
+  bool require_goals = false;  // exit 1 when a goal is not met
   bool no_changes = false;
   bool json = false;
   bool list_metrics = false;

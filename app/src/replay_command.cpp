@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <charconv>
 #include <iostream>
+#include <optional>
 #include <ostream>
 
 #include "breakerlab/core/expectations.h"
@@ -72,9 +73,12 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
   Incident incident = std::move(imported.incident);
   if (!options.seed.empty()) incident.seed = parseSeed(options.seed);
 
+  // The incident as opened: its `expect:` calibrate the model with the deployed config.
+  const Incident opened = incident;
+
   Config config = incident.deployed;
   std::string label = "deployed";
-  std::vector<Expectation> expectations;
+  Checks checks;
   if (!options.what_if.empty()) {
     const WhatIf* w = incident.whatIf(options.what_if);
     if (w == nullptr)
@@ -83,13 +87,9 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     config = w->config;
     if (w->changes) incident.changes = *w->changes;
     label = "what-if '" + w->name + "'";
-    if (!options.no_incident_expect) expectations = w->expect;
-  } else {
-    if (!options.config_file.empty()) {
-      config = loadConfig(options.config_file);
-      label = options.config_file;
-    }
-    if (!options.no_incident_expect) expectations = incident.expect;
+  } else if (!options.config_file.empty()) {
+    config = loadConfig(options.config_file);
+    label = options.config_file;
   }
   if (!options.policy.empty()) {
     // The breaker of the library's own config file, on top of the rest of the config.
@@ -127,21 +127,61 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     incident.changes.clear();
     label += " without the timed changes";
   }
+  std::vector<Expectation> extra;
   for (const std::string& text : options.expects)
-    expectations.push_back(parseExpectation(text, "--expect \"" + clipText(text) + "\""));
+    extra.push_back(parseExpectation(text, "--expect \"" + clipText(text) + "\""));
 
-  requireWorkWithin(incident, config, parseMaxRequests(options.max_requests), path.string());
+  const double max_requests = parseMaxRequests(options.max_requests);
+  requireWorkWithin(incident, config, max_requests, path.string());
   const Result result = replayWithProgress(incident, config);
   if (!options.calls_out.empty()) writeCallsOutOf(incident, config, options.calls_out);
-  const std::vector<ExpectationResult> checks = evaluate(expectations, incident, result);
+
+  // The what-if's own expect and every --expect: checks of this config.
+  std::vector<Expectation> own;
+  const WhatIf* what_if = options.what_if.empty() ? nullptr : opened.whatIf(options.what_if);
+  if (what_if != nullptr && !options.no_incident_expect) own = what_if->expect;
+  own.insert(own.end(), extra.begin(), extra.end());
+  checks.checks = evaluate(own, incident, result);
+  if (what_if != nullptr && !what_if->expect.empty() && !options.no_incident_expect)
+    checks.checks_of = "what-if '" + what_if->name + "'" + (extra.empty() ? "" : " and --expect");
+  else if (!extra.empty())
+    checks.checks_of = "--expect";
+
+  // Calibration on the deployed config's replay of the incident as opened; goals on this
+  // config's replay and on the deployed config's replay of the same (scenario) incident. A
+  // replay that is the one already made is not made again.
+  const bool replayed_deployed =
+      config == opened.deployed && incident.changes == opened.changes && scenario.empty();
+  std::optional<Result> opened_deployed;
+  const auto deployedOfOpened = [&]() -> const Result& {
+    if (replayed_deployed) return result;
+    if (!opened_deployed) {
+      requireWorkWithin(opened, opened.deployed, max_requests, path.string());
+      opened_deployed = replayWithProgress(opened, opened.deployed);
+    }
+    return *opened_deployed;
+  };
+  if (!options.no_incident_expect && !opened.expect.empty())
+    checks.calibration = evaluate(opened.expect, opened, deployedOfOpened());
+  if (!options.no_incident_expect && !incident.goals.empty()) {
+    checks.goals = evaluate(incident.goals, incident, result);
+    if (scenario.empty()) {
+      checks.baseline_goals = evaluate(opened.goals, opened, deployedOfOpened());
+    } else {
+      const Incident base = applyScenario(opened, scenario);
+      requireWorkWithin(base, base.deployed, max_requests, path.string());
+      checks.baseline_goals = evaluate(base.goals, base, replayWithProgress(base, base.deployed));
+    }
+  }
+
   if (options.json) {
     out << replayToJson(incident, result, checks).dump(2) << '\n';
   } else {
     printReport(out, incident, label, result, checks);
   }
-  const bool all_passed =
-      std::all_of(checks.begin(), checks.end(), [](const auto& c) { return c.passed; });
-  return all_passed ? kExitOk : kExitExpectationFailed;
+  const bool passed = allPassed(checks.calibration) && allPassed(checks.checks) &&
+                      (!options.require_goals || allPassed(checks.goals));
+  return passed ? kExitOk : kExitExpectationFailed;
 }
 
 }  // namespace breakerlab::cli

@@ -77,7 +77,7 @@ std::string metricText(const MetricInfo& info, const std::optional<double>& valu
 }
 
 void printReport(std::ostream& out, const Incident& incident, const std::string& config_label,
-                 const Result& result, const std::vector<ExpectationResult>& expectations) {
+                 const Result& result, const Checks& checks) {
   out << incident.id << ": " << incident.title << '\n';
   out << "config: " << config_label << "; seed " << incident.seed << "; window "
       << formatSeconds(incident.start) << "\u2013" << formatSeconds(incident.end) << " s";
@@ -117,18 +117,64 @@ void printReport(std::ostream& out, const Incident& incident, const std::string&
         << '\n';
   }
 
-  out << "\nExpectations\n";
-  if (expectations.empty()) out << "  (none)\n";
-  std::size_t passed = 0;
-  for (const ExpectationResult& r : expectations) {
-    passed += r.passed ? 1 : 0;
-    out << "  " << (r.passed ? "PASS" : "FAIL") << "  " << r.expectation->text << "  (actual "
-        << r.actual << ")";
-    if (r.expectation->line > 0) out << "  [line " << r.expectation->line << "]";
-    out << '\n';
+  const auto printChecks = [&](std::string_view title,
+                               const std::vector<ExpectationResult>& results) {
+    if (results.empty()) return;
+    out << '\n' << title << '\n';
+    for (const ExpectationResult& r : results) {
+      out << "  " << (r.passed ? "PASS" : "FAIL") << "  " << r.expectation->text << "  (actual "
+          << r.actual << ")";
+      if (r.expectation->line > 0) out << "  [line " << r.expectation->line << "]";
+      out << '\n';
+    }
+  };
+  printChecks("Calibration (the incident's expect:, on the deployed config's replay)",
+              checks.calibration);
+  printChecks("Checks (" + checks.checks_of + ", on this config)", checks.checks);
+  if (!checks.goals.empty()) {
+    out << "\nGoals (the incident's goals:, on this config; deployed beside)\n";
+    for (std::size_t i = 0; i < checks.goals.size(); ++i) {
+      const ExpectationResult& r = checks.goals[i];
+      out << "  " << (r.passed ? "met    " : "NOT MET") << "  " << r.expectation->text
+          << "  (actual " << r.actual;
+      if (i < checks.baseline_goals.size())
+        out << "; deployed " << checks.baseline_goals[i].actual
+            << (checks.baseline_goals[i].passed ? ", met" : ", not met");
+      out << ")";
+      if (r.expectation->line > 0) out << "  [line " << r.expectation->line << "]";
+      out << '\n';
+    }
   }
-  if (!expectations.empty())
-    out << "\n" << passed << " of " << expectations.size() << " expectations passed\n";
+  const std::size_t checked = checks.calibration.size() + checks.checks.size();
+  if (checked == 0 && checks.goals.empty()) out << "\nExpectations\n  (none)\n";
+  if (checked > 0 || !checks.goals.empty()) out << '\n';
+  if (checked > 0) {
+    std::size_t passed = 0;
+    for (const auto* group : {&checks.calibration, &checks.checks})
+      for (const ExpectationResult& r : *group) passed += r.passed ? 1 : 0;
+    out << passed << " of " << checked << " expectations passed\n";
+  }
+  if (!checks.goals.empty()) out << goalVerdictText(checks.goalComparison()) << '\n';
+}
+
+std::string goalVerdictText(const GoalComparison& goals) {
+  using V = GoalComparison::Verdict;
+  std::string text = "Goals: " + std::to_string(goals.met) + " of " + std::to_string(goals.total) +
+                     " met (deployed: " + std::to_string(goals.baseline_met) + " of " +
+                     std::to_string(goals.total) + "): ";
+  switch (goals.verdict) {
+    case V::better:
+      return text + "better than deployed";
+    case V::worse:
+      return text + "worse than deployed";
+    case V::same:
+      return text + "the same as deployed";
+    case V::mixed:
+      return text + "as many as deployed, not the same ones";
+    case V::none:
+      break;
+  }
+  return "Goals: none in this incident";
 }
 
 }  // namespace breakerlab::cli

@@ -92,4 +92,47 @@ std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectat
   return out;
 }
 
+bool allPassed(const std::vector<ExpectationResult>& results) {
+  for (const ExpectationResult& r : results)
+    if (!r.passed) return false;
+  return true;
+}
+
+GoalComparison compareGoals(const std::vector<ExpectationResult>& current,
+                            const std::vector<ExpectationResult>& baseline) {
+  GoalComparison c;
+  c.total = current.size();
+  bool same_ones = current.size() == baseline.size();
+  for (std::size_t i = 0; i < current.size(); ++i) {
+    c.met += current[i].passed ? 1 : 0;
+    if (i < baseline.size() && baseline[i].passed != current[i].passed) same_ones = false;
+  }
+  for (const ExpectationResult& r : baseline) c.baseline_met += r.passed ? 1 : 0;
+  using V = GoalComparison::Verdict;
+  if (c.total == 0) {
+    c.verdict = V::none;
+  } else if (c.met != c.baseline_met) {
+    c.verdict = c.met > c.baseline_met ? V::better : V::worse;
+  } else {
+    c.verdict = same_ones ? V::same : V::mixed;
+  }
+  return c;
+}
+
+std::string_view toString(GoalComparison::Verdict verdict) {
+  switch (verdict) {
+    case GoalComparison::Verdict::none:
+      return "none";
+    case GoalComparison::Verdict::better:
+      return "better";
+    case GoalComparison::Verdict::same:
+      return "same";
+    case GoalComparison::Verdict::mixed:
+      return "mixed";
+    case GoalComparison::Verdict::worse:
+      return "worse";
+  }
+  return "?";
+}
+
 }  // namespace breakerlab

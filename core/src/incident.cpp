@@ -118,6 +118,10 @@ std::string validate(const Incident& incident) {
     if (auto m = validateChanges(changes, w.config, incident.start, incident.end); !m.empty())
       return "what_ifs." + shortName(w.name) + ": " + m;
   }
+  for (const auto& g : incident.goals)
+    if (g.kind != Expectation::Kind::metric)
+      return "goals: '" + shortName(g.text) +
+             "' is a lane check; goals compare metrics (lane checks belong under expect)";
   if (incident.checkout_lane.bucket <= 0) return "checkout_lane.bucket must be positive";
   if (incident.checkout_lane.bucket > kMaxWindow)
     return "checkout_lane.bucket must be at most 7 days";

@@ -28,117 +28,125 @@ struct Unwrapped<std::optional<T>> {
 
 template <auto Member>
 constexpr MetricInfo metric(std::string_view name, std::string_view label, std::string_view unit,
-                            std::string_view description, bool lower_is_better) {
+                            std::string_view description, MetricDirection direction) {
   using Field =
       typename Unwrapped<std::remove_cvref_t<decltype(std::declval<Metrics>().*Member)>>::type;
-  return {
-      name, label, unit, description, field<Member>, lower_is_better, std::is_integral_v<Field>};
+  return {name, label, unit, description, field<Member>, direction, std::is_integral_v<Field>};
 }
 
-// Definitions: docs/metrics.md. Order is the order of reports.
+constexpr MetricDirection kLower = MetricDirection::lower_is_better;
+constexpr MetricDirection kHigher = MetricDirection::higher_is_better;
+constexpr MetricDirection kNeutral = MetricDirection::neutral;
+
+// Definitions: docs/metrics.md (with each one's direction). Order is the order of reports.
 constexpr std::array kRegistry = {
     metric<&Metrics::checkouts>("checkouts", "Checkouts", "",
-                                "checkout requests that arrived in the window", false),
+                                "checkout requests that arrived in the window", kNeutral),
     metric<&Metrics::fresh_checkouts>("fresh_checkouts", "Fresh", "",
-                                      "checkouts served a fresh price from the dependency", false),
+                                      "checkouts served a fresh price from the dependency",
+                                      kHigher),
     metric<&Metrics::cached_checkouts>("cached_checkouts", "Cached", "",
-                                       "checkouts served a cached price", true),
+                                       "checkouts served a cached price", kNeutral),
     metric<&Metrics::failed_checkouts>("failed_checkouts", "Failed checkouts", "",
-                                       "checkouts that failed (no fresh or cached price)", true),
+                                       "checkouts that failed (no fresh or cached price)", kLower),
     metric<&Metrics::failed_pct>("failed_pct", "Failed share", "%",
-                                 "failed checkouts as a share of all checkouts", true),
+                                 "failed checkouts as a share of all checkouts", kLower),
     metric<&Metrics::cached_window_s>("cached_window_s", "Cached-serving window", "s",
-                                      "time the breaker was not closed (cached serving)", true),
+                                      "time the breaker was not closed (cached serving)", kNeutral),
     metric<&Metrics::cached_window_checkouts>(
         "cached_window_checkouts", "Cached while not closed", "",
-        "cached checkouts that arrived while the breaker was not closed", true),
+        "cached checkouts that arrived while the breaker was not closed", kNeutral),
     metric<&Metrics::cached_while_healthy_s>(
         "cached_while_healthy_s", "Cached while healthy", "s",
-        "time the breaker was not closed while the dependency's health was green", true),
+        "time the breaker was not closed while the dependency's health was green", kLower),
     metric<&Metrics::time_to_trip_s>(
         "time_to_trip_s", "Time to trip", "s",
-        "from the start of the first failed call of the episode to the first trip", true),
+        "from the start of the first failed call of the episode to the first trip", kLower),
     metric<&Metrics::time_to_close_after_recovery_s>(
         "time_to_close_after_recovery_s", "Time to close after recovery", "s",
-        "from the dependency's health turning green to the breaker closing", true),
+        "from the dependency's health turning green to the breaker closing", kLower),
     metric<&Metrics::oldest_cached_price_s>("oldest_cached_price_s", "Oldest cached price", "s",
-                                            "age of the oldest cached price served", true),
+                                            "age of the oldest cached price served", kLower),
     metric<&Metrics::dependency_calls>("dependency_calls", "Calls to the dependency", "",
-                                       "calls sent to the dependency", true),
+                                       "calls sent to the dependency", kNeutral),
     metric<&Metrics::dependency_failures>("dependency_failures", "Failed calls", "",
-                                          "dependency calls that ended in a counted failure", true),
+                                          "dependency calls that ended in a counted failure",
+                                          kLower),
     metric<&Metrics::rejected_calls>("rejected_calls", "Rejected by the breaker", "",
                                      "calls the breaker rejected without reaching the dependency",
-                                     false),
+                                     kNeutral),
     metric<&Metrics::retries>("retries", "Retries", "", "attempts after the first of a request",
-                              true),
+                              kLower),
     metric<&Metrics::retries_refused>("retries_refused", "Retries refused", "",
                                       "retries the retry budget or token bucket did not allow",
-                                      false),
+                                      kNeutral),
     metric<&Metrics::amplification>("amplification", "Calls per checkout", "",
-                                    "dependency calls per checkout", true),
-    metric<&Metrics::trips>("trips", "Trips", "", "closed-to-open transitions", true),
-    metric<&Metrics::reopens>("reopens", "Reopens", "", "half-open-to-open transitions", true),
+                                    "dependency calls per checkout", kLower),
+    metric<&Metrics::trips>("trips", "Trips", "", "closed-to-open transitions", kNeutral),
+    metric<&Metrics::reopens>("reopens", "Reopens", "", "half-open-to-open transitions", kNeutral),
     metric<&Metrics::latency_p50_ms>("latency_p50_ms", "Latency p50", "ms",
-                                     "median checkout latency", true),
+                                     "median checkout latency", kLower),
     metric<&Metrics::latency_p95_ms>("latency_p95_ms", "Latency p95", "ms",
-                                     "95th percentile checkout latency", true),
+                                     "95th percentile checkout latency", kLower),
     metric<&Metrics::latency_p99_ms>("latency_p99_ms", "Latency p99", "ms",
-                                     "99th percentile checkout latency", true),
+                                     "99th percentile checkout latency", kLower),
     metric<&Metrics::latency_max_ms>("latency_max_ms", "Latency max", "ms", "slowest checkout",
-                                     true),
+                                     kLower),
     metric<&Metrics::calls_per_failed_checkout>(
         "calls_per_failed_checkout", "Calls per failed checkout", "",
         "attempts per failed checkout that reached the dependency (not refused a worker or pod)",
-        true),
+        kLower),
     metric<&Metrics::mean_call_ms>("mean_call_ms", "Mean call", "ms",
                                    "mean duration of the dependency calls sent (the pool's hold)",
-                                   true),
+                                   kLower),
     metric<&Metrics::peak_pool_utilization_pct>(
         "peak_pool_utilization_pct", "Peak pool use", "%",
-        "most connections in use at once, as a share of all pods' pools", true),
+        "most connections in use at once, as a share of all pods' pools", kLower),
     metric<&Metrics::mean_pool_busy>("mean_pool_busy", "Mean connections in use", "",
-                                     "time-average connections in use over all pods", true),
+                                     "time-average connections in use over all pods", kLower),
     metric<&Metrics::pool_wait_share_pct>("pool_wait_share_pct", "Waited for a connection", "%",
                                           "share of connection acquisitions that had to wait",
-                                          true),
+                                          kLower),
     metric<&Metrics::mean_pool_wait_ms>("mean_pool_wait_ms", "Mean pool wait", "ms",
-                                        "mean wait for a connection over all acquisitions", true),
+                                        "mean wait for a connection over all acquisitions", kLower),
     metric<&Metrics::pool_exhausted>("pool_exhausted", "No connection", "",
-                                     "attempts that gave up waiting for a connection", true),
+                                     "attempts that gave up waiting for a connection", kLower),
     metric<&Metrics::peak_worker_utilization_pct>(
         "peak_worker_utilization_pct", "Peak worker use", "%",
-        "most workers busy at once, as a share of all pods' workers", true),
+        "most workers busy at once, as a share of all pods' workers", kLower),
     metric<&Metrics::mean_workers_busy>("mean_workers_busy", "Mean workers busy", "",
-                                        "time-average busy workers over all pods", true),
+                                        "time-average busy workers over all pods", kLower),
     metric<&Metrics::worker_utilization_at_trip_pct>(
         "worker_utilization_at_trip_pct", "Worker use at trip", "%",
-        "mean busy workers over the 10 s up to the breaker's first trip in the window", true),
+        "mean busy workers over the 10 s up to the breaker's first trip in the window", kLower),
     metric<&Metrics::worker_rejections>("worker_rejections", "No worker", "",
-                                        "checkouts failed: every worker busy, queue full", true),
+                                        "checkouts failed: every worker busy, queue full", kLower),
     metric<&Metrics::min_pods_in_rotation>("min_pods_in_rotation", "Fewest pods in rotation", "",
-                                           "fewest pods the load balancer kept in rotation", false),
+                                           "fewest pods the load balancer kept in rotation",
+                                           kHigher),
     metric<&Metrics::pod_ejections>("pod_ejections", "Pod ejections", "",
-                                    "pods taken out of rotation by failed health checks", true),
+                                    "pods taken out of rotation by failed health checks", kLower),
     metric<&Metrics::no_pod_rejections>("no_pod_rejections", "No pod", "",
-                                        "checkouts failed: no pod in rotation", true),
+                                        "checkouts failed: no pod in rotation", kLower),
     metric<&Metrics::peak_calls_in_flight>("peak_calls_in_flight", "Peak calls in flight", "",
-                                           "most dependency calls sent and not yet answered", true),
+                                           "most dependency calls sent and not yet answered",
+                                           kLower),
     metric<&Metrics::dependency_load_while_unhealthy>(
         "dependency_load_while_unhealthy", "Load while unhealthy", "/s",
-        "dependency calls per second while its health check was red", true),
+        "dependency calls per second while its health check was red", kLower),
     metric<&Metrics::peak_dependency_utilization_pct>(
         "peak_dependency_utilization_pct", "Peak dependency use", "%",
-        "busiest second of a capped dependency: mean share of its ceiling in use", true),
+        "busiest second of a capped dependency: mean share of its ceiling in use", kLower),
     metric<&Metrics::dependency_saturated_s>(
         "dependency_saturated_s", "Dependency saturated", "s",
-        "seconds a capped dependency had 99% or more of its ceiling in use", true),
+        "seconds a capped dependency had 99% or more of its ceiling in use", kLower),
     metric<&Metrics::peak_pending_retries>("peak_pending_retries", "Peak pending retries", "",
-                                           "most retries waiting out their backoff at once", true),
+                                           "most retries waiting out their backoff at once",
+                                           kLower),
     metric<&Metrics::time_to_recover_s>(
         "time_to_recover_s", "Time to recover", "s",
         "from the last red health span's end until no second fails checkouts (lane threshold)",
-        true),
+        kLower),
 };
 }  // namespace
 

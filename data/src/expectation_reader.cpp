@@ -288,6 +288,21 @@ Expectation readExpectation(const Source& src, const YAML::Node& item, const std
   return e;
 }
 
+Expectation readGoal(const Source& src, const YAML::Node& item, const std::string& path) {
+  if (item.IsMap()) {
+    for (const auto& entry : mapEntries(src, item, path))
+      if (entry.key == "lane")
+        fail(src, entry.key_node,
+             path +
+                 ": a lane check is calibration, not a goal: goals compare a metric with a value "
+                 "(such as \"failed_checkouts == 0\"); put lane checks under expect");
+  } else if (!item.IsScalar()) {
+    failExpected(src, item, path,
+                 "a goal such as \"failed_checkouts == 0\" or {metric: ..., op: ..., value: ...}");
+  }
+  return readExpectation(src, item, path, Recorded{});
+}
+
 }  // namespace data_detail
 
 Expectation parseExpectation(std::string_view text, const std::string& origin) {

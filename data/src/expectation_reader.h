@@ -24,6 +24,10 @@ std::optional<TextProblem> parseExpectationText(std::string_view text, Expectati
 Expectation readExpectation(const Source& src, const YAML::Node& item, const std::string& path,
                             const Recorded& recorded);
 
+// One item of a `goals:` list: a string or a metric map, never a lane check (that is
+// calibration, under `expect:`).
+Expectation readGoal(const Source& src, const YAML::Node& item, const std::string& path);
+
 // A readable "unknown metric" message with a few close names.
 std::string unknownMetricMessage(std::string_view name);
 

@@ -49,6 +49,16 @@ std::vector<Expectation> readExpectations(const Source& src, const YAML::Node& n
   return out;
 }
 
+std::vector<Expectation> readGoals(const Source& src, const YAML::Node& node,
+                                   const std::string& path) {
+  requireList(src, node, path);
+  std::vector<Expectation> out;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i)
+    out.push_back(readGoal(src, *it, indexPath(path, i)));
+  return out;
+}
+
 void collectNodes(const YAML::Node& node, std::vector<YAML::Node>& out) {
   out.push_back(node);
   if (node.IsMap()) {
@@ -151,10 +161,10 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
         (!entry.value.IsScalar() || entry.value.Scalar() != kIncidentFormat))
       failExpected(src, entry.value, "format", quoted(kIncidentFormat));
   }
-  const MapReader m(
-      src, root, "",
-      {"format", "id", "title", "summary", "source", "start", "window", "seed", "traffic",
-       "dependency", "checkout_lane", "config", "changes", "what_ifs", "recorded", "expect"});
+  const MapReader m(src, root, "",
+                    {"format", "id", "title", "summary", "source", "start", "window", "seed",
+                     "traffic", "dependency", "checkout_lane", "config", "changes", "what_ifs",
+                     "recorded", "expect", "goals"});
   const YAML::Node& format = m.require("format");
   if (!format.IsScalar() || format.Scalar() != kIncidentFormat)
     failExpected(src, format, "format", quoted(kIncidentFormat));
@@ -191,6 +201,7 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
   if (auto* v = m.find("what_ifs"))
     inc.what_ifs = readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.recorded);
   if (auto* v = m.find("expect")) inc.expect = readExpectations(src, *v, "expect", inc.recorded);
+  if (auto* v = m.find("goals")) inc.goals = readGoals(src, *v, "goals");
   if (std::string problem = validate(inc); !problem.empty()) failAt(src, {}, problem);
   return inc;
 }

@@ -354,6 +354,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
   if (!r.lanes.empty() || !r.events.empty() || !r.brackets.empty())
     root["recorded"] = recordedNode(r);
   if (!inc.expect.empty()) root["expect"] = expectationList(inc.expect);
+  if (!inc.goals.empty()) root["goals"] = expectationList(inc.goals);
 
   std::string text;
   for (const std::string& line : header) {

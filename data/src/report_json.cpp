@@ -21,10 +21,22 @@ json laneToJson(const Lane& lane) {
 json seriesToJson(const std::vector<std::uint32_t>& series) {
   return json(series);
 }
+
+json checkToJson(const ExpectationResult& r) {
+  json item = {{"passed", r.passed}, {"actual", r.actual}};
+  item["text"] = r.expectation != nullptr ? r.expectation->text : std::string();
+  item["line"] = r.expectation != nullptr ? r.expectation->line : 0;
+  return item;
+}
+
+json checksToJson(const std::vector<ExpectationResult>& results) {
+  json out = json::array();
+  for (const ExpectationResult& r : results) out.push_back(checkToJson(r));
+  return out;
+}
 }  // namespace
 
-json replayToJson(const Incident& incident, const Result& result,
-                  const std::vector<ExpectationResult>& expectations) {
+json replayToJson(const Incident& incident, const Result& result, const Checks& checks) {
   json report;
   report["format"] = kReportFormat;
   report["incident"] = {{"id", incident.id}, {"title", incident.title}};
@@ -53,14 +65,23 @@ json replayToJson(const Incident& incident, const Result& result,
                       {"label", e.label}});
   report["events"] = std::move(events);
 
-  json checks = json::array();
-  for (const ExpectationResult& r : expectations) {
-    json item = {{"passed", r.passed}, {"actual", r.actual}};
-    item["text"] = r.expectation != nullptr ? r.expectation->text : std::string();
-    item["line"] = r.expectation != nullptr ? r.expectation->line : 0;
-    checks.push_back(std::move(item));
+  report["calibration"] = checksToJson(checks.calibration);
+  report["checks"] = checksToJson(checks.checks);
+  if (!checks.checks_of.empty()) report["checks_of"] = checks.checks_of;
+  json expectations = checksToJson(checks.calibration);
+  for (const ExpectationResult& r : checks.checks) expectations.push_back(checkToJson(r));
+  report["expectations"] = std::move(expectations);
+  const GoalComparison comparison = checks.goalComparison();
+  json goals = checksToJson(checks.goals);
+  for (std::size_t i = 0; i < checks.goals.size() && i < checks.baseline_goals.size(); ++i) {
+    goals[i]["deployed_passed"] = checks.baseline_goals[i].passed;
+    goals[i]["deployed_actual"] = checks.baseline_goals[i].actual;
   }
-  report["expectations"] = std::move(checks);
+  report["goals"] = {{"total", comparison.total},
+                     {"met", comparison.met},
+                     {"deployed_met", comparison.baseline_met},
+                     {"verdict", std::string(toString(comparison.verdict))},
+                     {"results", std::move(goals)}};
 
   const SecondSeries& s = result.per_second;
   report["per_second"] = {{"checkouts", seriesToJson(s.checkouts)},

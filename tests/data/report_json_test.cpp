@@ -36,7 +36,8 @@ TEST(ReplayJson, Shape) {
   Expectation e;
   e.text = "trips == 0";
   e.line = 42;
-  const std::vector<ExpectationResult> checks = {{&e, false, "1"}};
+  Checks checks;
+  checks.calibration = {{&e, false, "1"}};
   const nlohmann::json j = replayToJson(inc, sampleResult(), checks);
 
   EXPECT_EQ(j["format"], "breakerlab-report/1");
@@ -77,10 +78,21 @@ TEST(ReplayJson, Shape) {
 TEST(ReplayJson, BundledIncidentReplay) {
   const Incident inc = loadIncident(test::resourcePath(test::kPricingIncident));
   const Result result = simulate(inc, inc.deployed);
-  const auto checks = evaluate(inc.expect, inc, result);
+  Checks checks;
+  checks.calibration = evaluate(inc.expect, inc, result);
+  checks.goals = evaluate(inc.goals, inc, result);
+  checks.baseline_goals = checks.goals;
   const nlohmann::json j = replayToJson(inc, result, checks);
   EXPECT_EQ(j["incident"]["id"], "INC-2026-0908");
   EXPECT_EQ(j["expectations"].size(), inc.expect.size());
+  EXPECT_EQ(j["calibration"].size(), inc.expect.size());
+  EXPECT_TRUE(j["checks"].empty());
+  ASSERT_FALSE(inc.goals.empty());
+  EXPECT_EQ(j["goals"]["total"], inc.goals.size());
+  EXPECT_EQ(j["goals"]["met"], j["goals"]["deployed_met"]);
+  EXPECT_EQ(j["goals"]["verdict"], "same");
+  EXPECT_EQ(j["goals"]["results"].size(), inc.goals.size());
+  EXPECT_EQ(j["goals"]["results"][0]["deployed_passed"], j["goals"]["results"][0]["passed"]);
   EXPECT_EQ(j["recorded_lanes"]["breaker"].size(), 6u);
   EXPECT_FALSE(j["lanes"]["breaker"].empty());
   EXPECT_EQ(j["per_second"]["checkouts"].size(), result.per_second.checkouts.size());
@@ -99,7 +111,7 @@ TEST(ReplayJson, ResourceSeriesPodsLaneAndPodEvents) {
   r.per_second.pending_retries = {0, 12};
   r.per_second.dependency_load = {40, 41};
   r.per_second.pods_in_rotation = {8, 7};
-  const nlohmann::json j = replayToJson(Incident{}, r, {});
+  const nlohmann::json j = replayToJson(Incident{}, r, Checks{});
   ASSERT_EQ(j["lanes"]["pods"].size(), 2u);
   EXPECT_EQ(j["lanes"]["pods"][1]["state"], "7 of 8");
   EXPECT_EQ(j["lanes"]["pods"][1]["from"], 5.0);
@@ -112,7 +124,7 @@ TEST(ReplayJson, ResourceSeriesPodsLaneAndPodEvents) {
   EXPECT_EQ(j["per_second"]["dependency_load"], nlohmann::json({40, 41}));
   EXPECT_EQ(j["per_second"]["pods_in_rotation"], nlohmann::json({8, 7}));
   // Without the resource the series and the lane are empty, not missing.
-  const nlohmann::json plain = replayToJson(Incident{}, sampleResult(), {});
+  const nlohmann::json plain = replayToJson(Incident{}, sampleResult(), Checks{});
   EXPECT_TRUE(plain["lanes"]["pods"].is_array());
   EXPECT_TRUE(plain["lanes"]["pods"].empty());
   for (const char* key :

@@ -1,10 +1,11 @@
 // Any bytes as a breakerlab/1 incident. What parses is estimated, written back as YAML and, when
-// the estimate is small, replayed and reported as JSON: an incident the reader accepts must not
-// crash the model or the report either.
+// the estimate is small, replayed, its expectations and goals evaluated and reported as JSON: an
+// incident the reader accepts must not crash the model or the report either.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "breakerlab/core/expectations.h"
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/incident_io.h"
@@ -21,7 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (estimateWork(incident, incident.deployed).simulated_requests <= kMaxFuzzRequests &&
         incident.checkout_lane.bucket >= kMillisecond) {
       const Result result = simulate(incident, incident.deployed);
-      (void)replayToJson(incident, result, {}).dump();
+      Checks checks;
+      checks.calibration = evaluate(incident.expect, incident, result);
+      checks.goals = evaluate(incident.goals, incident, result);
+      checks.baseline_goals = checks.goals;
+      (void)replayToJson(incident, result, checks).dump();
     }
   } catch (const LoadError&) {
   }

@@ -1,6 +1,8 @@
 #include "breakerlab/views/metrics_panel.h"
 
+#include <QFont>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLocale>
 #include <QSplitter>
 #include <QTreeWidget>
@@ -83,7 +85,44 @@ QString formatMetric(std::string_view unit, const std::optional<double>& value, 
   return number;
 }
 
+QString formatDelta(std::string_view unit, double delta, bool integral) {
+  QString text = unit == "%" ? formatMetric("", delta, integral) + QStringLiteral(" pp")
+                             : formatMetric(unit, delta, integral);
+  return delta > 0 ? QStringLiteral("+") + text : text;
+}
+
+int deltaDirectionOf(const MetricInfo& metric, double delta) {
+  if (delta == 0) return 0;
+  switch (metric.direction) {
+    case MetricDirection::lower_is_better:
+      return delta < 0 ? 1 : -1;
+    case MetricDirection::higher_is_better:
+      return delta > 0 ? 1 : -1;
+    case MetricDirection::neutral:
+      return 0;
+  }
+  return 0;
+}
+
+QString MetricsPanel::calibrationTitle() {
+  return tr("Calibration · deployed config");
+}
+QString MetricsPanel::goalsTitle() {
+  return tr("Goals · current config");
+}
+QString MetricsPanel::checksTitle(const QString& of) {
+  return tr("Checks · %1").arg(of);
+}
+
 MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
+  verdict_label_ = new QLabel;
+  verdict_label_->setObjectName(QStringLiteral("goalVerdict"));
+  verdict_label_->setWordWrap(true);
+  verdict_label_->setContentsMargins(4, 2, 4, 2);
+  verdict_label_->setToolTip(
+      tr("How many of the incident's goals the current config meets, against the deployed "
+         "config"));
+
   metrics_ = new QTreeWidget;
   metrics_->setColumnCount(4);
   metrics_->setHeaderLabels({tr("Metric"), tr("Replay"), tr("Deployed"), tr("Δ")});
@@ -111,16 +150,25 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   }
 
   expectations_ = new QTreeWidget;
+  expectations_->setObjectName(QStringLiteral("checks"));
   expectations_->setColumnCount(2);
-  expectations_->setHeaderLabels({tr("Expectation"), tr("Result")});
+  expectations_->setHeaderLabels({tr("Check"), tr("Result")});
   expectations_->setRootIsDecorated(false);
+  expectations_->setItemsExpandable(false);
+  expectations_->setIndentation(12);
   expectations_->setItemDelegate(new StaticTextDelegate(expectations_));
   expectations_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   expectations_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
 
   metrics_->setMinimumWidth(460);
+  auto* top = new QWidget;
+  auto* top_layout = new QVBoxLayout(top);
+  top_layout->setContentsMargins(0, 0, 0, 0);
+  top_layout->setSpacing(2);
+  top_layout->addWidget(verdict_label_);
+  top_layout->addWidget(metrics_, 1);
   auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(metrics_);
+  split->addWidget(top);
   split->addWidget(expectations_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
@@ -142,8 +190,7 @@ void setForegroundIfChanged(QTreeWidgetItem* item, int column, const QBrush& bru
 
 }  // namespace
 
-void MetricsPanel::setResults(const Result& current, const Result& baseline,
-                              const std::vector<ExpectationResult>& expectations) {
+void MetricsPanel::setResults(const Result& current, const Result& baseline, const Checks& checks) {
   // A column sized to its contents measures every row again on each cell's change (forty rows
   // of text shaping per cell); fixed while the cells change, it is measured once afterwards.
   QHeaderView* header = metrics_->header();
@@ -162,8 +209,8 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline,
     if (now && before) {
       const double d = *now - *before;
       if (std::abs(d) > 1e-9 * std::max(1.0, std::abs(*before))) {
-        delta = (d > 0 ? QStringLiteral("+") : QString()) + formatMetric(info.unit, d, integral);
-        direction = (d < 0) == info.lower_is_better ? 1 : -1;
+        delta = formatDelta(info.unit, d, integral);
+        direction = deltaDirectionOf(info, d);
       }
     } else if (now.has_value() != before.has_value()) {
       delta = now ? tr("now defined") : tr("now undefined");
@@ -177,24 +224,143 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline,
   }
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
-  // The same expectations as shown (the usual case while tuning): update their results in place.
-  bool same = expectations_->topLevelItemCount() == static_cast<int>(expectations.size());
-  for (int i = 0; same && i < expectations_->topLevelItemCount(); ++i)
-    same = expectations_->topLevelItem(i)->text(0) ==
-           QString::fromStdString(expectations[static_cast<std::size_t>(i)].expectation->text);
-  if (!same) expectations_->clear();
-  failed_expectations_ = 0;
-  for (std::size_t i = 0; i < expectations.size(); ++i) {
-    const ExpectationResult& e = expectations[i];
-    QTreeWidgetItem* item = same ? expectations_->topLevelItem(static_cast<int>(i))
-                                 : new QTreeWidgetItem(expectations_);
-    setTextIfChanged(item, 0, QString::fromStdString(e.expectation->text));
-    setTextIfChanged(item, 1,
-                     (e.passed ? tr("PASS  ") : tr("FAIL  ")) + QString::fromStdString(e.actual));
-    setForegroundIfChanged(item, 1, QBrush(e.passed ? palette::kGood : palette::kBad));
-    item->setToolTip(0, tr("line %1 of the incident").arg(e.expectation->line));
-    failed_expectations_ += e.passed ? 0 : 1;
+  // The verdict on the goals, over the metrics.
+  const GoalComparison goals = checks.goalComparison();
+  verdict_ = goals.verdict;
+  using V = GoalComparison::Verdict;
+  QString verdict;
+  if (goals.verdict == V::none) {
+    verdict = tr("Goals: none in this incident");
+  } else {
+    verdict = tr("Goals: %1 of %2 met (deployed: %3 of %2) — ")
+                  .arg(goals.met)
+                  .arg(goals.total)
+                  .arg(goals.baseline_met);
+    switch (goals.verdict) {
+      case V::better:
+        verdict += tr("better than deployed");
+        break;
+      case V::worse:
+        verdict += tr("worse than deployed");
+        break;
+      case V::same:
+        verdict += tr("same as deployed");
+        break;
+      case V::mixed:
+        verdict += tr("as many as deployed, not the same ones");
+        break;
+      case V::none:
+        break;
+    }
   }
+  if (verdict_label_->text() != verdict) verdict_label_->setText(verdict);
+  const QColor colour = goals.verdict == V::better  ? palette::kGood
+                        : goals.verdict == V::worse ? palette::kBad
+                                                    : palette().color(QPalette::WindowText);
+  if (verdict_label_->palette().color(QPalette::WindowText) != colour) {
+    QPalette p = verdict_label_->palette();
+    p.setColor(QPalette::WindowText, colour);
+    verdict_label_->setPalette(p);
+  }
+
+  // The checks in their groups. The same groups and checks as shown (the usual case while
+  // tuning): their results are updated in place.
+  struct Group {
+    QString title;
+    const std::vector<ExpectationResult>* results;
+    const std::vector<ExpectationResult>* baseline;  // goals: the deployed config's
+  };
+  std::vector<Group> groups;
+  if (!checks.calibration.empty())
+    groups.push_back({calibrationTitle(), &checks.calibration, nullptr});
+  if (!checks.goals.empty())
+    groups.push_back({goalsTitle(), &checks.goals, &checks.baseline_goals});
+  if (!checks.checks.empty())
+    groups.push_back(
+        {checksTitle(QString::fromStdString(checks.checks_of)), &checks.checks, nullptr});
+  QStringList structure;
+  for (const Group& g : groups) {
+    structure << g.title;
+    for (const ExpectationResult& e : *g.results)
+      structure << QString::fromStdString(e.expectation->text);
+  }
+  const bool same = structure == check_structure_;
+  if (!same) {
+    expectations_->clear();
+    check_structure_ = structure;
+  }
+  failed_expectations_ = 0;
+  unmet_goals_ = 0;
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const Group& g = groups[gi];
+    const bool is_goals = g.baseline != nullptr;
+    QTreeWidgetItem* head = nullptr;
+    if (same) {
+      head = expectations_->topLevelItem(static_cast<int>(gi));
+    } else {
+      head = new QTreeWidgetItem(expectations_);
+      head->setText(0, g.title);
+      QFont bold = head->font(0);
+      bold.setBold(true);
+      head->setFont(0, bold);
+      head->setFont(1, bold);
+      head->setFlags(Qt::ItemIsEnabled);
+      head->setToolTip(0, is_goals ? tr("The incident's goals: what a good config must achieve, "
+                                        "checked against the current config")
+                          : g.results == &checks.calibration
+                              ? tr("The incident's expect: lines, checked against the "
+                                   "replay of the deployed config: whether the model "
+                                   "reproduces the record. Tuning does not change them.")
+                              : tr("The what-if's own expect: lines, checked against "
+                                   "the current config"));
+    }
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < g.results->size(); ++i) {
+      const ExpectationResult& e = (*g.results)[i];
+      QTreeWidgetItem* item = same ? head->child(static_cast<int>(i)) : new QTreeWidgetItem(head);
+      setTextIfChanged(item, 0, QString::fromStdString(e.expectation->text));
+      QString result = is_goals ? (e.passed ? tr("MET  ") : tr("NOT MET  "))
+                                : (e.passed ? tr("PASS  ") : tr("FAIL  "));
+      result += QString::fromStdString(e.actual);
+      if (is_goals && i < g.baseline->size())
+        result += tr("  (deployed %1)").arg(QString::fromStdString((*g.baseline)[i].actual));
+      setTextIfChanged(item, 1, result);
+      setForegroundIfChanged(item, 1, QBrush(e.passed ? palette::kGood : palette::kBad));
+      if (item->data(1, Qt::UserRole).toBool() != e.passed || !same)
+        item->setData(1, Qt::UserRole, e.passed);
+      if (!same) item->setToolTip(0, tr("line %1 of the incident").arg(e.expectation->line));
+      passed += e.passed ? 1 : 0;
+      (is_goals ? unmet_goals_ : failed_expectations_) += e.passed ? 0 : 1;
+    }
+    setTextIfChanged(
+        head, 1,
+        (is_goals ? tr("%1 of %2 met") : tr("%1 of %2 pass")).arg(passed).arg(g.results->size()));
+  }
+  if (!same) expectations_->expandAll();
+}
+
+QString MetricsPanel::verdictText() const {
+  return verdict_label_->text();
+}
+
+std::vector<MetricsPanel::CheckRow> MetricsPanel::checkRows() const {
+  std::vector<CheckRow> rows;
+  for (int g = 0; g < expectations_->topLevelItemCount(); ++g) {
+    const QTreeWidgetItem* head = expectations_->topLevelItem(g);
+    for (int i = 0; i < head->childCount(); ++i) {
+      const QTreeWidgetItem* item = head->child(i);
+      rows.push_back(
+          {head->text(0), item->text(0), item->text(1), item->data(1, Qt::UserRole).toBool()});
+    }
+  }
+  return rows;
+}
+
+QStringList MetricsPanel::groupTitles() const {
+  QStringList titles;
+  for (int g = 0; g < expectations_->topLevelItemCount(); ++g)
+    titles << expectations_->topLevelItem(g)->text(0);
+  return titles;
 }
 
 QString MetricsPanel::valueText(const QString& metric) const {
@@ -225,12 +391,10 @@ QString MetricsPanel::asText() const {
                          item->text(3)}
                  .join('\t');
   }
-  if (expectations_->topLevelItemCount() > 0)
-    lines << QString() << QStringLiteral("expectation\tresult");
-  for (int i = 0; i < expectations_->topLevelItemCount(); ++i) {
-    const auto* item = expectations_->topLevelItem(i);
-    lines << item->text(0) + '\t' + item->text(1);
-  }
+  lines << QString() << verdictText();
+  const std::vector<CheckRow> rows = checkRows();
+  if (!rows.empty()) lines << QString() << QStringLiteral("group\texpectation\tresult");
+  for (const CheckRow& row : rows) lines << row.group + '\t' + row.text + '\t' + row.result;
   return lines.join('\n') + '\n';
 }
 

@@ -196,7 +196,14 @@ struct Incident {
   std::vector<TimedChange> changes;
   std::vector<WhatIf> what_ifs;
   Recorded recorded;
+  // Calibration: what the record says of the deployed config, checked against its replay (a
+  // lane that matches the recorded one, the document's counts). A tuned config is not held to
+  // these: they say whether the model reproduces the incident.
   std::vector<Expectation> expect;
+  // What a good config must achieve (the document's action items, its "good outcome"), checked
+  // against the config being tuned. Metric comparisons only: a lane that matches the record
+  // is calibration, never a goal.
+  std::vector<Expectation> goals;
 
   const WhatIf* whatIf(std::string_view name) const;
 };

@@ -59,13 +59,19 @@ struct Metrics {
   std::optional<double> time_to_recover_s;  // last health red -> green to failures settling
 };
 
+// Which way a metric's change is good, for colouring deltas and comparing runs. `neutral`: the
+// change alone says nothing good or bad (checkouts served from cache go down both when more get
+// a fresh price and when more fail; a breaker that trips more often may be doing its job), so
+// its delta is not coloured; read it with the metrics that have a direction.
+enum class MetricDirection : std::uint8_t { lower_is_better, higher_is_better, neutral };
+
 struct MetricInfo {
   std::string_view name;
   std::string_view label;  // short, for tables: "Time to trip"
   std::string_view unit;   // "", "s", "ms", "%"
   std::string_view description;
   std::optional<double> (*get)(const Metrics&);
-  bool lower_is_better;
+  MetricDirection direction;
   bool integral;  // a count: shown without decimals
 };
 

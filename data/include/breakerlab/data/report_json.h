@@ -14,9 +14,9 @@ namespace breakerlab {
 inline constexpr const char* kReportFormat = "breakerlab-report/1";
 inline constexpr const char* kBreakerReportFormat = "breakerlab-breaker-report/1";
 
-// Times are seconds (double) from the incident's t=0.
-nlohmann::json replayToJson(const Incident& incident, const Result& result,
-                            const std::vector<ExpectationResult>& expectations);
+// Times are seconds (double) from the incident's t=0. `checks` gives `calibration`, `checks`,
+// `goals` and, for readers of earlier reports, `expectations` (calibration, then checks).
+nlohmann::json replayToJson(const Incident& incident, const Result& result, const Checks& checks);
 
 nlohmann::json breakerReplayToJson(const std::vector<LoggedCall>& calls,
                                    const BreakerReplay& replay);

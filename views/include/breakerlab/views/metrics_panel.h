@@ -1,13 +1,17 @@
 #pragma once
 // The numbers of a replay beside those of the deployed config, with the difference coloured by
-// whether it is better or worse, and the incident's expectations as pass/fail.
+// whether it is better or worse, a verdict on the incident's goals, and the checks: calibration
+// (the incident's expect: on the deployed config), goals (on the current config) and the
+// what-if's own checks, as pass/fail.
 #include <QHash>
 #include <QWidget>
 #include <vector>
 
 #include "breakerlab/core/expectations.h"
+#include "breakerlab/core/metrics.h"
 #include "breakerlab/core/result.h"
 
+class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -18,30 +22,62 @@ class MetricsPanel : public QWidget {
  public:
   explicit MetricsPanel(QWidget* parent = nullptr);
 
-  void setResults(const Result& current, const Result& baseline,
-                  const std::vector<ExpectationResult>& expectations);
+  void setResults(const Result& current, const Result& baseline, const Checks& checks);
 
-  // The shown value of a metric ("14.09 s"), and its delta column ("-12.04 s").
+  // The shown value of a metric ("14.09 s"), and its delta column ("-12.04 s", "+3.20 pp").
   QString valueText(const QString& metric) const;
   QString deltaText(const QString& metric) const;
   // False for a row hidden because neither run has the resource it measures (no bounded pool,
   // no health checks, ...); undefined metrics otherwise show as "—".
   bool isShown(const QString& metric) const;
-  // Whether the delta is shown as better (+1), worse (-1) or unchanged (0).
+  // Whether the delta is shown as better (+1), worse (-1) or uncoloured (0: unchanged, or a
+  // metric whose direction is neutral).
   int deltaDirection(const QString& metric) const;
+  // Calibration checks and the what-if's checks that fail (goals not met are not counted).
   int failedExpectations() const { return failed_expectations_; }
-  // Tab-separated: metric, value, deployed, delta (the rows shown); then the expectations.
+  int unmetGoals() const { return unmet_goals_; }
+  // The row on top of the metrics: "Goals: 2 of 2 met (deployed: 0 of 2) — better than
+  // deployed".
+  QString verdictText() const;
+  GoalComparison::Verdict verdict() const { return verdict_; }
+
+  // The rows of the checks tree under their group headers, as shown.
+  struct CheckRow {
+    QString group;  // the header: "Calibration · deployed config", "Goals · current config", ...
+    QString text;   // the expectation as written
+    QString result;
+    bool passed = false;
+  };
+  std::vector<CheckRow> checkRows() const;
+  QStringList groupTitles() const;
+
+  // Tab-separated: metric, value, deployed, delta (the rows shown); then the goals verdict and
+  // the checks: group, expectation, result.
   QString asText() const;
 
+  static QString calibrationTitle();
+  static QString goalsTitle();
+  static QString checksTitle(const QString& of);
+
  private:
+  QLabel* verdict_label_ = nullptr;
   QTreeWidget* metrics_ = nullptr;
   QTreeWidget* expectations_ = nullptr;
   QHash<QString, QTreeWidgetItem*> rows_;
   QHash<QString, int> directions_;
+  QStringList check_structure_;  // group titles and check texts, to update the tree in place
   int failed_expectations_ = 0;
+  int unmet_goals_ = 0;
+  GoalComparison::Verdict verdict_ = GoalComparison::Verdict::none;
 };
 
 // "1,760", "14.09 s", "800 ms", "0.27", "—" (undefined).
 QString formatMetric(std::string_view unit, const std::optional<double>& value, bool integral);
+// A difference of two values of a metric, signed: "+1,802", "-12.04 s", and for a percentage
+// "+3.20 pp" (percentage points: 12% to 15.2% is +3.20 pp, not +3.20%).
+QString formatDelta(std::string_view unit, double delta, bool integral);
+// +1 when a change of `delta` is good for the metric, -1 when bad, 0 when the metric is neutral
+// (its change alone is neither: see MetricDirection) or nothing changed.
+int deltaDirectionOf(const MetricInfo& metric, double delta);
 
 }  // namespace breakerlab::views
