@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -21,11 +22,13 @@
 #include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -44,6 +47,7 @@
 #include "breakerlab/views/resource_chart.h"
 #include "breakerlab/views/scenario_panel.h"
 #include "changes_command.h"
+#include "comparison_slot.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
 #include "replay_session.h"
@@ -66,6 +70,7 @@ QString incidentFilter() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   session_ = new ReplaySession(this);
+  comparison_ = new ComparisonSlot(this);
   undo_ = new QUndoStack(this);
   report_error_ = [this](const QString& title, const QString& text) {
     QMessageBox::critical(this, title, text);
@@ -88,7 +93,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                    [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
     applyChanges(after);
   });
+  connect(comparison_, &ComparisonSlot::changed, this, [this] {
+    showResult();
+    if (!comparison_->isDeployed() && comparison_->result())
+      status_->setText(tr("B: %1 · replayed").arg(comparison_->name()));
+  });
   connect(session_, &ReplaySession::scenarioChanged, this, [this] {
+    comparison_->replayOn(session_->incident());
     lanes_->setIncident(session_->incident());
     changes_->setChanges(session_->incident(), session_->changes());
   });
@@ -371,6 +382,44 @@ void MainWindow::buildMenus() {
     undo_->endMacro();
   });
   what_if_menu_ = edit->addMenu(tr("Apply &What-if"));
+  edit->addSeparator();
+  add(edit, "swap-ab", tr("S&wap A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X),
+      [this] { swapAB(); });
+  add(edit, "pin-b", tr("Compare &Against This Tuning"),
+      QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), [this] {
+        if (!session_->hasIncident()) return;
+        compareWith(
+            ComparisonSlot::Choice{tr("pinned tuning"), session_->config(), session_->changes()});
+      });
+
+  // A is the config the knobs tune; B, what it is compared against (ghost lanes, deltas).
+  auto* compare = addToolBar(tr("Comparison"));
+  compare->setObjectName(QStringLiteral("comparison-toolbar"));
+  compare->setMovable(false);
+  auto* b_label = new QLabel(tr(" Compare A (the knobs) with B: "));
+  compare->addWidget(b_label);
+  compare_box_ = new QComboBox;
+  compare_box_->setObjectName(QStringLiteral("compare-with"));
+  compare_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  compare_box_->setToolTip(tr("B: drawn as the ghost under each lane; the metrics' Δ is A − B"));
+  compare->addWidget(compare_box_);
+  compare->addAction(action(QStringLiteral("swap-ab")));
+  compare->addAction(action(QStringLiteral("pin-b")));
+  connect(compare_box_, &QComboBox::activated, this, [this](int index) {
+    if (!session_->hasIncident()) return;
+    const auto choices = comparisonChoices();
+    if (index == 0) return compareWith(std::nullopt);
+    if (index >= 1 && index <= static_cast<int>(choices.size()))
+      return compareWith(choices[static_cast<std::size_t>(index - 1)]);
+    if (index == compare_box_->count() - 1) {
+      const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+      const QString path = QFileDialog::getOpenFileName(
+          this, tr("Compare with a Config"), folder,
+          tr("Configs (*.yaml *.yml *.json *.go *.ts *.js *.properties);;All files (*)"));
+      if (path.isEmpty() || !compareWithConfigFile(path)) refreshComparisonBox();
+    }
+  });
+  refreshComparisonBox();
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   add(view, "fit", tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
@@ -403,8 +452,8 @@ void MainWindow::buildMenus() {
 // import report only for an imported one).
 void MainWindow::updateIncidentActions() {
   static constexpr const char* kNeedAnIncident[] = {
-      "reload",       "save-incident", "import-config", "export-lanes",
-      "copy-metrics", "reset",         "fit",           "workbench"};
+      "reload", "save-incident", "import-config", "export-lanes", "copy-metrics",
+      "reset",  "fit",           "workbench",     "swap-ab",      "pin-b"};
   const bool open = session_->hasIncident();
   for (const char* name : kNeedAnIncident) action(QString::fromLatin1(name))->setEnabled(open);
   action(QStringLiteral("import-report"))->setEnabled(open && session_->isImported());
@@ -559,6 +608,8 @@ void MainWindow::showIncident() {
   changes_->setChanges(incident, session_->changes());
   scenario_->setScenario(session_->scenario());
   lanes_->setIncident(incident);
+  comparison_->clear();
+  refreshComparisonBox();
   what_if_menu_->clear();
   for (const WhatIf& w : incident.what_ifs) {
     QAction* a = what_if_menu_->addAction(QString::fromStdString(w.name));
@@ -591,12 +642,22 @@ void MainWindow::showResult() {
   const bool tuned = session_->isTuned();
   const std::optional<Micros> partial = session_->partialUntil();
   lanes_->setBreakerLibrary(session_->config().breaker.library);
-  lanes_->setResults(result, tuned ? &session_->baseline() : nullptr);
+  const Result& b = comparisonBaseline();
+  lanes_->setBaselineName(comparison_->result() ? comparison_->name() : tr("deployed"));
+  lanes_->setResults(result, tuned || !comparison_->isDeployed() ? &b : nullptr);
   lanes_->setPendingFrom(partial ? std::optional<double>(toSeconds(*partial)) : std::nullopt);
   updateExportActions();
   // A progressive answer covers part of the window: its sums are not the run's, so the metrics
   // keep the last whole answer, greyed until this one is whole.
-  if (!partial) metrics_->setResults(result, session_->baseline(), session_->checks());
+  if (!partial) {
+    Checks checks = session_->checks();
+    // The verdict on the goals is against B.
+    if (comparison_->result())
+      checks.baseline_goals =
+          evaluate(session_->incident().goals, session_->incident(), *comparison_->result());
+    metrics_->setBaselineName(comparison_->result() ? comparison_->name() : tr("deployed"));
+    metrics_->setResults(result, b, checks);
+  }
   metrics_->setEnabled(!partial);
   metrics_->setToolTip(partial ? tr("Updating: the replay of the whole window is still running")
                                : QString());
@@ -737,6 +798,107 @@ void MainWindow::updateExportActions() {
     a->setEnabled(open && (target == ExportTarget::breakerlab_yaml ||
                            library == BreakerLibrary::breakerlab || libraryOf(target) == library));
   export_library_action_->setEnabled(open && library != BreakerLibrary::breakerlab);
+}
+
+const Result& MainWindow::comparisonBaseline() const {
+  // While B replays (a second on a long incident) the deployed config stands in.
+  const Result* b = comparison_->result();
+  return b ? *b : session_->baseline();
+}
+
+void MainWindow::compareWith(std::optional<ComparisonSlot::Choice> b) {
+  if (!session_->hasIncident()) return;
+  comparison_->set(std::move(b), session_->incident());
+  if (comparison_->busy()) status_->setText(tr("Replaying B: %1…").arg(comparison_->name()));
+  refreshComparisonBox();
+  showResult();
+}
+
+std::vector<ComparisonSlot::Choice> MainWindow::comparisonChoices() const {
+  std::vector<ComparisonSlot::Choice> choices;
+  if (!session_->hasIncident()) return choices;
+  const Incident& incident = session_->incident();
+  for (const WhatIf& w : incident.what_ifs)
+    choices.push_back({tr("what-if %1").arg(QString::fromStdString(w.name)), w.config,
+                       w.changes ? *w.changes : incident.changes});
+  return choices;
+}
+
+void MainWindow::refreshComparisonBox() {
+  const QSignalBlocker block(compare_box_);
+  compare_box_->clear();
+  compare_box_->addItem(tr("deployed"));
+  int current = 0;
+  for (const ComparisonSlot::Choice& c : comparisonChoices()) {
+    compare_box_->addItem(c.name);
+    if (!comparison_->isDeployed() && comparison_->name() == c.name)
+      current = compare_box_->count() - 1;
+  }
+  // A pinned tuning or a config file is shown while it is B.
+  if (!comparison_->isDeployed() && current == 0) {
+    compare_box_->addItem(comparison_->name());
+    current = compare_box_->count() - 1;
+  }
+  compare_box_->addItem(tr("config file…"));
+  compare_box_->setCurrentIndex(current);
+  compare_box_->setEnabled(session_->hasIncident());
+}
+
+bool MainWindow::compareWithConfigFile(const QString& path) {
+  if (!session_->hasIncident()) return false;
+  const std::string file = path.toStdString();
+  Config config = session_->incident().deployed;
+  try {
+    const std::string text = readTextFile(file);
+    if (text.find(kConfigFormat) != std::string::npos) {
+      config = parseConfig(text, file);
+    } else {
+      applyNativeConfig(parseNativeConfig(text, file), config);
+    }
+  } catch (const std::exception& e) {
+    report_error_(tr("Could not read the config to compare with"),
+                  QString::fromStdString(e.what()));
+    refreshComparisonBox();
+    return false;
+  }
+  compareWith(
+      ComparisonSlot::Choice{QFileInfo(path).fileName(), config, session_->incident().changes});
+  return true;
+}
+
+void MainWindow::swapAB() {
+  // A takes B's config and changes (one undo step); B becomes what A was.
+  if (!session_->hasIncident()) return;
+  const Incident& incident = session_->incident();
+  ComparisonSlot::Choice was_a{session_->isTuned() ? tr("previous tuning") : QString(),
+                               session_->config(), session_->changes()};
+  const Config b_config =
+      comparison_->isDeployed() ? incident.deployed : comparison_->choice()->config;
+  const std::vector<TimedChange> b_changes =
+      comparison_->isDeployed() ? incident.changes : comparison_->choice()->changes;
+  const QString b_name = comparison_->name();
+  undo_->beginMacro(tr("swap A and B"));
+  if (!(session_->changes() == b_changes)) {
+    undo_->push(new ChangesCommand(session_->changes(), b_changes,
+                                   [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
+    applyChanges(b_changes);
+  }
+  undo_->push(new KnobCommand(QStringLiteral("swap A and B"), session_->config(), b_config,
+                              [this](const Config& c) { applyConfig(c); }));
+  applyConfig(b_config);
+  undo_->endMacro();
+  // The old A: deployed stays "deployed"; a what-if keeps its name; a tuning is "previous".
+  const WhatIf* what_if = nullptr;
+  for (const WhatIf& w : incident.what_ifs)
+    if (w.config == was_a.config && (w.changes ? *w.changes : incident.changes) == was_a.changes)
+      what_if = &w;
+  if (was_a.config == incident.deployed && was_a.changes == incident.changes)
+    compareWith(std::nullopt);
+  else {
+    if (what_if) was_a.name = tr("what-if %1").arg(QString::fromStdString(what_if->name));
+    compareWith(was_a);
+  }
+  status_->setText(tr("A is now %1; B is %2").arg(b_name, comparison_->name()));
 }
 
 bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {

@@ -11,10 +11,12 @@
 #include "breakerlab/core/scenario.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/state_table.h"
+#include "comparison_slot.h"
 
 class QAction;
 class QLabel;
 class QMenu;
+class QComboBox;
 class QDockWidget;
 class QSplitter;
 class QStackedWidget;
@@ -52,6 +54,15 @@ class MainWindow : public QMainWindow {
   bool exportLanesTo(const QString& path);
   // "Config: tuned — Open interval 20s → 5s · ...": the current config against the deployed.
   QStringList configSummary() const;
+  // The A/B comparison: B (nullopt: the deployed config); the choices the B box offers (the
+  // what-ifs); B from a config file (BreakerLab's or a library's own); A and B swapped.
+  void compareWith(std::optional<ComparisonSlot::Choice> b);
+  std::vector<ComparisonSlot::Choice> comparisonChoices() const;
+  bool compareWithConfigFile(const QString& path);
+  void swapAB();
+  ComparisonSlot& comparison() const { return *comparison_; }
+  // B's replay (the deployed one while B replays).
+  const Result& comparisonBaseline() const;
   // Writes the open incident as breakerlab/1 YAML (atomically), with the import report as
   // comments when it was imported.
   bool saveIncidentTo(const QString& path);
@@ -137,6 +148,9 @@ class MainWindow : public QMainWindow {
   QStackedWidget* pages_ = nullptr;
   StartPage* start_ = nullptr;
   QSplitter* charts_split_ = nullptr;
+  ComparisonSlot* comparison_ = nullptr;
+  QComboBox* compare_box_ = nullptr;
+  void refreshComparisonBox();
   QDockWidget* knobs_dock_ = nullptr;
   QDockWidget* metrics_dock_ = nullptr;
   QDockWidget* charts_dock_ = nullptr;

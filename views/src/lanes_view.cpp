@@ -222,10 +222,20 @@ void LanesView::updateLegend() {
   if (legend_->text() != text) legend_->setText(text);
 }
 
+QString LanesView::rowTitle(const RowPlace& place) const {
+  return place.kind == RowKind::baseline ? baseline_name_
+                                         : laneTitle(place.lane, place.kind, incident_, library_);
+}
+
+void LanesView::setBaselineName(const QString& name) {
+  // No rebuild here: the results it would draw may be gone (B replaced); the caller's
+  // setResults() follows.
+  baseline_name_ = name;
+}
+
 QStringList LanesView::rowTitles() const {
   QStringList titles;
-  for (const RowPlace& place : rows_)
-    titles << laneTitle(place.lane, place.kind, incident_, library_);
+  for (const RowPlace& place : rows_) titles << rowTitle(place);
   return titles;
 }
 
@@ -340,8 +350,7 @@ void LanesView::rebuild() {
         if (isPodEvent(e)) row.marks.push_back(toSeconds(e.at));
     }
     rows.push_back(std::move(row));
-    ticker->addTick((place.top + place.bottom) / 2,
-                    laneTitle(place.lane, place.kind, incident_, library_));
+    ticker->addTick((place.top + place.bottom) / 2, rowTitle(place));
   }
   lanes_->setRows(std::move(rows));
   updateLegend();

@@ -232,22 +232,23 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
   if (goals.verdict == V::none) {
     verdict = tr("Goals: none in this incident");
   } else {
-    verdict = tr("Goals: %1 of %2 met (deployed: %3 of %2) — ")
+    verdict = tr("Goals: %1 of %2 met (%4: %3 of %2) — ")
                   .arg(goals.met)
                   .arg(goals.total)
-                  .arg(goals.baseline_met);
+                  .arg(goals.baseline_met)
+                  .arg(baseline_name_);
     switch (goals.verdict) {
       case V::better:
-        verdict += tr("better than deployed");
+        verdict += tr("better than %1").arg(baseline_name_);
         break;
       case V::worse:
-        verdict += tr("worse than deployed");
+        verdict += tr("worse than %1").arg(baseline_name_);
         break;
       case V::same:
-        verdict += tr("same as deployed");
+        verdict += tr("same as %1").arg(baseline_name_);
         break;
       case V::mixed:
-        verdict += tr("as many as deployed, not the same ones");
+        verdict += tr("as many as %1, not the same ones").arg(baseline_name_);
         break;
       case V::none:
         break;
@@ -323,7 +324,8 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
                                 : (e.passed ? tr("PASS  ") : tr("FAIL  "));
       result += QString::fromStdString(e.actual);
       if (is_goals && i < g.baseline->size())
-        result += tr("  (deployed %1)").arg(QString::fromStdString((*g.baseline)[i].actual));
+        result +=
+            tr("  (%1 %2)").arg(baseline_name_, QString::fromStdString((*g.baseline)[i].actual));
       setTextIfChanged(item, 1, result);
       setForegroundIfChanged(item, 1, QBrush(e.passed ? palette::kGood : palette::kBad));
       if (item->data(1, Qt::UserRole).toBool() != e.passed || !same)
@@ -376,6 +378,13 @@ QString MetricsPanel::deltaText(const QString& metric) const {
 bool MetricsPanel::isShown(const QString& metric) const {
   const auto* item = rows_.value(metric);
   return item != nullptr && !item->isHidden();
+}
+
+void MetricsPanel::setBaselineName(const QString& name) {
+  // "deployed", or what B is: the baseline column, the verdict and the goals name it.
+  if (baseline_name_ == name) return;
+  baseline_name_ = name;
+  metrics_->headerItem()->setText(2, name.left(1).toUpper() + name.mid(1));
 }
 
 int MetricsPanel::deltaDirection(const QString& metric) const {

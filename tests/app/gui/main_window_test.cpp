@@ -25,6 +25,7 @@
 #include <QUndoStack>
 #include <QValueAxis>
 
+#include "breakerlab/core/simulate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
@@ -675,6 +676,105 @@ TEST(WorkbenchLayout, IsSavedAndRestoredButNeverIntoAnUnusableState) {
     window.close();
   }
   QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// Waits for B's replay (a worker) and the whole answer of A.
+void settle(MainWindow& window) {
+  QElapsedTimer waited;
+  waited.start();
+  while ((window.comparison().busy() || window.session().busy()) && waited.elapsed() < 60'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  QCoreApplication::processEvents();
+}
+
+QAction* whatIfAction(MainWindow& window, const QString& name) {
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a->text() == name) return a;
+  return nullptr;
+}
+
+TEST_F(Workbench, ComparesTheTuningWithAnyWhatIfAndSwapsAAndB) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  auto* box = window.findChild<QComboBox*>(QStringLiteral("compare-with"));
+  ASSERT_NE(box, nullptr);
+  EXPECT_EQ(box->currentText(), QStringLiteral("deployed"));
+  EXPECT_EQ(box->findText(QStringLiteral("what-if early-probe")), 1);
+
+  // B = the early probe; A stays the deployed config.
+  window.compareWith(window.comparisonChoices()[0]);
+  settle(window);
+  ASSERT_NE(window.comparison().result(), nullptr);
+  EXPECT_EQ(box->currentText(), QStringLiteral("what-if early-probe"));
+  const Result& b = *window.comparison().result();
+  EXPECT_LT(b.metrics.cached_while_healthy_s, 3.0) << "B is the early probe's replay";
+  EXPECT_EQ(&window.comparisonBaseline(), window.comparison().result());
+  // The ghost rows are B, titled with its name; the metrics' baseline column is B.
+  EXPECT_EQ(window.lanes()->rowTitles().count(QStringLiteral("what-if early-probe")), 2)
+      << window.lanes()->rowTitles().join(", ").toStdString();
+  EXPECT_NEAR(window.lanes()->rowSpans("breaker", views::RowKind::baseline).back().first, 43.0,
+              1.0);
+  EXPECT_TRUE(window.metrics()->verdictText().contains(QStringLiteral("what-if early-probe")))
+      << window.metrics()->verdictText().toStdString();
+  EXPECT_TRUE(window.metrics()->verdictText().contains(QStringLiteral("worse")))
+      << "the deployed config meets fewer goals than the early probe";
+
+  // Swap: A is now the early probe (the knobs), B the deployed config; one undo step.
+  window.action(QStringLiteral("swap-ab"))->trigger();
+  settle(window);
+  EXPECT_TRUE(window.session().config().breaker.early_probe);
+  EXPECT_TRUE(window.comparison().isDeployed());
+  EXPECT_EQ(box->currentText(), QStringLiteral("deployed"));
+  EXPECT_TRUE(window.metrics()->verdictText().contains(QStringLiteral("better than deployed")));
+  window.undoStack()->undo();
+  EXPECT_FALSE(window.session().config().breaker.early_probe);
+
+  // Pinning the tuning as B, then tuning on: A against the pinned one.
+  window.action(QStringLiteral("pin-b"))->trigger();
+  settle(window);
+  EXPECT_EQ(window.comparison().name(), QStringLiteral("pinned tuning"));
+  EXPECT_EQ(box->currentText(), QStringLiteral("pinned tuning"));
+  // A new incident: B is the deployed config again.
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  EXPECT_TRUE(window.comparison().isDeployed());
+}
+
+TEST_F(Workbench, BreakerAt40PodsAgainstScaleTo40PodsOn12Sep) {
+  const QString path =
+      QString::fromStdString(test::resourcePath("incidents/inc-2026-0912-payment-timeout.yaml"));
+  ASSERT_TRUE(window.openIncident(path));
+  settle(window);
+  QAction* breaker = whatIfAction(window, QStringLiteral("breaker-at-40-pods"));
+  ASSERT_NE(breaker, nullptr);
+  breaker->trigger();
+  const auto choices = window.comparisonChoices();
+  const auto scale = std::find_if(choices.begin(), choices.end(), [](const auto& c) {
+    return c.name == QStringLiteral("what-if scale-to-40-pods");
+  });
+  ASSERT_NE(scale, choices.end());
+  window.compareWith(*scale);
+  settle(window);
+  ASSERT_NE(window.comparison().result(), nullptr);
+  const Incident& incident = window.session().incident();
+  const WhatIf* scale_what_if = incident.whatIf("scale-to-40-pods");
+  ASSERT_NE(scale_what_if, nullptr);
+  // B is exactly the what-if's replay: the same metrics a fresh replay of it gives.
+  SimulateOptions options;
+  const auto changes = scale_what_if->changes ? *scale_what_if->changes : incident.changes;
+  options.changes = &changes;
+  const Result direct = simulate(incident, scale_what_if->config, options);
+  EXPECT_EQ(window.comparison().result()->metrics.failed_checkouts,
+            direct.metrics.failed_checkouts);
+  EXPECT_EQ(window.session().currentWhatIf()->name, "breaker-at-40-pods");
+  EXPECT_EQ(window.lanes()->rowTitles().count(QStringLiteral("what-if scale-to-40-pods")), 2);
+  // The breaker's trips against the scale-up's none.
+  EXPECT_GT(window.session().result().metrics.trips, 0u);
+  EXPECT_EQ(window.comparison().result()->metrics.trips, 0u);
 }
 
 }  // namespace

@@ -48,6 +48,9 @@ class LanesView : public QWidget {
   std::optional<double> pendingFrom() const { return pending_from_; }
   // Whose breaker rules the replayed lanes follow (named in the breaker lane's title).
   void setBreakerLibrary(BreakerLibrary library);
+  // What the ghost rows are titled: "deployed", or the name of what B is (A/B comparison).
+  // Takes effect on the next setResults().
+  void setBaselineName(const QString& name);
   // The rows' titles, top to bottom (as the axis shows them).
   QStringList rowTitles() const;
   // Repaints at once (for benchmarks and exports).
@@ -111,6 +114,7 @@ class LanesView : public QWidget {
     double top, bottom;
   };
   std::optional<std::size_t> rowIndex(const std::string& lane, RowKind kind) const;
+  QString rowTitle(const RowPlace& place) const;
   void rebuild();
   void updateLegend();
   void updateOverview();
@@ -139,6 +143,7 @@ class LanesView : public QWidget {
   LanesPlottable* lanes_ = nullptr;
   QLabel* readout_ = nullptr;
   QLabel* legend_ = nullptr;
+  QString baseline_name_ = QStringLiteral("deployed");
   OverviewStrip* overview_ = nullptr;
   const Incident* incident_ = nullptr;
   BreakerLibrary library_ = BreakerLibrary::breakerlab;

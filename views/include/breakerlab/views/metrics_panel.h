@@ -23,6 +23,9 @@ class MetricsPanel : public QWidget {
   explicit MetricsPanel(QWidget* parent = nullptr);
 
   void setResults(const Result& current, const Result& baseline, const Checks& checks);
+  // What the baseline is ("deployed" by default; B of an A/B comparison). Takes effect in the
+  // header at once, in the verdict and goals on the next setResults().
+  void setBaselineName(const QString& name);
 
   // The shown value of a metric ("14.09 s"), and its delta column ("-12.04 s", "+3.20 pp").
   QString valueText(const QString& metric) const;
@@ -61,6 +64,7 @@ class MetricsPanel : public QWidget {
 
  private:
   QLabel* verdict_label_ = nullptr;
+  QString baseline_name_ = QStringLiteral("deployed");
   QTreeWidget* metrics_ = nullptr;
   QTreeWidget* expectations_ = nullptr;
   QHash<QString, QTreeWidgetItem*> rows_;
