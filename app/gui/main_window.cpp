@@ -177,6 +177,12 @@ void MainWindow::buildWidgets() {
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  // The charts line up with the lanes' time axis (pixels and ticks).
+  connect(lanes_, &views::LanesView::timeAxisChanged, this,
+          [this](const views::TimeAxisPlace& place) {
+            chart_->alignWith(place);
+            resources_->alignWith(place);
+          });
   // The charts follow the lanes' zoom and pan.
   connect(lanes_->plot()->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
           [this](const QCPRange& r) {

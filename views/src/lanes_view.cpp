@@ -111,6 +111,8 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->grid()->setVisible(false);
   plot_->yAxis->setTickLength(0, 0);
   plot_->yAxis->setSubTickLength(0, 0);
+  // Room on the right for the resource chart's pods axis, which lines up with this one.
+  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, 36, 0));
   plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
   plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
   lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
@@ -122,6 +124,13 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   // Event labels are placed in pixels: lay them out again when a zoom, pan or resize moves them
   // (after the plot's layout, before it draws).
   overview_ = new OverviewStrip(this);
+  // The per-second charts line up with the time axis as it was drawn.
+  connect(plot_, &QCustomPlot::afterReplot, this, [this] {
+    TimeAxisPlace place = timeAxisPlace();
+    if (place == time_axis_place_) return;
+    time_axis_place_ = std::move(place);
+    emit timeAxisChanged(time_axis_place_);
+  });
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
     if (eventsLayoutKey() != events_layout_) relayoutEvents();
     overview_->setSpan(plot_->axisRect()->left(), plot_->axisRect()->right() + 1);
@@ -198,6 +207,18 @@ void LanesView::applyTimeTicker() {
   const std::optional<Micros> clock = incident_ ? incident_->clock_start : std::nullopt;
   plot_->xAxis->setTicker(makeTimeTicker(clock));
   plot_->xAxis->setLabel(timeAxisLabel(clock));
+}
+
+TimeAxisPlace LanesView::timeAxisPlace() const {
+  TimeAxisPlace place;
+  const QRect rect = plot_->axisRect()->rect();
+  place.global_left = plot_->mapToGlobal(QPoint(rect.left(), 0)).x();
+  place.global_right = plot_->mapToGlobal(QPoint(rect.right(), 0)).x();
+  const QVector<double> ticks = plot_->xAxis->tickVector();
+  const QVector<QString> labels = plot_->xAxis->tickVectorLabels();
+  for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i)
+    place.ticks.append({ticks[i], labels[i]});
+  return place;
 }
 
 QString LanesView::legendText() const {

@@ -3,10 +3,12 @@
 #include "per_second_chart.h"
 
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -17,9 +19,10 @@ namespace breakerlab::views {
 
 OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
   chart_ = newPerSecondChart();
-  x_ = new QValueAxis;
+  x_ = new QCategoryAxis;
+  x_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   y_ = new QValueAxis;
-  x_->setTitleText(tr("time (s)"));
+  y_->setTickCount(3);  // the charts are short: more labels would not fit
   y_->setTitleText(tr("checkouts/s"));
   x_->setLabelFormat(QStringLiteral("%g"));
   y_->setLabelFormat(QStringLiteral("%g"));
@@ -69,7 +72,7 @@ void OutcomeChart::setResult(const Result& result, double start_s) {
 }
 
 void OutcomeChart::applyTheme() {
-  applyChartPalette(chart_, palette(), {x_, y_});
+  applyChartPalette(chart_, palette(), {static_cast<QValueAxis*>(x_), y_});
   const QColor colors[] = {palette::kBad, palette::kCached, palette::kGood};
   for (int i = 0; i < 3; ++i) {
     areas_[i]->setColor(colors[i]);
@@ -84,6 +87,21 @@ void OutcomeChart::changeEvent(QEvent* event) {
 
 void OutcomeChart::setTimeRange(double lower_s, double upper_s) {
   x_->setRange(lower_s, upper_s);
+}
+
+std::pair<double, double> OutcomeChart::timeRange() const {
+  return {x_->min(), x_->max()};
+}
+
+void OutcomeChart::alignWith(const TimeAxisPlace& place) {
+  place_ = place;
+  alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+}
+
+void OutcomeChart::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (!place_.ticks.isEmpty())
+    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
 }
 
 double OutcomeChart::stackedTopAt(double seconds) const {

@@ -1,13 +1,19 @@
 #pragma once
 // What the per-second charts (outcomes, resources) share: the chart's frame, its view filling
 // the widget, and following the application palette.
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QLegend>
+#include <QList>
+#include <QPair>
 #include <QPalette>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWidget>
 #include <initializer_list>
+
+#include "breakerlab/views/time_axis_place.h"
 
 namespace breakerlab::views {
 
@@ -62,6 +68,56 @@ inline void setAxisTop(QValueAxis* axis, double top, bool nice) {
   if (axis->min() == min && axis->max() == max && axis->tickCount() == ticks) return;
   axis->setRange(min, max);
   axis->setTickCount(ticks);
+}
+
+// Lines the chart's plot area up with the lanes' time axis, pixel for pixel, with the same ticks
+// and labels. The y axis and the legend go into the margin left of it (the lanes' row titles
+// take the same room). Where the chart is not under the lanes (a floating dock, a margin too
+// narrow for the y axis), the plot area is laid out as Qt Charts would, with the same ticks.
+// `applied` holds what was last set, so that a repaint that changes nothing touches nothing
+// (any change makes Qt Charts lay out and shape every label again).
+inline void alignTimeAxis(QChart* chart, QChartView* view, QCategoryAxis* x,
+                          const TimeAxisPlace& place, TimeAxisPlace& applied,
+                          qsizetype& applied_every, QRectF& plot_area) {
+  const QWidget* viewport = view->viewport();
+  const int left = viewport->mapFromGlobal(QPoint(place.global_left, 0)).x();
+  const int right = viewport->mapFromGlobal(QPoint(place.global_right, 0)).x();
+  constexpr int kYAxisRoom = 58, kTop = 6, kXLabelsRoom = 26;
+  const bool aligned = left >= kYAxisRoom + 40 && right > left + 50 && right <= viewport->width();
+  // Not under the lanes, the chart is narrower than they are: every k-th of their ticks.
+  const qsizetype every =
+      aligned ? 1
+              : std::max<qsizetype>(1, (place.ticks.size() * 90 + viewport->width() / 2) /
+                                           std::max(1, viewport->width() / 2));
+  if (!(place.ticks == applied.ticks) || every != applied_every) {
+    for (const QString& label : x->categoriesLabels()) x->remove(label);
+    double last = -1e300;
+    for (qsizetype i = 0; i < place.ticks.size(); i += every) {
+      const auto& [at, label] = place.ticks[i];
+      if (at <= last || x->categoriesLabels().contains(label)) continue;  // must increase, unique
+      x->append(label, at);
+      last = at;
+    }
+    applied_every = every;
+  }
+  applied = place;
+  QRectF area;
+  if (aligned)
+    area = QRectF(left, kTop, right - left + 1,
+                  std::max(20, viewport->height() - kTop - kXLabelsRoom));
+  if (area == plot_area) return;
+  plot_area = area;
+  chart->setPlotArea(area);  // a null rect: automatic
+  QLegend* legend = chart->legend();
+  if (aligned) {
+    legend->detachFromChart();
+    legend->setAlignment(Qt::AlignLeft);
+    legend->setGeometry(QRectF(2, kTop, left - kYAxisRoom - 4, area.height()));
+    legend->update();
+  } else {
+    legend->attachToChart();
+    legend->setAlignment(Qt::AlignRight);
+  }
 }
 
 }  // namespace breakerlab::views

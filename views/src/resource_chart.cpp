@@ -2,11 +2,13 @@
 
 #include "per_second_chart.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -28,7 +30,7 @@ struct SeriesSpec {
 
 const SeriesSpec& spec(int i) {
   static const SeriesSpec kSpecs[] = {
-      {QT_TR_NOOP("workers busy"), &SecondSeries::workers_busy, QColor(0x8e, 0x6b, 0xbf)},
+      {QT_TR_NOOP("workers busy"), &SecondSeries::workers_busy, QColor(0x5f, 0x6e, 0x82)},
       {QT_TR_NOOP("connections in use"), &SecondSeries::pool_busy, palette::kCached},
       {QT_TR_NOOP("pending retries"), &SecondSeries::pending_retries, palette::kWarn},
       {QT_TR_NOOP("calls in flight"), &SecondSeries::dependency_load, QColor(0x4a, 0xa3, 0xa3)},
@@ -52,12 +54,14 @@ std::uint32_t podCount(const Result& result) {
 
 ResourceChart::ResourceChart(QWidget* parent) : QWidget(parent) {
   chart_ = newPerSecondChart();
-  x_ = new QValueAxis;
+  x_ = new QCategoryAxis;
+  x_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   y_ = new QValueAxis;
+  y_->setTickCount(3);  // the charts are short: more labels would not fit
   pods_ = new QValueAxis;
-  x_->setTitleText(tr("time (s)"));
   pods_->setTitleText(tr("pods"));
-  for (QValueAxis* axis : {x_, y_, pods_}) axis->setLabelFormat(QStringLiteral("%g"));
+  for (QValueAxis* axis : {static_cast<QValueAxis*>(x_), y_, pods_})
+    axis->setLabelFormat(QStringLiteral("%g"));
   chart_->addAxis(x_, Qt::AlignBottom);
   chart_->addAxis(y_, Qt::AlignLeft);
   chart_->addAxis(pods_, Qt::AlignRight);
@@ -155,7 +159,7 @@ double ResourceChart::valueAt(const QString& name, double seconds) const {
 }
 
 void ResourceChart::applyTheme() {
-  applyChartPalette(chart_, palette(), {x_, y_, pods_});
+  applyChartPalette(chart_, palette(), {static_cast<QValueAxis*>(x_), y_, pods_});
   // Series often coincide (each busy worker holds one call in flight): each is drawn thinner
   // than the one before it, so that both colours show where they do.
   for (int i = 0; i < kSeries; ++i)
@@ -170,6 +174,21 @@ void ResourceChart::changeEvent(QEvent* event) {
 
 void ResourceChart::setTimeRange(double lower_s, double upper_s) {
   x_->setRange(lower_s, upper_s);
+}
+
+std::pair<double, double> ResourceChart::timeRange() const {
+  return {x_->min(), x_->max()};
+}
+
+void ResourceChart::alignWith(const TimeAxisPlace& place) {
+  place_ = place;
+  alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+}
+
+void ResourceChart::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (!place_.ticks.isEmpty())
+    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
 }
 
 }  // namespace breakerlab::views

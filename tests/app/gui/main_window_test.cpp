@@ -3,6 +3,7 @@
 
 #include <qcustomplot.h>
 #include <QAction>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
@@ -775,6 +776,41 @@ TEST_F(Workbench, BreakerAt40PodsAgainstScaleTo40PodsOn12Sep) {
   // The breaker's trips against the scale-up's none.
   EXPECT_GT(window.session().result().metrics.trips, 0u);
   EXPECT_EQ(window.comparison().result()->metrics.trips, 0u);
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+TEST_F(Workbench, TheChartsShareTheLanesTimeAxisPixelForPixel) {
+  window.resize(1600, 1000);
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  QElapsedTimer waited;
+  waited.start();
+  while (waited.elapsed() < 100) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  window.lanes()->replotNow();
+  QCoreApplication::processEvents();
+  const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
+  ASSERT_GE(lanes.ticks.size(), 3);
+  const QRectF area = window.chart()->alignedPlotArea();
+  ASSERT_FALSE(area.isNull()) << "the charts dock is under the lanes";
+  const QWidget* viewport = window.chart()->view()->viewport();
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(), lanes.global_left);
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
+            lanes.global_right);
+  // The same ticks, labelled the same.
+  auto* x = qobject_cast<QCategoryAxis*>(window.chart()->chart()->axes(Qt::Horizontal).value(0));
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->categoriesLabels().size(), lanes.ticks.size());
+  EXPECT_EQ(x->categoriesLabels().front(), lanes.ticks.front().second);
+  // Zooming the lanes moves both.
+  window.lanes()->plot()->xAxis->setRange(20, 40);
+  window.lanes()->replotNow();
+  EXPECT_EQ(window.chart()->timeRange(), std::make_pair(20.0, 40.0));
+  const views::TimeAxisPlace zoomed = window.lanes()->timeAxisPlace();
+  EXPECT_EQ(x->categoriesLabels().front(), zoomed.ticks.front().second);
 }
 
 }  // namespace

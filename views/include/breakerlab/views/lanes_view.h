@@ -16,6 +16,7 @@
 #include "breakerlab/core/breaker_library.h"
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
+#include "breakerlab/views/time_axis_place.h"
 
 class QCustomPlot;
 class QCPAbstractItem;
@@ -94,11 +95,15 @@ class LanesView : public QWidget {
   std::vector<std::pair<QString, QRectF>> rowNames(const std::string& lane, RowKind kind) const;
   // The legend under the lanes: per lane, its states' colours and names.
   QString legendText() const;
+  // Where the time axis runs on screen and its ticks, as last drawn.
+  TimeAxisPlace timeAxisPlace() const;
   // The whole-incident strip under the lanes (for tests).
   OverviewStrip* overview() const { return overview_; }
 
  signals:
   void cursorsChanged();
+  // The time axis moved on screen or its ticks changed (after a repaint).
+  void timeAxisChanged(const TimeAxisPlace& place);
   // The user dragged the marker of the timed change at `from` to `to` (incident time).
   void changeDragged(Micros from, Micros to);
 
@@ -144,6 +149,7 @@ class LanesView : public QWidget {
   QLabel* readout_ = nullptr;
   QLabel* legend_ = nullptr;
   QString baseline_name_ = QStringLiteral("deployed");
+  TimeAxisPlace time_axis_place_;
   OverviewStrip* overview_ = nullptr;
   const Incident* incident_ = nullptr;
   BreakerLibrary library_ = BreakerLibrary::breakerlab;

@@ -1,15 +1,19 @@
 #pragma once
 // Checkouts per second by outcome (fresh, cached, failed), stacked, under the lanes. Long
 // incidents are binned to at most kMaxBins columns so the chart stays cheap to redraw.
+#include <QRectF>
 #include <QWidget>
+#include <utility>
 
 #include "breakerlab/core/result.h"
+#include "breakerlab/views/time_axis_place.h"
 
 class QChart;
 class QChartView;
 class QLineSeries;
 class QAreaSeries;
 class QValueAxis;
+class QCategoryAxis;
 
 namespace breakerlab::views {
 
@@ -24,6 +28,10 @@ class OutcomeChart : public QWidget {
   // `start_s` is the window start (the series are indexed from it).
   void setResult(const Result& result, double start_s);
   void setTimeRange(double lower_s, double upper_s);
+  // Lines the plot area and ticks up with the lanes' time axis (see per_second_chart.h).
+  void alignWith(const TimeAxisPlace& place);
+  // The time range shown, in seconds.
+  std::pair<double, double> timeRange() const;
   QChartView* view() const { return view_; }
   QChart* chart() const { return chart_; }
   // Checkouts per second in the bin containing `seconds`, by outcome (for tests).
@@ -31,6 +39,7 @@ class OutcomeChart : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void applyTheme();
@@ -41,7 +50,16 @@ class OutcomeChart : public QWidget {
   // half the line geometry Qt Charts would compute for areas between two lines.
   QLineSeries* tops_[3] = {};
   QAreaSeries* areas_[3] = {};  // failed, cached, fresh: in drawing order
-  QValueAxis* x_ = nullptr;
+  QCategoryAxis* x_ = nullptr;
+  TimeAxisPlace place_, applied_;
+  QRectF plot_area_;
+  qsizetype applied_every_ = 1;
+
+ public:
+  // Where the plot area is (null: laid out by Qt Charts), in the view's viewport (for tests).
+  QRectF alignedPlotArea() const { return plot_area_; }
+
+ private:
   QValueAxis* y_ = nullptr;
 };
 

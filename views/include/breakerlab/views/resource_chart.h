@@ -5,16 +5,20 @@
 // the run has are shown; a run with none (unlimited workers and pool, one pod, no retries) has
 // nothing to show and the window hides the chart. Long incidents are binned to at most kMaxBins
 // columns, keeping each bin's peak (for pods, its minimum).
+#include <QRectF>
 #include <QStringList>
 #include <QWidget>
 #include <array>
+#include <utility>
 
 #include "breakerlab/core/result.h"
+#include "breakerlab/views/time_axis_place.h"
 
 class QChart;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
+class QCategoryAxis;
 
 namespace breakerlab::views {
 
@@ -29,6 +33,10 @@ class ResourceChart : public QWidget {
   // `start_s` is the window start (the series are indexed from it).
   void setResult(const Result& result, double start_s);
   void setTimeRange(double lower_s, double upper_s);
+  // Lines the plot area and ticks up with the lanes' time axis (see per_second_chart.h).
+  void alignWith(const TimeAxisPlace& place);
+  // The time range shown, in seconds.
+  std::pair<double, double> timeRange() const;
   QChartView* view() const { return view_; }
 
   // Whether the last result had any resource series.
@@ -41,6 +49,7 @@ class ResourceChart : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   static constexpr int kSeries = 5;
@@ -49,7 +58,16 @@ class ResourceChart : public QWidget {
   QChart* chart_ = nullptr;
   QChartView* view_ = nullptr;
   std::array<QLineSeries*, kSeries> series_{};
-  QValueAxis* x_ = nullptr;
+  QCategoryAxis* x_ = nullptr;
+  TimeAxisPlace place_, applied_;
+  QRectF plot_area_;
+  qsizetype applied_every_ = 1;
+
+ public:
+  // Where the plot area is (null: laid out by Qt Charts), in the view's viewport (for tests).
+  QRectF alignedPlotArea() const { return plot_area_; }
+
+ private:
   QValueAxis* y_ = nullptr;     // counts of things in use
   QValueAxis* pods_ = nullptr;  // pods in rotation, right (left when it is the only series)
   unsigned shown_ = 0;          // bit i: series_[i] is in the chart

@@ -1,0 +1,16 @@
+#pragma once
+// The lanes' time axis as the per-second charts line up with it: where it runs on screen
+// (global x of its first and last pixel) and its ticks (position in seconds, label).
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace breakerlab::views {
+
+struct TimeAxisPlace {
+  int global_left = 0, global_right = 0;
+  QList<QPair<double, QString>> ticks;
+  bool operator==(const TimeAxisPlace&) const = default;
+};
+
+}  // namespace breakerlab::views
