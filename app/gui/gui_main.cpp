@@ -1,6 +1,7 @@
 // breakerlab: the workbench GUI.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QPalette>
 #include <QStyleFactory>
 #include <QTimer>
@@ -39,6 +40,14 @@ int main(int argc, char** argv) {
   QCommandLineOption size(QStringLiteral("size"),
                           QStringLiteral("The window's size, as WIDTHxHEIGHT."),
                           QStringLiteral("size"));
+  QCommandLineOption range(QStringLiteral("range"),
+                           QStringLiteral("Show FROM:TO (seconds from the incident's start)."),
+                           QStringLiteral("from:to"));
+  QCommandLineOption compare(QStringLiteral("compare"),
+                             QStringLiteral("Compare with the incident's named what-if as B."),
+                             QStringLiteral("name"));
+  parser.addOption(range);
+  parser.addOption(compare);
   parser.addOption(grab);
   parser.addOption(what_if);
   parser.addOption(policy);
@@ -86,8 +95,33 @@ int main(int argc, char** argv) {
         if (a->text() == parser.value(what_if)) a->trigger();
     }
   }
+  if (opened && parser.isSet(compare)) {
+    bool found = false;
+    for (const auto& choice : window.comparisonChoices())
+      if (choice.name == QStringLiteral("what-if ") + parser.value(compare)) {
+        window.compareWith(choice);
+        found = true;
+      }
+    if (!found)
+      qWarning("no what-if named '%s' to compare with", qPrintable(parser.value(compare)));
+  }
+  if (opened && parser.isSet(range)) {
+    const QStringList ft = parser.value(range).split(':');
+    bool ok_from = false, ok_to = false;
+    const double from = ft.value(0).toDouble(&ok_from), to = ft.value(1).toDouble(&ok_to);
+    if (ft.size() == 2 && ok_from && ok_to && from < to)
+      window.lanes()->showRange(from, to);
+    else
+      qWarning("--range takes FROM:TO in seconds, FROM < TO");
+  }
   if (grabbing) {
+    // After the whole answer (and B's replay), not a progressive one.
     QTimer::singleShot(400, &window, [&] {
+      QElapsedTimer waited;
+      waited.start();
+      while ((window.session().busy() || window.comparison().busy()) && waited.elapsed() < 60'000)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+      QApplication::processEvents();
       window.lanes()->replotNow();
       const bool ok = window.grab().save(parser.value(grab));
       QApplication::exit(ok ? 0 : 1);

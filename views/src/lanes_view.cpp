@@ -316,6 +316,11 @@ void LanesView::fitAll() {
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void LanesView::showRange(double from, double to) {
+  plot_->xAxis->setRange(from, to);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 void LanesView::layoutRows() {
   rows_.clear();
   double y = 0;

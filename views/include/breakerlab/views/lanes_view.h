@@ -58,6 +58,8 @@ class LanesView : public QWidget {
   void replotNow();
 
   void fitAll();
+  // Shows [from, to] seconds (kept within the incident).
+  void showRange(double from, double to);
   void setCursorAt(int which, double seconds);  // which: 0 = A, 1 = B
   std::optional<double> cursorAt(int which) const { return cursors_[which]; }
   // "breaker open · Pricing connection refused · ..." at time t.
