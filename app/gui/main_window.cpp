@@ -21,6 +21,7 @@
 #include <QProgressDialog>
 #include <QResizeEvent>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -29,6 +30,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
+#include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -159,8 +161,8 @@ void MainWindow::buildWidgets() {
                                             [this](const Scenario& s) { applyScenario(s); }));
             exported_since_tuning_ = false;
           });
-  // Panels never shrink to nothing (the knobs keep their own minimum: their fields).
-  metrics_->setMinimumWidth(kDockMinimumWidth);
+  // Docks keep their panels' own minimum widths (the knobs' fields, the metrics' numbers): a
+  // dock narrower than its panel would clip it.
   charts_split_->setMinimumHeight(kDockMinimumHeight);
   auto dock = [this](const QString& title, const QString& name, QWidget* content) {
     auto* d = new QDockWidget(title, this);
@@ -171,7 +173,14 @@ void MainWindow::buildWidgets() {
     return d;
   };
   knobs_dock_ = dock(tr("Knobs"), QStringLiteral("knobs-dock"), left);
-  metrics_dock_ = dock(tr("Metrics and Checks"), QStringLiteral("metrics-dock"), metrics_);
+  // The metrics scroll sideways in a dock narrower than their columns, rather than hold the
+  // window wider than the screen or be clipped.
+  auto* metrics_scroll = new QScrollArea;
+  metrics_scroll->setWidget(metrics_);
+  metrics_scroll->setWidgetResizable(true);
+  metrics_scroll->setFrameShape(QFrame::NoFrame);
+  metrics_scroll->setMinimumWidth(kDockMinimumWidth);
+  metrics_dock_ = dock(tr("Metrics and Checks"), QStringLiteral("metrics-dock"), metrics_scroll);
   charts_dock_ = dock(tr("Per-second Charts"), QStringLiteral("charts-dock"), charts_split_);
   // The bottom area lies under the lanes only, so the charts line up with the lanes' time axis.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
@@ -229,13 +238,20 @@ void MainWindow::arrangeDocks() {
   const int w = std::max(width(), 800), h = std::max(height(), 600);
   const int knobs = knobs_dock_->widget()->minimumSizeHint().width();
   if (w < kSideBySideWidth) {
-    // A narrow window: the metrics go beside the charts under the lanes, so that the lanes
-    // keep the width the knobs leave.
-    splitDockWidget(charts_dock_, metrics_dock_, Qt::Horizontal);
-    resizeDocks({charts_dock_, metrics_dock_}, {(w - knobs) / 2, (w - knobs) / 2}, Qt::Horizontal);
+    // A narrow window: the metrics go under the lanes as a tab beside the charts (the metrics
+    // in front), so that the lanes keep the width the knobs leave and the charts, when shown,
+    // line up with them.
+    tabifyDockWidget(charts_dock_, metrics_dock_);
+    metrics_dock_->raise();
     resizeDocks({charts_dock_}, {std::clamp(h * 2 / 5, kDockMinimumHeight, 320)}, Qt::Vertical);
   } else {
-    addDockWidget(Qt::RightDockWidgetArea, metrics_dock_);
+    if (dockWidgetArea(metrics_dock_) != Qt::RightDockWidgetArea) {
+      // Out of the charts' tabs (a plain move would leave the bottom area split).
+      const bool shown = !metrics_dock_->isHidden();
+      removeDockWidget(metrics_dock_);
+      addDockWidget(Qt::RightDockWidgetArea, metrics_dock_);
+      metrics_dock_->setVisible(shown);
+    }
     resizeDocks({knobs_dock_, metrics_dock_},
                 {knobs, std::clamp(w * 3 / 10, kDockMinimumWidth, 480)}, Qt::Horizontal);
     resizeDocks({charts_dock_}, {std::clamp(h / 4, kDockMinimumHeight, 260)}, Qt::Vertical);
@@ -244,8 +260,10 @@ void MainWindow::arrangeDocks() {
 
 void MainWindow::showPage(Page page) {
   const bool workbench = page == Page::workbench;
-  if (!workbench && pages_->currentIndex() == static_cast<int>(Page::workbench))
-    for (QDockWidget* d : docks()) docks_shown_[d] = d->isVisible();
+  // What the user has open on the workbench, before the page changes (or is shown again for a
+  // new incident); isHidden, not isVisible: a window not yet shown has no visible docks.
+  if (pages_->currentIndex() == static_cast<int>(Page::workbench) && isVisible())
+    for (QDockWidget* d : docks()) docks_shown_[d] = !d->isHidden();
   pages_->setCurrentIndex(static_cast<int>(page));
   // The start page has the window to itself; the docks come back as they were.
   for (QDockWidget* d : docks()) {
@@ -872,6 +890,31 @@ bool MainWindow::compareWithConfigFile(const QString& path) {
   return true;
 }
 
+namespace {
+
+// B of the comparison, as an undo step (part of Swap A and B).
+class ComparisonCommand : public QUndoCommand {
+ public:
+  using Choice = std::optional<ComparisonSlot::Choice>;
+  ComparisonCommand(Choice before, Choice after, std::function<void(const Choice&)> apply)
+      : QUndoCommand(QObject::tr("compare with")),
+        before_(std::move(before)),
+        after_(std::move(after)),
+        apply_(std::move(apply)) {}
+  void undo() override { apply_(before_); }
+  void redo() override {
+    if (!first_) apply_(after_);
+    first_ = false;  // the first redo is the push: the caller has applied it already
+  }
+
+ private:
+  Choice before_, after_;
+  std::function<void(const Choice&)> apply_;
+  bool first_ = true;
+};
+
+}  // namespace
+
 void MainWindow::swapAB() {
   // A takes B's config and changes (one undo step); B becomes what A was.
   if (!session_->hasIncident()) return;
@@ -892,18 +935,22 @@ void MainWindow::swapAB() {
   undo_->push(new KnobCommand(QStringLiteral("swap A and B"), session_->config(), b_config,
                               [this](const Config& c) { applyConfig(c); }));
   applyConfig(b_config);
-  undo_->endMacro();
   // The old A: deployed stays "deployed"; a what-if keeps its name; a tuning is "previous".
   const WhatIf* what_if = nullptr;
   for (const WhatIf& w : incident.what_ifs)
     if (w.config == was_a.config && (w.changes ? *w.changes : incident.changes) == was_a.changes)
       what_if = &w;
-  if (was_a.config == incident.deployed && was_a.changes == incident.changes)
-    compareWith(std::nullopt);
-  else {
+  std::optional<ComparisonSlot::Choice> new_b;
+  if (!(was_a.config == incident.deployed && was_a.changes == incident.changes)) {
     if (what_if) was_a.name = tr("what-if %1").arg(QString::fromStdString(what_if->name));
-    compareWith(was_a);
+    new_b = was_a;
   }
+  // B is part of the swap's undo step: undoing it gives A and B back as they were.
+  undo_->push(new ComparisonCommand(
+      comparison_->choice(), new_b,
+      [this](const std::optional<ComparisonSlot::Choice>& b) { compareWith(b); }));
+  compareWith(new_b);
+  undo_->endMacro();
   status_->setText(tr("A is now %1; B is %2").arg(b_name, comparison_->name()));
 }
 

@@ -99,7 +99,7 @@ class MainWindow : public QMainWindow {
   static constexpr int kDockMinimumWidth = 200;
   static constexpr int kDockMinimumHeight = 110;
   // Narrower windows get the metrics under the lanes, beside the charts (resetLayout()).
-  static constexpr int kSideBySideWidth = 1280;
+  static constexpr int kSideBySideWidth = 1440;
 
  protected:
   void closeEvent(QCloseEvent* event) override;

@@ -121,6 +121,27 @@ TEST(LaneFold, SameStateOnBothSidesOfASliverMergesNothingAcrossIt) {
   EXPECT_NEAR(shares[1].share, 0.2, 1e-5);
 }
 
+TEST(LaneFold, ASliverAcrossAColumnBoundaryStillShows) {
+  // 0.6 px of state 1 from 5.6 to 6.2: columns 5 and 6 both hold some of it.
+  const Folded f = fold({{0, 5.6, 0}, {5.6, 6.2, 1}, {6.2, 20, 0}}, 0, 20);
+  ASSERT_EQ(f.marks.size(), 4u);
+  EXPECT_TRUE(f.marks[1].mixed());
+  EXPECT_EQ(f.marks[1].x0, 5);
+  EXPECT_TRUE(f.marks[2].mixed());
+  EXPECT_EQ(f.marks[2].x0, 6);
+  const auto shares = sharesOf(f, f.marks[1]);
+  ASSERT_EQ(shares.size(), 2u);
+  EXPECT_NEAR(shares[1].share, 0.4, 1e-5);
+}
+
+TEST(LaneFold, RunsJustUnderAPixelWideAreMixedNotAFlicker) {
+  std::vector<PixelBar> bars;
+  for (int i = 0; i < 40; ++i)
+    bars.push_back({i * 0.9, (i + 1) * 0.9, static_cast<std::uint32_t>(i % 2)});
+  const Folded f = fold(bars, 0, 36);
+  for (const FoldedMark& m : f.marks) EXPECT_TRUE(m.mixed()) << m.x0;
+}
+
 TEST(LaneFold, ReusesItsBuffers) {
   Folded out;
   std::vector<PixelBar> bars;

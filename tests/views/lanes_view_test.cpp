@@ -497,6 +497,13 @@ TEST(TimeAxis, WallClockTicksFallOnRoundTimesOfDay) {
   EXPECT_EQ(clockTickLabel(start, 0.25, 0.5), QStringLiteral("09:46:30.5"));
   EXPECT_EQ(clockTickLabel(start, 29.75, 5), QStringLiteral("09:47:00"));
   EXPECT_EQ(timeAxisLabel(start), QStringLiteral("time (UTC)"));
+  // Zoomed in to 2 s, the ticks go below a second.
+  QVector<double> ticks, sub;
+  QVector<QString> labels;
+  makeTimeTicker(start)->generate(QCPRange(10, 12), QLocale::c(), 'g', 6, ticks, &sub, &labels);
+  ASSERT_GE(ticks.size(), 4);
+  EXPECT_LT(ticks[1] - ticks[0], 1.0);
+  EXPECT_TRUE(labels[1].contains('.')) << labels[1].toStdString();
   EXPECT_EQ(timeAxisLabel(std::nullopt), QStringLiteral("time (s)"));
 }
 

@@ -88,10 +88,12 @@ void foldToPixels(std::span<const PixelBar> bars, int left, int right, Folded& o
       column.open = true;
       column.index = first;
     }
+    // A run narrower than a pixel makes its columns mixed, also when it straddles two of them
+    // (each half would lose the majority vote, and a short open spell would vanish).
+    const bool sliver = x1 - x0 < 1.0;
+    if (sliver) column.has_subpixel_run = true;
     if (first == last) {
       column.add(bar.state, x1 - x0);
-      // A run that fills its column is not a sliver of it.
-      if (x1 - x0 < 1.0) column.has_subpixel_run = true;
       continue;
     }
     column.add(bar.state, (first + 1) - x0);
@@ -99,6 +101,7 @@ void foldToPixels(std::span<const PixelBar> bars, int left, int right, Folded& o
     emitSolid(out, first + 1, last, bar.state);
     column.open = true;
     column.index = last;
+    column.has_subpixel_run = sliver;
     column.add(bar.state, x1 - last);
   }
   flush(column, out);

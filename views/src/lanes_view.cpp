@@ -36,8 +36,10 @@ constexpr double kReplayedHeight = 1.0;
 constexpr double kGhostHeight = 0.3;
 constexpr double kRowGap = 0.08;
 constexpr double kGroupGap = 0.45;
-constexpr double kBracketBand = 1.6;  // above the lanes
-constexpr double kEventBand = 1.45;   // below the lanes: up to four lines of event labels
+// The bands above the lanes (two lines of brackets) and below them (four lines of event labels)
+// have a height in pixels, whatever the plot's: the rows take what is left.
+constexpr int kBracketLines = 2;
+constexpr int kEventLines = 4;
 
 const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout", "pods"};
 
@@ -132,6 +134,7 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
     emit timeAxisChanged(time_axis_place_);
   });
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    fitValueAxis();
     if (eventsLayoutKey() != events_layout_) relayoutEvents();
     overview_->setSpan(plot_->axisRect()->left(), plot_->axisRect()->right() + 1);
   });
@@ -163,7 +166,7 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   readout_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   // Room for the hover and cursor lines from the start: a readout appearing must not shrink the
   // lanes under the pointer.
-  readout_->setFixedHeight(readout_->fontMetrics().lineSpacing() * 3 + 4);
+  readout_->setFixedHeight(readout_->fontMetrics().lineSpacing() * 2 + 4);
   readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
   readout_->setText(tr("Press 1 or 2 over the lanes to place cursors A and B."));
   auto* layout = new QVBoxLayout(this);
@@ -235,10 +238,11 @@ void LanesView::updateLegend() {
     lanes << QStringLiteral("<b>%1</b>&nbsp; %2")
                  .arg(lane.title.toHtmlEscaped(), states.join(QStringLiteral("&nbsp; ")));
   }
-  if (!lanes.isEmpty())
-    lanes << tr(
-        "<i>split column</i>: states shorter than a pixel, by share · "
-        "<i>bar under the lanes</i>: a cluster of transitions, zoom in to open it");
+  if (legend_->toolTip().isEmpty())
+    legend_->setToolTip(
+        tr("A column split in colours: states shorter than a pixel, by their share of it.\n"
+           "A bar under the lanes: a cluster of transitions, with their count; zoom in to open "
+           "it."));
   const QString text = lanes.join(QStringLiteral(" &nbsp;&nbsp; "));
   if (legend_->text() != text) legend_->setText(text);
 }
@@ -382,7 +386,7 @@ void LanesView::rebuild() {
   updateLegend();
   updateOverview();
   plot_->yAxis->setTicker(ticker);
-  plot_->yAxis->setRange(-kBracketBand, lanes_bottom_ + kEventBand);
+  fitValueAxis();
   event_items_.clear();  // clearItems() deleted them
   if (replayed_) {
     addBrackets();
@@ -422,7 +426,8 @@ void LanesView::addBrackets() {
                                                area.left(), area.right(), 3, taken[y]);
     if (place.line < 0) return;
     auto* text = new QCPItemText(plot_);
-    text->position->setCoords(plot_->xAxis->pixelToCoord((place.left + place.right) / 2), y - 0.12);
+    text->position->setCoords(plot_->xAxis->pixelToCoord((place.left + place.right) / 2), y);
+    text->setPadding(QMargins(0, 0, 0, 6));  // above the bracket's ticks
     text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     text->setText(label);
     text->setColor(ink);
@@ -437,12 +442,12 @@ void LanesView::addBrackets() {
                                   [](const LaneInterval& i) { return i.state == "open"; });
   if (r.metrics.time_to_trip_s && first != breaker.end()) {
     const double first_open = toSeconds(first->from);
-    bracket(first_open - *r.metrics.time_to_trip_s, first_open, -0.25,
+    bracket(first_open - *r.metrics.time_to_trip_s, first_open, bracketLineY(0),
             tr("%1 s to trip").arg(seconds(*r.metrics.time_to_trip_s)));
   }
   for (const auto& i : breaker) {
     if (i.state == "open")
-      bracket(toSeconds(i.from), toSeconds(i.to), -0.25,
+      bracket(toSeconds(i.from), toSeconds(i.to), bracketLineY(0),
               tr("open %1 s").arg(seconds(toSeconds(i.to - i.from))));
   }
   if (r.metrics.time_to_close_after_recovery_s &&
@@ -455,7 +460,7 @@ void LanesView::addBrackets() {
                                    ? QString::fromStdString(incident_->dependency.name)
                                    : tr("the dependency");
     if (close >= 0)
-      bracket(close - healthy, close, -0.95,
+      bracket(close - healthy, close, bracketLineY(1),
               tr("%1 s cached while %2 healthy").arg(seconds(healthy), dependency));
   }
 }
@@ -507,7 +512,7 @@ void LanesView::addEvents() {
   small.setPointSizeF(small.pointSizeF() * 0.85);
   const QFontMetrics metrics(small);
   const QRect area = plot_->axisRect()->rect();
-  constexpr int kLevels = 4;
+  const int kLevels = event_lines_;
   // Transitions closer than this (pixels) fold into a counted cluster; zooming in opens it.
   constexpr double kJoin = 12;
   constexpr std::size_t kFoldFrom = 3;  // events: two close ones are still drawn apart
@@ -525,7 +530,7 @@ void LanesView::addEvents() {
   };
   auto text = [&](double t, int level, bool hang_left, const QString& label) {
     auto* item = new QCPItemText(plot_);
-    item->position->setCoords(t, lanes_bottom_ + 0.15 + 0.3 * level);
+    item->position->setCoords(t, eventLineY(level));
     item->setPositionAlignment((hang_left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     item->setText(label);
     item->setColor(ink);
@@ -577,8 +582,9 @@ void LanesView::addEvents() {
     const double from = toSeconds(transitions[c.begin]->at);
     const double to = toSeconds(transitions[c.end - 1]->at);
     auto* bar = new QCPItemRect(plot_);
-    bar->topLeft->setCoords(from, lanes_bottom_ + 0.03);
-    bar->bottomRight->setCoords(to, lanes_bottom_ + 0.11);
+    const double below = plot_->yAxis->coordToPixel(lanes_bottom_);
+    bar->topLeft->setCoords(from, plot_->yAxis->pixelToCoord(below + 1));
+    bar->bottomRight->setCoords(to, plot_->yAxis->pixelToCoord(below + 4));
     bar->setPen(QPen(faint, 1));
     bar->setBrush(faint);
     bar->setClipToAxisRect(true);
@@ -654,7 +660,49 @@ void LanesView::relayoutEvents() {
 
 LanesView::EventsLayoutKey LanesView::eventsLayoutKey() const {
   const QCPRange range = plot_->xAxis->range();
-  return {range.lower, range.upper, plot_->axisRect()->rect()};
+  const QCPRange rows = plot_->yAxis->range();
+  return {range.lower, range.upper, rows.lower, rows.upper, plot_->axisRect()->rect()};
+}
+
+int LanesView::bracketLinePixels() const {
+  return QFontMetrics(font()).height() + 8;
+}
+
+int LanesView::eventLinePixels() const {
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  return QFontMetrics(small).lineSpacing() + 1;  // lines never touch
+}
+
+bool LanesView::fitValueAxis() {
+  // Rows in value units, bands in pixels: the range that gives the bands their pixels. A short
+  // plot gets fewer label lines, so that the rows keep at least half of it.
+  const double height = plot_->axisRect()->height();
+  bracket_lines_ =
+      std::clamp(static_cast<int>(height * 0.2) / bracketLinePixels(), 1, kBracketLines);
+  event_lines_ = std::clamp(static_cast<int>(height * 0.3 - 8) / eventLinePixels(), 1, kEventLines);
+  const double band_above = bracket_lines_ * bracketLinePixels() + 4;
+  const double band_below = event_lines_ * eventLinePixels() + 8;
+  const double rows = std::max(20.0, height - band_above - band_below);
+  const double per_unit = rows / std::max(lanes_bottom_, 0.1);
+  const QCPRange want(-band_above / per_unit, lanes_bottom_ + band_below / per_unit);
+  const QCPRange now = plot_->yAxis->range();
+  if (std::abs(now.lower - want.lower) < 1e-9 && std::abs(now.upper - want.upper) < 1e-9)
+    return false;
+  plot_->yAxis->setRange(want);
+  return true;
+}
+
+double LanesView::bracketLineY(int line) const {
+  // Line 0 just above the lanes, line 1 above it (when there is room for two).
+  line = std::min(line, bracket_lines_ - 1);
+  const double top = plot_->yAxis->coordToPixel(0);
+  return plot_->yAxis->pixelToCoord(top - 4 - line * bracketLinePixels());
+}
+
+double LanesView::eventLineY(int line) const {
+  const double bottom = plot_->yAxis->coordToPixel(lanes_bottom_);
+  return plot_->yAxis->pixelToCoord(bottom + 6 + line * eventLinePixels());
 }
 
 void LanesView::updateCursors() {
@@ -669,7 +717,7 @@ void LanesView::updateCursors() {
     line->setPen(QPen(kColors[i], 1.5));
     auto* label = new QCPItemText(plot_);
     label->setLayer("cursors");
-    label->position->setCoords(*cursors_[i], -kBracketBand);
+    label->position->setCoords(*cursors_[i], plot_->yAxis->range().lower);
     label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
     label->setText(kNames[i]);
     label->setColor(kColors[i]);

@@ -160,7 +160,8 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   expectations_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   expectations_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
 
-  metrics_->setMinimumWidth(460);
+  // Room for the names (elided) and three columns of numbers; a dock never clips them.
+  metrics_->setMinimumWidth(320);
   auto* top = new QWidget;
   auto* top_layout = new QVBoxLayout(top);
   top_layout->setContentsMargins(0, 0, 0, 0);

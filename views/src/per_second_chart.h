@@ -101,23 +101,23 @@ inline void alignTimeAxis(QChart* chart, QChartView* view, QCategoryAxis* x,
     applied_every = every;
   }
   applied = place;
-  QRectF area;
-  if (aligned)
-    area = QRectF(left, kTop, right - left + 1,
-                  std::max(20, viewport->height() - kTop - kXLabelsRoom));
+  // Qt Charts does not go back to laying out the plot area itself once it was set: not under
+  // the lanes, the area and the legend are placed here too (legend on the right).
+  constexpr int kLegendRoom = 96;
+  const double height = std::max(20, viewport->height() - kTop - kXLabelsRoom);
+  const QRectF area =
+      aligned ? QRectF(left, kTop, right - left + 1, height)
+              : QRectF(kYAxisRoom, kTop,
+                       std::max(40, viewport->width() - kYAxisRoom - kLegendRoom - 8), height);
   if (area == plot_area) return;
   plot_area = area;
-  chart->setPlotArea(area);  // a null rect: automatic
+  chart->setPlotArea(area);
   QLegend* legend = chart->legend();
-  if (aligned) {
-    legend->detachFromChart();
-    legend->setAlignment(Qt::AlignLeft);
-    legend->setGeometry(QRectF(2, kTop, left - kYAxisRoom - 4, area.height()));
-    legend->update();
-  } else {
-    legend->attachToChart();
-    legend->setAlignment(Qt::AlignRight);
-  }
+  legend->detachFromChart();
+  legend->setAlignment(Qt::AlignLeft);
+  legend->setGeometry(aligned ? QRectF(2, kTop, left - kYAxisRoom - 4, area.height())
+                              : QRectF(area.right() + 8, kTop, kLegendRoom, area.height()));
+  legend->update();
 }
 
 }  // namespace breakerlab::views

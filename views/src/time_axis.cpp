@@ -12,6 +12,9 @@ class ClockTicker : public QCPAxisTickerTime {
  public:
   explicit ClockTicker(Micros clock_start) : clock_start_(clock_start) {
     setTickOrigin(clockTickOrigin(clock_start));
+    // With milliseconds in the format, QCPAxisTickerTime steps below a second when zoomed in
+    // (the labels themselves come from clockTickLabel).
+    setTimeFormat(QStringLiteral("%h:%m:%s.%z"));
   }
 
  protected:

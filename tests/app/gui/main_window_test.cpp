@@ -577,26 +577,38 @@ void expectUsableAt(MainWindow& window, QSize size, const char* what) {
   // The docks are arranged for the new width on the next turns of the event loop.
   QElapsedTimer waited;
   waited.start();
-  while (waited.elapsed() < 50) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  do QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  while (window.lanes()->width() < size.width() / 2 && waited.elapsed() < 3000);
   const QImage image = window.grab().toImage();
   EXPECT_EQ(image.size() / image.devicePixelRatio(), size) << what;
   auto* lanes = window.lanes();
   EXPECT_GE(lanes->width(), size.width() / 2) << what;
   EXPECT_GE(lanes->plot()->axisRect()->width(), size.width() / 3) << what << ": the time axis";
   EXPECT_GE(lanes->rowRect("breaker", views::RowKind::replayed).height(), 12) << what;
+  const bool narrow = size.width() < MainWindow::kSideBySideWidth;
+  auto* charts = window.docks()[2];
+  auto* metrics = window.docks()[1];
+  if (narrow) {
+    // The metrics in front of the charts, tabbed under the lanes; then the charts' tab.
+    EXPECT_TRUE(window.tabifiedDockWidgets(metrics).contains(charts)) << what;
+    EXPECT_GT(metrics->mapTo(&window, QPoint(0, 0)).y(), 0) << what << ": metrics in front";
+  }
   for (QDockWidget* dock : window.docks()) {
+    if (narrow && dock == charts) continue;  // behind the metrics' tab
     ASSERT_TRUE(dock->isVisible()) << what << " " << dock->objectName().toStdString();
     EXPECT_FALSE(dock->isFloating());
-    EXPECT_GE(dock->width(),
-              dock->objectName() == "charts-dock" ? 250 : MainWindow::kDockMinimumWidth)
+    EXPECT_GE(dock->width(), dock == charts || (narrow && dock == metrics)
+                                 ? lanes->width() - 12
+                                 : MainWindow::kDockMinimumWidth)
         << what << " " << dock->objectName().toStdString();
     EXPECT_GE(dock->height(), MainWindow::kDockMinimumHeight) << what;
   }
-  // The charts sit under the lanes, not under the docks beside them.
-  auto* charts = window.docks()[2];
+  // The charts (or the metrics in front of them) sit under the lanes, not under the docks
+  // beside them.
+  QDockWidget* under = narrow ? metrics : charts;
   const int lanes_left = lanes->mapTo(&window, QPoint(0, 0)).x();
-  EXPECT_NEAR(charts->mapTo(&window, QPoint(0, 0)).x(), lanes_left, 8) << what;
-  EXPECT_GT(charts->mapTo(&window, QPoint(0, 0)).y(), lanes->mapTo(&window, QPoint(0, 0)).y());
+  EXPECT_NEAR(under->mapTo(&window, QPoint(0, 0)).x(), lanes_left, 8) << what;
+  EXPECT_GT(under->mapTo(&window, QPoint(0, 0)).y(), lanes->mapTo(&window, QPoint(0, 0)).y());
 }
 
 TEST_F(Workbench, TheLayoutIsUsableFrom1024x700To1920x1080) {
@@ -644,6 +656,9 @@ TEST_F(Workbench, TheStartPageHasTheWindowToItselfAndTheDocksComeBackAsTheyWere)
   EXPECT_TRUE(window.docks()[0]->isVisible());
   EXPECT_TRUE(window.docks()[1]->isVisible());
   EXPECT_FALSE(window.docks()[2]->isVisible()) << "closed by the user, stays closed";
+  // Opening an incident again keeps it closed.
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  EXPECT_FALSE(window.docks()[2]->isVisible());
 }
 
 TEST(WorkbenchLayout, IsSavedAndRestoredButNeverIntoAnUnusableState) {
@@ -733,7 +748,15 @@ TEST_F(Workbench, ComparesTheTuningWithAnyWhatIfAndSwapsAAndB) {
   EXPECT_EQ(box->currentText(), QStringLiteral("deployed"));
   EXPECT_TRUE(window.metrics()->verdictText().contains(QStringLiteral("better than deployed")));
   window.undoStack()->undo();
+  settle(window);
   EXPECT_FALSE(window.session().config().breaker.early_probe);
+  EXPECT_EQ(window.comparison().name(), QStringLiteral("what-if early-probe")) << "B back too";
+  window.undoStack()->redo();
+  settle(window);
+  EXPECT_TRUE(window.session().config().breaker.early_probe);
+  EXPECT_TRUE(window.comparison().isDeployed());
+  window.undoStack()->undo();
+  settle(window);
 
   // Pinning the tuning as B, then tuning on: A against the pinned one.
   window.action(QStringLiteral("pin-b"))->trigger();

@@ -133,10 +133,18 @@ class LanesView : public QWidget {
   void relayoutEvents();
   struct EventsLayoutKey {
     double lower = 0, upper = 0;
+    double rows_lower = 0, rows_upper = 0;
     QRect axis_rect;
     bool operator==(const EventsLayoutKey&) const = default;
   };
   EventsLayoutKey eventsLayoutKey() const;
+  // The value axis's range for the plot's height (true when it changed), and where the bracket
+  // and event label lines are, in value units.
+  bool fitValueAxis();
+  int bracketLinePixels() const;
+  int eventLinePixels() const;
+  double bracketLineY(int line) const;
+  double eventLineY(int line) const;
   void updateCursors();
   void applyPalette();
   double snapToChange(double seconds, double pixel_radius) const;
@@ -152,6 +160,7 @@ class LanesView : public QWidget {
   QLabel* legend_ = nullptr;
   QString baseline_name_ = QStringLiteral("deployed");
   TimeAxisPlace time_axis_place_;
+  int bracket_lines_ = 2, event_lines_ = 4;  // label lines the plot's height has room for
   OverviewStrip* overview_ = nullptr;
   const Incident* incident_ = nullptr;
   BreakerLibrary library_ = BreakerLibrary::breakerlab;
