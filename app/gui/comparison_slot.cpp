@@ -7,11 +7,19 @@
 namespace breakerlab::app {
 
 ComparisonSlot::ComparisonSlot(QObject* parent) : QObject(parent) {
-  connect(&watcher_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this, [this] {
+  connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, [this] {
     running_ = false;
-    const std::shared_ptr<Result> replay = watcher_.result();
-    if (!replay || !choice_) return;  // superseded, cancelled, or B was cleared meanwhile
-    result_ = std::move(*replay);
+    const Outcome outcome = watcher_.result();
+    if (outcome.superseded || !choice_) return;  // a newer B, or B was cleared meanwhile
+    if (!outcome.result) {
+      const QString name = choice_->name;
+      choice_.reset();
+      emit failed(
+          tr("B (%1) could not be replayed: %2").arg(name, QString::fromStdString(outcome.error)));
+      emit changed();
+      return;
+    }
+    result_ = std::move(*outcome.result);
     emit changed();
   });
 }
@@ -38,6 +46,15 @@ void ComparisonSlot::set(std::optional<Choice> choice, const Incident& incident)
 
 void ComparisonSlot::replayOn(const Incident& incident) {
   if (!choice_) return;
+  // A what-if as the new incident has it; the incident's own changes as they are now.
+  if (!choice_->what_if.empty()) {
+    if (const WhatIf* w = incident.whatIf(choice_->what_if)) {
+      choice_->config = w->config;
+      choice_->changes = w->changes ? *w->changes : incident.changes;
+    }
+  } else if (choice_->incident_changes) {
+    choice_->changes = incident.changes;
+  }
   result_.reset();
   start(incident);
 }
@@ -58,11 +75,14 @@ void ComparisonSlot::start(const Incident& incident) {
     options.changes = &choice.changes;
     options.progress = [&superseded](const ReplayProgress&) { return !superseded->load(); };
     options.progress_every_events = 4096;
+    Outcome outcome;
     try {
-      return std::make_shared<Result>(simulate(*copy, choice.config, options));
-    } catch (const std::exception&) {  // superseded (cancelled) or refused: nothing to show
-      return std::shared_ptr<Result>();
+      outcome.result = std::make_shared<Result>(simulate(*copy, choice.config, options));
+    } catch (const std::exception& e) {  // superseded (cancelled), or refused
+      outcome.superseded = superseded->load();
+      outcome.error = e.what();
     }
+    return outcome;
   }));
 }
 

@@ -25,6 +25,10 @@ class ComparisonSlot : public QObject {
     QString name;  // "what-if scale-to-40-pods", "pinned tuning", "config.yaml"
     Config config;
     std::vector<TimedChange> changes;
+    // Where config and changes come from when the incident changes (a scenario moves its
+    // changes and its what-ifs'): a what-if by name, or the incident's own changes.
+    std::string what_if;
+    bool incident_changes = false;
   };
   explicit ComparisonSlot(QObject* parent = nullptr);
   ~ComparisonSlot() override;
@@ -47,12 +51,19 @@ class ComparisonSlot : public QObject {
  signals:
   // B's replay is done (or B went back to deployed).
   void changed();
+  // B's replay failed (refused or too large): B is the deployed config again.
+  void failed(const QString& reason);
 
  private:
   void start(const Incident& incident);
   std::optional<Choice> choice_;
   std::optional<Result> result_;
-  QFutureWatcher<std::shared_ptr<Result>> watcher_;
+  struct Outcome {
+    std::shared_ptr<Result> result;  // null: failed or superseded
+    bool superseded = false;
+    std::string error;
+  };
+  QFutureWatcher<Outcome> watcher_;
   std::shared_ptr<std::atomic<bool>> superseded_;
   bool running_ = false;
 };

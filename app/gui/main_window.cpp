@@ -95,6 +95,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                    [this](const std::vector<TimedChange>& c) { applyChanges(c); }));
     applyChanges(after);
   });
+  connect(comparison_, &ComparisonSlot::failed, this, [this](const QString& reason) {
+    refreshComparisonBox();
+    status_->setText(reason);
+    report_error_(tr("Could not compare"), reason);
+  });
   connect(comparison_, &ComparisonSlot::changed, this, [this] {
     showResult();
     if (!comparison_->isDeployed() && comparison_->result())
@@ -412,8 +417,11 @@ void MainWindow::buildMenus() {
   add(edit, "pin-b", tr("Compare &Against This Tuning"),
       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), [this] {
         if (!session_->hasIncident()) return;
-        compareWith(
-            ComparisonSlot::Choice{tr("pinned tuning"), session_->config(), session_->changes()});
+        compareWith(ComparisonSlot::Choice{tr("pinned tuning"),
+                                           session_->config(),
+                                           session_->changes(),
+                                           {},
+                                           !session_->changesEdited()});
       });
 
   // A is the config the knobs tune; B, what it is compared against (ghost lanes, deltas).
@@ -844,7 +852,7 @@ std::vector<ComparisonSlot::Choice> MainWindow::comparisonChoices() const {
   const Incident& incident = session_->incident();
   for (const WhatIf& w : incident.what_ifs)
     choices.push_back({tr("what-if %1").arg(QString::fromStdString(w.name)), w.config,
-                       w.changes ? *w.changes : incident.changes});
+                       w.changes ? *w.changes : incident.changes, w.name, false});
   return choices;
 }
 
@@ -885,8 +893,8 @@ bool MainWindow::compareWithConfigFile(const QString& path) {
     refreshComparisonBox();
     return false;
   }
-  compareWith(
-      ComparisonSlot::Choice{QFileInfo(path).fileName(), config, session_->incident().changes});
+  compareWith(ComparisonSlot::Choice{
+      QFileInfo(path).fileName(), config, session_->incident().changes, {}, true});
   return true;
 }
 
@@ -920,7 +928,10 @@ void MainWindow::swapAB() {
   if (!session_->hasIncident()) return;
   const Incident& incident = session_->incident();
   ComparisonSlot::Choice was_a{session_->isTuned() ? tr("previous tuning") : QString(),
-                               session_->config(), session_->changes()};
+                               session_->config(),
+                               session_->changes(),
+                               {},
+                               !session_->changesEdited()};
   const Config b_config =
       comparison_->isDeployed() ? incident.deployed : comparison_->choice()->config;
   const std::vector<TimedChange> b_changes =
@@ -942,7 +953,10 @@ void MainWindow::swapAB() {
       what_if = &w;
   std::optional<ComparisonSlot::Choice> new_b;
   if (!(was_a.config == incident.deployed && was_a.changes == incident.changes)) {
-    if (what_if) was_a.name = tr("what-if %1").arg(QString::fromStdString(what_if->name));
+    if (what_if) {
+      was_a.name = tr("what-if %1").arg(QString::fromStdString(what_if->name));
+      was_a.what_if = what_if->name;
+    }
     new_b = was_a;
   }
   // B is part of the swap's undo step: undoing it gives A and B back as they were.

@@ -150,6 +150,11 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
             const double margin = (hi - lo) * 0.02;
             QCPRange r = range;
             if (r.size() > hi - lo + 2 * margin) r = QCPRange(lo - margin, hi + margin);
+            // Never closer than a millisecond across: below it nothing more is to be seen,
+            // and pixel coordinates of the items drawn would overflow.
+            constexpr double kNarrowest = 1e-3;
+            if (r.size() < kNarrowest)
+              r = QCPRange(r.center() - kNarrowest / 2, r.center() + kNarrowest / 2);
             if (r.lower < lo - margin) r += (lo - margin) - r.lower;
             if (r.upper > hi + margin) r -= r.upper - (hi + margin);
             if (r != range) plot_->xAxis->setRange(r);
@@ -388,6 +393,7 @@ void LanesView::rebuild() {
   plot_->yAxis->setTicker(ticker);
   fitValueAxis();
   event_items_.clear();  // clearItems() deleted them
+  drag_line_ = nullptr;  // and the dragged change's line (a replay can land mid-drag)
   if (replayed_) {
     addBrackets();
     addEvents();
@@ -868,7 +874,7 @@ void LanesView::onMouseRelease(QMouseEvent* event) {
   if (!drag_from_) return;
   const Micros from = *drag_from_;
   drag_from_.reset();
-  plot_->removeItem(drag_line_);
+  if (drag_line_ != nullptr) plot_->removeItem(drag_line_);
   drag_line_ = nullptr;
   plot_->setInteraction(QCP::iRangeDrag, true);
   plot_->layer(QStringLiteral("cursors"))->replot();

@@ -768,6 +768,33 @@ TEST_F(Workbench, ComparesTheTuningWithAnyWhatIfAndSwapsAAndB) {
   EXPECT_TRUE(window.comparison().isDeployed());
 }
 
+TEST_F(Workbench, BIsReplayedOnTheScenariosIncident) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  window.compareWith(window.comparisonChoices()[0]);  // the early probe
+  settle(window);
+  ASSERT_NE(window.comparison().result(), nullptr);
+  auto* extend =
+      window.scenarioPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("scenario.outage.extend"));
+  ASSERT_NE(extend, nullptr);
+  extend->setValue(20);
+  settle(window);
+  ASSERT_NE(window.comparison().result(), nullptr);
+  const Incident& incident = window.session().incident();
+  EXPECT_EQ(incident.end, 80 * kSecond);
+  // B is the what-if on the longer outage, as a fresh replay of it gives.
+  const WhatIf* w = incident.whatIf("early-probe");
+  ASSERT_NE(w, nullptr);
+  SimulateOptions options;
+  const auto changes = w->changes ? *w->changes : incident.changes;
+  options.changes = &changes;
+  const Result direct = simulate(incident, w->config, options);
+  EXPECT_EQ(window.comparison().result()->metrics.failed_checkouts,
+            direct.metrics.failed_checkouts);
+  EXPECT_EQ(window.comparison().result()->metrics.cached_checkouts,
+            direct.metrics.cached_checkouts);
+  EXPECT_EQ(window.comparison().name(), QStringLiteral("what-if early-probe"));
+}
+
 TEST_F(Workbench, BreakerAt40PodsAgainstScaleTo40PodsOn12Sep) {
   const QString path =
       QString::fromStdString(test::resourcePath("incidents/inc-2026-0912-payment-timeout.yaml"));
