@@ -52,7 +52,8 @@ TEST(Goals, TextAndMetricMapsWithTolerances) {
 TEST(Goals, ALaneCheckIsCalibrationNotAGoal) {
   const std::string text = withGoals(R"(  - "failed_checkouts == 0"
   - {lane: breaker, matches: recorded, within: 0.5s})");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "lane: breaker, matches: recorded, within: 0.5s}", 1),
+  EXPECT_LOAD_ERROR_AT(parse(text),
+                       positionOf(text, "lane: breaker, matches: recorded, within: 0.5s}", 1),
                        "goals[1]: a lane check is calibration, not a goal: goals compare a metric "
                        "with a value (such as \"failed_checkouts == 0\"); put lane checks under "
                        "expect");
