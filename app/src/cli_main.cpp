@@ -60,6 +60,11 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
   replay->add_flag("--json", o.json, "Print the JSON report instead of text");
   replay->add_flag("--list-metrics", o.list_metrics, "List the metric names and exit");
   replay->add_flag("--list-whatifs", o.list_whatifs, "List the incident's what-ifs and exit");
+  replay->add_option("--workspace", o.workspace,
+                     "Record this run, and the incident, in a workspace file (*.breakerlab, "
+                     "made when missing); `runs` lists them");
+  replay->add_option("--save-run", o.save_run, "The run's name in the workspace")
+      ->needs("--workspace");
   replay->footer(
       "Checks: the incident's expect: (calibration) is evaluated on the deployed config's\n"
       "replay, whatever config is given; a what-if's own expect: and --expect on this config's\n"
@@ -109,6 +114,15 @@ void addImport(CLI::App& app, ImportCommandOptions& o) {
   import->add_flag("--no-calibrate", o.no_calibrate,
                    "Keep the state table's shares instead of fitting them to the recorded lane");
 }
+void addRuns(CLI::App& app, RunsOptions& o) {
+  CLI::App* runs =
+      app.add_subcommand("runs", "List the runs saved in a workspace, newest first");
+  runs->add_option("workspace", o.workspace, "The workspace file (*.breakerlab)")->required();
+  runs->add_option("--incident", o.incident,
+                   "Only this incident's runs: its id in the workspace or its name");
+  runs->add_option("--limit", o.limit, "At most this many runs")->check(CLI::NonNegativeNumber);
+  runs->add_flag("--json", o.json, "Print JSON (format breakerlab-runs/1) instead of a table");
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -125,6 +139,8 @@ int main(int argc, char** argv) {
   addReplay(app, replay);
   addBreaker(app, breaker);
   addImport(app, import);
+  RunsOptions runs;
+  addRuns(app, runs);
 
   try {
     app.parse(argc, argv);
@@ -136,6 +152,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
     if (app.got_subcommand("import")) return runImport(import, std::cout);
+    if (app.got_subcommand("runs")) return runRuns(runs, std::cout);
     return runBreaker(breaker, std::cout);
   } catch (const breakerlab::LoadError& e) {
     std::cerr << "breakerlab-cli: " << e.what() << '\n';

@@ -9,6 +9,11 @@
 #include <vector>
 
 #include "breakerlab/core/config.h"
+#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/result.h"
+#include "breakerlab/data/incident_import.h"
+#include "breakerlab/data/workspace.h"
 
 namespace breakerlab::cli {
 
@@ -44,6 +49,15 @@ struct ReplayOptions {
   bool json = false;
   bool list_metrics = false;
   bool list_whatifs = false;
+  std::string workspace;  // record the run (and the incident) in this workspace
+  std::string save_run;   // the run's name there
+};
+
+struct RunsOptions {
+  std::string workspace;
+  std::string incident;  // an incident's id in the workspace, or (part of) its name
+  int limit = 0;
+  bool json = false;
 };
 
 struct BreakerOptions {
@@ -64,6 +78,7 @@ struct ImportCommandOptions {
 };
 
 int runReplay(const ReplayOptions& options, std::ostream& out);
+int runRuns(const RunsOptions& options, std::ostream& out);
 int runImport(const ImportCommandOptions& options, std::ostream& out);
 int runBreaker(const BreakerOptions& options, std::ostream& out);
 
@@ -74,6 +89,14 @@ Config loadPolicy(const std::string& policy, const std::string& library_name);
 // `replay --list-metrics` and `replay --list-whatifs INCIDENT`.
 int listMetrics(std::ostream& out);
 int listWhatIfs(const std::filesystem::path& incident, std::ostream& out);
+
+// Saves the replay as a run in the workspace file (made when missing), with `opened`, the
+// incident as read from `document`, added to it; returns the run's id. Workspace errors are
+// thrown as UsageError.
+std::int64_t recordRun(const std::string& workspace_file, const std::string& run_name,
+                       const ImportedIncident& opened, const std::filesystem::path& document,
+                       const RunInputs& inputs, const Incident& replayed, const Result& result,
+                       const Checks& checks);
 
 // An incident argument: the path itself, or a bundled incident's name ("inc-2026-0908-pricing").
 std::filesystem::path resolveIncident(const std::string& argument);

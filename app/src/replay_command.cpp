@@ -13,6 +13,7 @@
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
+#include "breakerlab/data/workspace_run.h"
 #include "commands.h"
 #include "import_progress.h"
 #include "long_replay.h"
@@ -71,6 +72,7 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
   ImportedIncident imported = openWithProgress(path, import_options);
   if (imported.source != IncidentSource::incident) std::cerr << importSummary(imported) << '\n';
   Incident incident = std::move(imported.incident);
+  const std::uint64_t file_seed = incident.seed;
   if (!options.seed.empty()) incident.seed = parseSeed(options.seed);
 
   // The incident as opened: its `expect:` calibrate the model with the deployed config.
@@ -174,6 +176,20 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     }
   }
 
+  if (!options.workspace.empty()) {
+    // The workspace keeps the incident as the file has it; the run, what this replay changed.
+    ImportedIncident as_opened{opened, std::move(imported.report), imported.source};
+    as_opened.incident.seed = file_seed;
+    RunInputs inputs = inputsOf(as_opened.incident, config);
+    inputs.seed = incident.seed;
+    inputs.scenario = scenario;
+    if (incidentForRun(as_opened.incident, inputs).changes != incident.changes)
+      inputs.changes = incident.changes;
+    const std::int64_t id = recordRun(options.workspace, options.save_run, as_opened, path,
+                                      inputs, incident, result, checks);
+    std::cerr << "Saved run " << id << (options.save_run.empty() ? "" : " '" + options.save_run + "'")
+              << " to " << options.workspace << '\n';
+  }
   if (options.json) {
     out << replayToJson(incident, result, checks).dump(2) << '\n';
   } else {

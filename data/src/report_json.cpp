@@ -36,17 +36,21 @@ json checksToJson(const std::vector<ExpectationResult>& results) {
 }
 }  // namespace
 
+json metricsToJson(const Metrics& metrics) {
+  json out = json::object();
+  for (const MetricInfo& info : metricRegistry()) {
+    const auto value = info.get(metrics);
+    out[std::string(info.name)] = value ? json(*value) : json(nullptr);
+  }
+  return out;
+}
+
 json replayToJson(const Incident& incident, const Result& result, const Checks& checks) {
   json report;
   report["format"] = kReportFormat;
   report["incident"] = {{"id", incident.id}, {"title", incident.title}};
 
-  json metrics = json::object();
-  for (const MetricInfo& info : metricRegistry()) {
-    const auto value = info.get(result.metrics);
-    metrics[std::string(info.name)] = value ? json(*value) : json(nullptr);
-  }
-  report["metrics"] = std::move(metrics);
+  report["metrics"] = metricsToJson(result.metrics);
 
   report["lanes"] = {{"breaker", laneToJson(result.breaker)},
                      {"dependency", laneToJson(result.dependency)},

@@ -1,6 +1,8 @@
 // Telling a document's format by its content, and reading it into an incident.
 #include "breakerlab/data/incident_import.h"
 
+#include <utility>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,6 +41,33 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 }
 
 }  // namespace
+
+namespace {
+// The workspace's names of the sources (docs/workspace.md): stable, unlike the display names.
+constexpr std::pair<IncidentSource, std::string_view> kSourceKeys[] = {
+    {IncidentSource::incident, "incident"},
+    {IncidentSource::config, "config"},
+    {IncidentSource::postmortem_markdown, "postmortem_markdown"},
+    {IncidentSource::postmortem_text, "postmortem_text"},
+    {IncidentSource::request_log_csv, "request_log_csv"},
+    {IncidentSource::request_log_jsonl, "request_log_jsonl"},
+    {IncidentSource::prometheus_range, "prometheus_range"},
+    {IncidentSource::otlp_traces, "otlp_traces"},
+    {IncidentSource::unknown, "unknown"},
+};
+}  // namespace
+
+std::string_view sourceKey(IncidentSource source) {
+  for (const auto& [s, key] : kSourceKeys)
+    if (s == source) return key;
+  return "unknown";
+}
+
+std::optional<IncidentSource> incidentSourceFromKey(std::string_view key) {
+  for (const auto& [s, k] : kSourceKeys)
+    if (k == key) return s;
+  return std::nullopt;
+}
 
 std::string_view toString(IncidentSource source) {
   switch (source) {

@@ -4,6 +4,7 @@
 // (later) request logs, traces and metrics. The format is told by the content, not the name.
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +28,9 @@ enum class IncidentSource {
   unknown,
 };
 std::string_view toString(IncidentSource source);
+// A short stable name ("incident", "postmortem_markdown", ...), as workspaces store it.
+std::string_view sourceKey(IncidentSource source);
+std::optional<IncidentSource> incidentSourceFromKey(std::string_view key);
 
 IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name);
 

@@ -7,6 +7,7 @@
 #include "breakerlab/core/breaker.h"
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/core/incident.h"
+#include "breakerlab/core/metrics.h"
 #include "breakerlab/core/result.h"
 
 namespace breakerlab {
@@ -17,6 +18,9 @@ inline constexpr const char* kBreakerReportFormat = "breakerlab-breaker-report/1
 // Times are seconds (double) from the incident's t=0. `checks` gives `calibration`, `checks`,
 // `goals` and, for readers of earlier reports, `expectations` (calibration, then checks).
 nlohmann::json replayToJson(const Incident& incident, const Result& result, const Checks& checks);
+
+// Every metric of metricRegistry() by name, null when absent: the report's `metrics`.
+nlohmann::json metricsToJson(const Metrics& metrics);
 
 nlohmann::json breakerReplayToJson(const std::vector<LoggedCall>& calls,
                                    const BreakerReplay& replay);

@@ -1,0 +1,163 @@
+#include "breakerlab/data/workspace_run.h"
+
+#include <unistd.h>
+#include <cstdlib>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/file_io.h"
+#include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/report_json.h"
+
+namespace breakerlab {
+
+namespace {
+
+// The document's bytes, or nothing when there is no such file (an incident adopted in memory).
+std::string bytesOf(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::is_regular_file(path, ec)) return {};
+  return readTextFile(path);
+}
+
+// A private directory for a stored incident's files while it is read, removed afterwards.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "breakerlab-workspace-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw WorkspaceError(WorkspaceError::Kind::io,
+                           "cannot make a temporary directory to read a stored incident in");
+    path_ = pattern;
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void appendChecks(std::vector<StoredCheck>& out, StoredCheck::Kind kind,
+                  const std::vector<ExpectationResult>& results) {
+  for (const ExpectationResult& r : results)
+    out.push_back(
+        {kind, r.expectation != nullptr ? r.expectation->text : std::string(), r.passed, r.actual});
+}
+
+}  // namespace
+
+StoredIncident storedIncidentOf(const ImportedIncident& imported,
+                                const std::filesystem::path& document) {
+  StoredIncident stored;
+  Incident incident = imported.incident;
+  stored.name = incident.id;
+  stored.title = incident.title;
+  stored.source_kind = std::string(sourceKey(imported.source));
+  stored.source_name = document.filename().string();
+  stored.source_document = bytesOf(document);
+  // A recorded calls log is kept beside the incident under its own name, so that the stored
+  // incident reads without the original directory.
+  Dependency::CallsSource& calls = incident.dependency.calls_source;
+  if (!calls.file.empty()) {
+    std::filesystem::path file(calls.file);
+    if (file.is_relative()) file = document.parent_path() / file;
+    const std::string name = file.filename().string();
+    std::string bytes = bytesOf(file);
+    if (bytes.empty() && file == document) bytes = stored.source_document;
+    stored.files.push_back({name, std::move(bytes)});
+    calls.file = name;
+  }
+  // A breakerlab/1 file is kept as written (its comments, its spellings: the checks it names
+  // read the same); anything else as the incident the import made.
+  const bool calls_beside =
+      calls.file.empty() ||
+      !std::filesystem::path(imported.incident.dependency.calls_source.file).has_parent_path();
+  if (imported.source == IncidentSource::incident && calls_beside &&
+      !stored.source_document.empty()) {
+    stored.content = stored.source_document;
+  } else {
+    stored.content = incidentToYaml(incident);
+  }
+  stored.import_report = imported.report.lines();
+  return stored;
+}
+
+Incident restoreIncident(const StoredIncident& stored) {
+  const std::string name = "workspace incident " + stored.name;
+  if (stored.files.empty()) return parseIncident(stored.content, name + ".yaml");
+  const ScratchDir dir;
+  for (const StoredIncident::File& file : stored.files)
+    writeFileAtomically(dir.path() / std::filesystem::path(file.name).filename(), file.bytes);
+  const std::filesystem::path incident_file = dir.path() / (stored.name + ".yaml");
+  writeFileAtomically(incident_file, stored.content);
+  return loadIncident(incident_file);
+}
+
+Incident incidentForRun(const Incident& opened, const RunInputs& inputs) {
+  Incident incident = inputs.scenario.empty() ? opened : applyScenario(opened, inputs.scenario);
+  incident.seed = inputs.seed;
+  if (inputs.changes) incident.changes = *inputs.changes;
+  return incident;
+}
+
+std::string metricsJsonOf(const Incident&, const Result& result) {
+  return metricsToJson(result.metrics).dump();
+}
+
+ReplayedRun replayRun(const Incident& opened, const RunInputs& inputs) {
+  ReplayedRun out;
+  out.incident = incidentForRun(opened, inputs);
+  out.result = simulate(out.incident, inputs.config);
+  out.metrics_json = metricsJsonOf(out.incident, out.result);
+
+  const bool is_opened_deployed = inputs.config == opened.deployed && inputs.scenario.empty() &&
+                                  out.incident.changes == opened.changes &&
+                                  inputs.seed == opened.seed;
+  if (!opened.expect.empty()) {
+    out.checks.calibration = evaluate(
+        opened.expect, opened, is_opened_deployed ? out.result : simulate(opened, opened.deployed));
+  }
+  if (!out.incident.goals.empty()) {
+    out.checks.goals = evaluate(out.incident.goals, out.incident, out.result);
+    Incident base = inputs.scenario.empty() ? opened : applyScenario(opened, inputs.scenario);
+    base.seed = inputs.seed;
+    const bool same = inputs.config == base.deployed && out.incident.changes == base.changes;
+    // The goals' texts live in out.incident, which the caller keeps; base does not outlive this.
+    out.checks.baseline_goals =
+        evaluate(out.incident.goals, base, same ? out.result : simulate(base, base.deployed));
+  }
+  return out;
+}
+
+std::vector<StoredCheck> storedChecksOf(const Checks& checks) {
+  std::vector<StoredCheck> out;
+  appendChecks(out, StoredCheck::Kind::calibration, checks.calibration);
+  appendChecks(out, StoredCheck::Kind::goal, checks.goals);
+  appendChecks(out, StoredCheck::Kind::check, checks.checks);
+  return out;
+}
+
+NewRun newRunOf(std::int64_t incident_id, const RunInputs& inputs, const ReplayedRun& replayed,
+                std::string name) {
+  NewRun run;
+  run.incident_id = incident_id;
+  run.name = std::move(name);
+  run.inputs = inputs;
+  run.metrics_json = replayed.metrics_json;
+  run.checks = storedChecksOf(replayed.checks);
+  return run;
+}
+
+RunInputs inputsOf(const Incident& opened, const Config& config) {
+  RunInputs inputs;
+  inputs.config = config;
+  inputs.seed = opened.seed;
+  return inputs;
+}
+
+}  // namespace breakerlab

@@ -1,0 +1,178 @@
+#include "workspace/workspace_schema.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace breakerlab::workspace_detail {
+
+namespace {
+
+// Version 1: incidents, their files, named configs and runs, a run's checks as one JSON list.
+constexpr std::string_view kSchema1 = R"sql(
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE incidents (
+  id              INTEGER PRIMARY KEY,
+  name            TEXT NOT NULL,
+  title           TEXT NOT NULL DEFAULT '',
+  source_kind     TEXT NOT NULL,
+  source_name     TEXT NOT NULL DEFAULT '',
+  source_document BLOB NOT NULL,
+  content         TEXT NOT NULL,
+  content_hash    TEXT NOT NULL,
+  import_report   TEXT NOT NULL DEFAULT '',
+  added_at        TEXT NOT NULL
+);
+CREATE INDEX incidents_by_hash ON incidents(content_hash);
+CREATE TABLE incident_files (
+  incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  bytes       BLOB NOT NULL,
+  PRIMARY KEY (incident_id, name)
+);
+CREATE TABLE configs (
+  id          INTEGER PRIMARY KEY,
+  incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL CHECK (name <> ''),
+  library     TEXT NOT NULL,
+  content     TEXT NOT NULL,
+  saved_at    TEXT NOT NULL,
+  UNIQUE (incident_id, name)
+);
+CREATE TABLE runs (
+  id               INTEGER PRIMARY KEY,
+  incident_id      INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+  config_id        INTEGER REFERENCES configs(id) ON DELETE SET NULL,
+  name             TEXT NOT NULL DEFAULT '',
+  config           TEXT NOT NULL,
+  library          TEXT NOT NULL,
+  seed             TEXT NOT NULL,
+  changes          TEXT,
+  outage_extend_us INTEGER NOT NULL DEFAULT 0,
+  traffic_scale    REAL NOT NULL DEFAULT 1,
+  latency_scale    REAL NOT NULL DEFAULT 1,
+  capacity_scale   REAL NOT NULL DEFAULT 1,
+  app_version      TEXT NOT NULL,
+  created_at       TEXT NOT NULL,
+  metrics          TEXT NOT NULL,
+  checks           TEXT NOT NULL DEFAULT '[]'
+);
+CREATE INDEX runs_by_incident ON runs(incident_id, id);
+)sql";
+
+// Version 2: every metric and check of a run as rows (queryable from the sqlite3 shell, and the
+// run list no longer parses JSON), notes on incidents and runs, the autosaved tuning.
+constexpr std::string_view kSchema2Additions = R"sql(
+CREATE TABLE run_metrics (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  metric TEXT NOT NULL,
+  value  REAL,
+  PRIMARY KEY (run_id, metric)
+) WITHOUT ROWID;
+CREATE TABLE run_checks (
+  run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  kind     TEXT NOT NULL CHECK (kind IN ('calibration', 'goal', 'check')),
+  text     TEXT NOT NULL,
+  passed   INTEGER NOT NULL CHECK (passed IN (0, 1)),
+  actual   TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
+CREATE TABLE notes (
+  incident_id INTEGER REFERENCES incidents(id) ON DELETE CASCADE,
+  run_id      INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+  text        TEXT NOT NULL,
+  written_at  TEXT NOT NULL,
+  CHECK ((incident_id IS NULL) <> (run_id IS NULL))
+);
+CREATE UNIQUE INDEX notes_of_incidents ON notes(incident_id) WHERE incident_id IS NOT NULL;
+CREATE UNIQUE INDEX notes_of_runs ON notes(run_id) WHERE run_id IS NOT NULL;
+CREATE TABLE autosave (
+  slot             INTEGER PRIMARY KEY CHECK (slot = 1),
+  incident_id      INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+  config           TEXT NOT NULL,
+  seed             TEXT NOT NULL,
+  changes          TEXT,
+  outage_extend_us INTEGER NOT NULL DEFAULT 0,
+  traffic_scale    REAL NOT NULL DEFAULT 1,
+  latency_scale    REAL NOT NULL DEFAULT 1,
+  capacity_scale   REAL NOT NULL DEFAULT 1,
+  saved_at         TEXT NOT NULL
+);
+)sql";
+
+std::string schema2() {
+  std::string s(kSchema1);
+  // Version 2 keeps the runs table without its checks column.
+  const std::string checks_column = ",\n  checks           TEXT NOT NULL DEFAULT '[]'\n";
+  s.replace(s.find(checks_column), checks_column.size(), "\n");
+  return s + std::string(kSchema2Additions);
+}
+
+void backfillRunRows(Db& db) {
+  Statement runs(db, "SELECT id, metrics, checks FROM runs ORDER BY id");
+  Statement metric(db, "INSERT INTO run_metrics(run_id, metric, value) VALUES (?, ?, ?)");
+  Statement check(db,
+                  "INSERT INTO run_checks(run_id, position, kind, text, passed, actual) "
+                  "VALUES (?, ?, ?, ?, ?, ?)");
+  while (runs.step()) {
+    const std::int64_t id = runs.integer(0);
+    const auto metrics = nlohmann::json::parse(runs.text(1), nullptr, false);
+    const auto checks = nlohmann::json::parse(runs.text(2), nullptr, false);
+    if (metrics.is_discarded() || !metrics.is_object() || checks.is_discarded() ||
+        !checks.is_array())
+      throw WorkspaceError(WorkspaceError::Kind::corrupt,
+                           db.path().string() + ": run " + std::to_string(id) +
+                               " has unreadable metrics or checks; the workspace was not changed");
+    for (const auto& [name, value] : metrics.items()) {
+      metric.bind(1, id).bind(2, std::string_view(name));
+      if (value.is_number()) {
+        metric.bind(3, value.get<double>());
+      } else {
+        metric.bindNull(3);
+      }
+      metric.run();
+    }
+    std::int64_t position = 0;
+    for (const auto& c : checks) {
+      check.bind(1, id).bind(2, position++);
+      check.bind(3, std::string_view(c.value("kind", std::string("check"))));
+      check.bind(4, std::string_view(c.value("text", std::string())));
+      check.bind(5, std::int64_t{c.value("passed", false) ? 1 : 0});
+      check.bind(6, std::string_view(c.value("actual", std::string())));
+      check.run();
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view schemaScript(int version) {
+  static const std::string two = schema2();
+  switch (version) {
+    case 1:
+      return kSchema1;
+    case 2:
+      return two;
+    default:
+      return {};
+  }
+}
+
+void createSchema(Db& db) {
+  db.exec(schemaScript(kWorkspaceSchemaVersion));
+  db.exec("PRAGMA user_version = " + std::to_string(kWorkspaceSchemaVersion));
+}
+
+void migrate(Db& db, int from) {
+  if (from < 2) {
+    db.exec(kSchema2Additions);
+    backfillRunRows(db);
+    db.exec("ALTER TABLE runs DROP COLUMN checks");
+  }
+  db.exec("PRAGMA user_version = " + std::to_string(kWorkspaceSchemaVersion));
+}
+
+}  // namespace breakerlab::workspace_detail

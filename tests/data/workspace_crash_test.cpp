@@ -1,0 +1,165 @@
+// Crash safety: a process killed (SIGKILL) in the middle of a stream of saves, at random
+// moments, many times, leaves a sound workspace holding every run whose save returned; a full
+// disk fails a save with a clear error and loses nothing saved before.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "breakerlab/data/workspace.h"
+#include "workspace_test_support.h"
+
+namespace breakerlab {
+namespace {
+
+using test::ScratchFile;
+
+// In the child: saves copies of the fixture's runs forever, writing each id to `fd` once its
+// save has returned. Never returns.
+[[noreturn]] void saveForever(const std::filesystem::path& file, const test::Fixture& fixture,
+                              int fd, int child) {
+  try {
+    Workspace ws = Workspace::open(file);
+    for (std::uint64_t n = 0;; ++n) {
+      NewRun run = fixture.runs[n % fixture.runs.size()];
+      run.name = "child " + std::to_string(child) + " save " + std::to_string(n);
+      const std::int64_t id = ws.saveRun(run);
+      if (n % 7 == 3) ws.setNote({NoteTarget::Kind::run, id}, "note " + std::to_string(n));
+      const std::string line = std::to_string(id) + "\n";
+      if (write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(4);
+    }
+  } catch (...) {
+    _exit(3);
+  }
+}
+
+TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
+  ScratchFile file("kill");
+  test::Fixture fixture;
+  {
+    Workspace ws = Workspace::open(file.path());
+    fixture = test::makeFixture(ws, 4);
+  }
+  ASSERT_EQ(fixture.incidents.size(), 4u);
+  ASSERT_EQ(fixture.configs.size(), 12u);
+
+  std::mt19937 random(20261202);
+  std::uniform_int_distribution<int> delay_us(500, 60'000);
+  std::set<std::int64_t> returned;
+  constexpr int kKills = 40;
+  int killed_mid_stream = 0;
+  for (int k = 0; k < kKills; ++k) {
+    int pipe_fds[2];
+    ASSERT_EQ(pipe(pipe_fds), 0);
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      close(pipe_fds[0]);
+      saveForever(file.path(), fixture, pipe_fds[1], k);
+    }
+    close(pipe_fds[1]);
+    std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped by itself with " << WEXITSTATUS(status);
+    // Every id the child wrote was written after its save returned.
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+    close(pipe_fds[0]);
+    std::size_t from = 0;
+    int saved_now = 0;
+    for (std::size_t end; (end = text.find('\n', from)) != std::string::npos; from = end + 1) {
+      returned.insert(std::stoll(text.substr(from, end - from)));
+      ++saved_now;
+    }
+    killed_mid_stream += saved_now > 0 ? 1 : 0;
+
+    const Workspace ws = Workspace::open(file.path());
+    ASSERT_EQ(ws.integrityCheck(), "ok") << "after kill " << k;
+    std::set<std::int64_t> present;
+    for (const RunSummary& r : ws.runs()) present.insert(r.id);
+    for (const std::int64_t id : returned)
+      ASSERT_TRUE(present.count(id)) << "run " << id << " was saved and is gone after kill " << k;
+  }
+  const Workspace ws = Workspace::open(file.path());
+  EXPECT_GE(ws.runs().size(), 100u) << "the stream saved too few runs to prove anything";
+  EXPECT_GE(killed_mid_stream, kKills / 2) << "most kills must land while saves are going on";
+  // The stored runs are whole: each one reads back with its metrics and checks.
+  RunFilter newest;
+  newest.limit = 50;
+  for (const RunSummary& r : ws.runs(newest)) {
+    const StoredRun run = ws.run(r.id);
+    EXPECT_FALSE(run.metrics_json.empty());
+    EXPECT_FALSE(run.checks.empty());
+  }
+  std::printf("[          ] %d kills, %zu runs saved and all present\n", kKills, returned.size());
+}
+
+// RLIMIT_FSIZE makes the file system refuse to grow the workspace, as a full disk does.
+TEST(WorkspaceCrash, AFullDiskFailsTheSaveClearlyAndKeepsWhatWasSaved) {
+  ScratchFile file("full");
+  test::Fixture fixture;
+  std::size_t before = 0;
+  {
+    Workspace ws = Workspace::open(file.path());
+    fixture = test::makeFixture(ws, 1);
+    for (const NewRun& run : fixture.runs) ws.saveRun(run);
+    before = ws.runs().size();
+  }
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    signal(SIGXFSZ, SIG_IGN);
+    std::string message = "no error";
+    int code = 0;
+    try {
+      Workspace ws = Workspace::open(file.path());
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(file.path(), ec) +
+                        std::filesystem::file_size(file.path().string() + "-wal", ec);
+      const rlimit limit{static_cast<rlim_t>(size + 4096), static_cast<rlim_t>(size + 4096)};
+      setrlimit(RLIMIT_FSIZE, &limit);
+      NewRun big = fixture.runs[0];
+      big.name = std::string(1 << 20, 'x');  // a megabyte: more than the file may grow
+      ws.saveRun(big);
+    } catch (const WorkspaceError& e) {
+      message = e.what();
+      code = e.kind() == WorkspaceError::Kind::disk_full ? 10 : 11;
+    } catch (...) {
+      code = 12;
+    }
+    (void)!write(pipe_fds[1], message.data(), message.size());
+    _exit(code);
+  }
+  close(pipe_fds[1]);
+  std::string message;
+  char buffer[1024];
+  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) message.append(buffer, n);
+  close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 10) << message;
+  EXPECT_NE(message.find("saving the run failed: the disk "), std::string::npos) << message;
+  EXPECT_NE(message.find("full"), std::string::npos) << message;
+
+  const Workspace ws = Workspace::open(file.path());
+  EXPECT_EQ(ws.integrityCheck(), "ok");
+  EXPECT_EQ(ws.runs().size(), before);
+}
+
+}  // namespace
+}  // namespace breakerlab
