@@ -37,6 +37,8 @@ namespace breakerlab::app {
 class ImportReportDialog;
 class ReplaySession;
 class StartPage;
+class WorkspaceController;
+class WorkspacePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -81,6 +83,17 @@ class MainWindow : public QMainWindow {
   void setInteractive(bool interactive) { interactive_ = interactive; }
 
   ReplaySession& session() const { return *session_; }
+  // The open workspace (File ▸ New/Open Workspace) and its dock.
+  WorkspaceController& workspace() const { return *workspace_; }
+  WorkspacePanel* workspacePanel() const { return workspace_panel_; }
+  QDockWidget* workspaceDock() const { return workspace_dock_; }
+  // A (the knobs) as `config` with `changes` and `scenario`, one undo step named `what`: a
+  // named config or a run from the workspace. False (A as it was) when the scenario cannot apply.
+  bool applyTuning(const QString& what, const Config& config,
+                   const std::vector<TimedChange>& changes, const Scenario& scenario);
+  // Opens an incident that is not a file of its own (restored from the workspace), named
+  // `path`; asks first, as opening a file does, when the tuning would be lost.
+  bool openRestoredIncident(Incident incident, const QString& path);
   views::KnobPanel* knobs() const { return knobs_; }
   views::ChangesPanel* changesPanel() const { return changes_; }
   views::ScenarioPanel* scenarioPanel() const { return scenario_; }
@@ -95,7 +108,7 @@ class MainWindow : public QMainWindow {
   // Every dock back in its default place, shown (View ▸ Reset Layout).
   void resetLayout();
   // The saveState() layout version: a layout from a build without these docks is not restored.
-  static constexpr int kLayoutVersion = 2;
+  static constexpr int kLayoutVersion = 3;
   static constexpr int kDockMinimumWidth = 200;
   static constexpr int kDockMinimumHeight = 110;
   // Narrower windows get the metrics under the lanes, beside the charts (resetLayout()).
@@ -139,11 +152,21 @@ class MainWindow : public QMainWindow {
   void keepLanesHalfTheWidth();
   void keepDocksUsable();
   QByteArray layoutState() const;
+  // docks() and the workspace dock, which is tabbed behind the knobs.
+  std::vector<QDockWidget*> allDocks() const;
+  void newWorkspaceDialog();
+  void openWorkspaceDialog();
+  void saveConfigAsDialog();
+  void saveRunDialog();
+  void refreshRecentWorkspaces();
   void restoreSettings();
   void saveSettings() const;
   bool confirmDiscardTuning();
 
   ReplaySession* session_ = nullptr;
+  WorkspaceController* workspace_ = nullptr;
+  WorkspacePanel* workspace_panel_ = nullptr;
+  QDockWidget* workspace_dock_ = nullptr;
   QUndoStack* undo_ = nullptr;
   QStackedWidget* pages_ = nullptr;
   StartPage* start_ = nullptr;

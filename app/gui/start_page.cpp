@@ -29,6 +29,11 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
     bundled_->addItem(item);
   }
   recent_ = new QListWidget;
+  workspaces_ = new QListWidget;
+  workspaces_->setObjectName(QStringLiteral("recent-workspaces"));
+  connect(workspaces_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    emit openWorkspaceRequested(item->data(Qt::UserRole).toString());
+  });
   for (QListWidget* list : {bundled_, recent_}) {
     connect(list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
       emit openRequested(item->data(Qt::UserRole).toString());
@@ -44,6 +49,12 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent) {
   layout->addWidget(bundled_, 2);
   layout->addWidget(new QLabel(tr("<b>Recent files</b>")));
   layout->addWidget(recent_, 1);
+  auto* workspaces_title =
+      new QLabel(tr("<b>Recent workspaces</b> (configs, runs and notes "
+                    "kept together; File ▸ New Workspace… makes one)"));
+  workspaces_title->setWordWrap(true);  // a sentence must not hold the window wide
+  layout->addWidget(workspaces_title);
+  layout->addWidget(workspaces_, 1);
 }
 
 void StartPage::setRecentFiles(const QStringList& files) {
@@ -52,6 +63,16 @@ void StartPage::setRecentFiles(const QStringList& files) {
     auto* item = new QListWidgetItem(QFileInfo(path).fileName() + QStringLiteral("   ") + path);
     item->setData(Qt::UserRole, path);
     recent_->addItem(item);
+  }
+}
+
+void StartPage::setRecentWorkspaces(const QStringList& files) {
+  workspaces_->clear();
+  for (const QString& path : files) {
+    auto* item = new QListWidgetItem(QFileInfo(path).fileName() + QStringLiteral("   ") + path);
+    item->setData(Qt::UserRole, path);
+    item->setToolTip(path);
+    workspaces_->addItem(item);
   }
 }
 

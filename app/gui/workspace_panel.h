@@ -1,0 +1,76 @@
+#pragma once
+// The workspace dock: the incidents with their named configs and runs (newest first), a filter,
+// and the notes of the selected incident or run. Enter or a double-click opens an item; its
+// context menu compares it with A, or two selected items with each other.
+#include <QWidget>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "breakerlab/data/workspace.h"
+#include "workspace_model.h"
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QStackedWidget;
+class QTimer;
+class QTreeView;
+
+namespace breakerlab::app {
+
+class WorkspaceController;
+
+class WorkspacePanel : public QWidget {
+  Q_OBJECT
+ public:
+  // Notes are saved this long after the last keystroke (and when the editor loses focus).
+  static constexpr int kNoteIdleMs = 800;
+
+  explicit WorkspacePanel(WorkspaceController* controller, QWidget* parent = nullptr);
+
+  QTreeView* tree() const { return tree_; }
+  WorkspaceModel* model() const { return model_; }
+  QLineEdit* filter() const { return filter_; }
+  QPlainTextEdit* notes() const { return notes_; }
+  // The sentence shown while no workspace is open (or it is empty), or an empty string.
+  QString emptyText() const;
+
+  std::vector<WorkspaceItem> selectedItems() const;
+  void select(const std::vector<WorkspaceItem>& items);
+  // The actions of the context menu, on the selection.
+  bool openSelected();
+  bool compareSelectedWithCurrent();
+  bool compareSelectedPair();
+  // Writes the note being edited now.
+  void saveNote();
+
+ public slots:
+  void reload();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void showContextMenu(const QPoint& at);
+  void onSelectionChanged();
+  void updateEmptyState();
+  void fitColumns();
+
+  WorkspaceController* controller_;
+  WorkspaceModel* model_ = nullptr;
+  QStackedWidget* pages_ = nullptr;
+  QLabel* empty_ = nullptr;
+  QLineEdit* filter_ = nullptr;
+  QTreeView* tree_ = nullptr;
+  QLabel* notes_label_ = nullptr;
+  QPlainTextEdit* notes_ = nullptr;
+  QTimer* note_timer_ = nullptr;
+  std::optional<NoteTarget> note_target_;
+  bool note_dirty_ = false;
+  // The rows the user folded, kept across reloads (everything else starts unfolded).
+  std::set<std::pair<int, qlonglong>> folded_;
+};
+
+}  // namespace breakerlab::app

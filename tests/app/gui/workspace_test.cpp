@@ -1,0 +1,419 @@
+// The workbench's workspace: configs and runs saved and opened again exactly, two of them in the
+// A/B comparison, the tuning autosaved, the tree filtered, and a workspace it cannot read refused.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSlider>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QUndoStack>
+#include <memory>
+
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/data/workspace.h"
+#include "breakerlab/data/workspace_run.h"
+#include "breakerlab/views/changes_panel.h"
+#include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/scenario_panel.h"
+#include "main_window.h"
+#include "replay_session.h"
+#include "settings_keys.h"
+#include "start_page.h"
+#include "test_incident.h"
+#include "workspace_controller.h"
+#include "workspace_model.h"
+#include "workspace_panel.h"
+
+namespace breakerlab::app {
+namespace {
+
+using Kind = WorkspaceItem::Kind;
+
+QString fixture(const char* name) {
+  return QStringLiteral(BREAKERLAB_TEST_FIXTURES) + QLatin1Char('/') + QLatin1String(name);
+}
+
+void settle(MainWindow& window) {
+  QElapsedTimer waited;
+  waited.start();
+  while ((window.comparison().busy() || window.session().busy()) && waited.elapsed() < 60'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  QCoreApplication::processEvents();
+}
+
+// Lets the autosave timer fire.
+void idle(int ms) {
+  QElapsedTimer waited;
+  waited.start();
+  while (waited.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+}
+
+// The workspace as another process would read it.
+std::unique_ptr<Workspace> reader(const QString& path) {
+  return std::make_unique<Workspace>(
+      Workspace::open(path.toStdString(), Workspace::Access::read_only));
+}
+
+QStringList childNames(const QAbstractItemModel& model, const QModelIndex& parent) {
+  QStringList names;
+  for (int r = 0; r < model.rowCount(parent); ++r)
+    names << model.index(r, 0, parent).data().toString();
+  return names;
+}
+
+struct WorkspaceWorkbench : ::testing::Test {
+  WorkspaceWorkbench() {
+    QSettings().remove(settings::kLastWorkspace);
+    window = makeWindow();
+    path = dir.filePath(QStringLiteral("incidents.breakerlab"));
+  }
+  ~WorkspaceWorkbench() override {
+    window.reset();
+    QSettings().remove(settings::kLastWorkspace);
+    QSettings().remove(settings::kRecentWorkspaces);
+  }
+  std::unique_ptr<MainWindow> makeWindow() {
+    auto w = std::make_unique<MainWindow>();
+    w->setInteractive(false);
+    w->setErrorReporter([this](const QString& title, const QString& text) {
+      errors << title + QStringLiteral(": ") + text;
+    });
+    w->resize(1500, 900);
+    w->show();
+    return w;
+  }
+  WorkspaceController& workspace() { return window->workspace(); }
+  WorkspacePanel& panel() { return *window->workspacePanel(); }
+  const WorkspaceModel& model() { return *panel().model(); }
+  QModelIndex incidentRow(int row = 0) { return model().index(row, 0); }
+  QModelIndex configsOf(const QModelIndex& incident) { return model().index(0, 0, incident); }
+  QModelIndex runsOf(const QModelIndex& incident) { return model().index(1, 0, incident); }
+
+  QTemporaryDir dir;
+  QString path;
+  QStringList errors;
+  std::unique_ptr<MainWindow> window;
+};
+
+TEST_F(WorkspaceWorkbench, SavesANamedConfigAndRunsAndShowsThemUnderTheIncidentNewestFirst) {
+  EXPECT_TRUE(panel().emptyText().contains(QStringLiteral("Open or create a workspace")))
+      << panel().emptyText().toStdString();
+  EXPECT_FALSE(window->action(QStringLiteral("save-run"))->isEnabled());
+  ASSERT_TRUE(workspace().create(path));
+  EXPECT_TRUE(panel().emptyText().contains(QStringLiteral("Open an incident")));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  EXPECT_TRUE(window->action(QStringLiteral("save-run"))->isEnabled());
+  EXPECT_TRUE(window->action(QStringLiteral("save-config"))->isEnabled());
+  ASSERT_EQ(model().incidentCount(), 1);
+  EXPECT_TRUE(incidentRow().data().toString().startsWith(QStringLiteral("INC-2026-0908")));
+
+  window->knobs()->checkBox(QStringLiteral("breaker.open.early_probe.enabled"))->setChecked(true);
+  const Config probe = window->session().config();
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("early probe")));
+  const auto first = workspace().saveRun(QStringLiteral("probe, deployed TTL"));
+  ASSERT_TRUE(first);
+  window->knobs()->spinBox(QStringLiteral("fallback.cache.ttl"))->setValue(30);
+  const auto second = workspace().saveRun(QStringLiteral("probe, 30 s TTL"));
+  ASSERT_TRUE(second);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+
+  ASSERT_EQ(model().incidentCount(), 1) << "the same incident, added once";
+  EXPECT_EQ(childNames(model(), configsOf(incidentRow())), QStringList{"early probe"});
+  EXPECT_EQ(childNames(model(), runsOf(incidentRow())),
+            (QStringList{"probe, 30 s TTL", "probe, deployed TTL"}))
+      << "newest first";
+  const QModelIndex newest = model().index(0, 0, runsOf(incidentRow()));
+  const QModelIndex older = model().index(1, 0, runsOf(incidentRow()));
+  EXPECT_EQ((model().itemAt(newest)),
+            (WorkspaceItem{Kind::run, *second, model().itemAt(incidentRow()).id}));
+  EXPECT_EQ(older.siblingAtColumn(WorkspaceModel::kConfig).data().toString(),
+            QStringLiteral("early probe"))
+      << "the run of the named config names it";
+  EXPECT_EQ(newest.siblingAtColumn(WorkspaceModel::kConfig).data().toString(),
+            QStringLiteral("unnamed"));
+  EXPECT_EQ(older.siblingAtColumn(WorkspaceModel::kLibrary).data().toString(),
+            QStringLiteral("breakerlab"));
+  EXPECT_EQ(older.siblingAtColumn(WorkspaceModel::kSeed).data().toString(),
+            QString::number(window->session().openedIncident().seed));
+  EXPECT_EQ(older.siblingAtColumn(WorkspaceModel::kFailedCheckouts).data().toString(),
+            QStringLiteral("0"));
+  EXPECT_TRUE(
+      older.siblingAtColumn(WorkspaceModel::kCachedWhileHealthy).data().toString().endsWith(" s"));
+  EXPECT_TRUE(older.siblingAtColumn(WorkspaceModel::kGoals)
+                  .data()
+                  .toString()
+                  .contains(QStringLiteral("goals")))
+      << older.siblingAtColumn(WorkspaceModel::kGoals).data().toString().toStdString();
+  EXPECT_FALSE(older.siblingAtColumn(WorkspaceModel::kTime).data().toString().isEmpty());
+
+  // What the file holds: the config as tuned, the run's whole replay.
+  const auto stored = reader(path);
+  const std::vector<StoredConfig> configs = stored->configs(model().itemAt(incidentRow()).id);
+  ASSERT_EQ(configs.size(), 1u);
+  EXPECT_EQ(configs[0].config, probe);
+  const StoredRun run = stored->run(*second);
+  EXPECT_EQ(run.inputs.config, window->session().config());
+  EXPECT_EQ(run.metrics_json,
+            metricsJsonOf(window->session().incident(), window->session().result()));
+  EXPECT_FALSE(stored->autosaved()) << "an explicit save clears the autosave";
+}
+
+TEST_F(WorkspaceWorkbench, OpeningARunRestoresItsInputsExactlyAndReplaysToTheSameMetrics) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(fixture("retry-flag-off.yaml")));
+  // A config, a moved operator change and a scenario: everything a run depends on.
+  window->knobs()->spinBox(QStringLiteral("timeout.attempt"))->setValue(700);
+  auto* table = window->changesPanel()->findChild<QTableWidget*>(QStringLiteral("changes"));
+  ASSERT_NE(table, nullptr);
+  qobject_cast<QDoubleSpinBox*>(table->cellWidget(0, 1))->setValue(12);
+  window->scenarioPanel()
+      ->findChild<QDoubleSpinBox*>(QStringLiteral("scenario.traffic.scale"))
+      ->setValue(1.5);
+  const RunInputs saved = workspace().currentInputs();
+  ASSERT_TRUE(saved.changes);
+  ASSERT_FALSE(saved.scenario.empty());
+  const auto id = workspace().saveRun(QStringLiteral("tuned"));
+  ASSERT_TRUE(id);
+  const std::string metrics = reader(path)->run(*id).metrics_json;
+
+  // Away from it: deployed, another knob.
+  window->action(QStringLiteral("reset"))->trigger();
+  window->scenarioPanel()
+      ->findChild<QDoubleSpinBox*>(QStringLiteral("scenario.traffic.scale"))
+      ->setValue(1.0);
+  window->knobs()->spinBox(QStringLiteral("timeout.attempt"))->setValue(300);
+  ASSERT_NE(metricsJsonOf(window->session().incident(), window->session().result()), metrics);
+  const Config away = window->session().config();
+
+  // Enter on the run in the panel.
+  panel().select({{Kind::run, *id, *workspace().currentIncident()}});
+  ASSERT_TRUE(panel().openSelected());
+  settle(*window);
+  EXPECT_EQ(workspace().currentInputs(), saved);
+  EXPECT_EQ(window->session().config(), saved.config);
+  EXPECT_EQ(window->session().changes(), *saved.changes);
+  EXPECT_EQ(window->session().scenario(), saved.scenario);
+  EXPECT_EQ(metricsJsonOf(window->session().incident(), window->session().result()), metrics)
+      << "byte for byte";
+  EXPECT_EQ(window->knobs()->config(), saved.config) << "the knobs show it";
+  window->undoStack()->undo();  // opening a run of the open incident is one undo step
+  EXPECT_EQ(window->session().config(), away);
+  EXPECT_TRUE(window->session().scenario().empty());
+
+  // From another incident: the run's incident comes back from the workspace, not the file.
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  ASSERT_TRUE(workspace().openRun(*id));
+  settle(*window);
+  EXPECT_EQ(window->session().incident().id, "TEST-RETRY-FLAG");
+  EXPECT_EQ(workspace().currentInputs(), saved);
+  EXPECT_EQ(metricsJsonOf(window->session().incident(), window->session().result()), metrics);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
+TEST_F(WorkspaceWorkbench, ARunWithAnotherSeedReplaysWithItsSeed) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const std::int64_t incident = *workspace().currentIncident();
+  // A run as the CLI saves it, with a seed the workbench never had.
+  const Incident opened = window->session().openedIncident();
+  RunInputs inputs = inputsOf(opened, opened.deployed);
+  inputs.seed = opened.seed + 7;
+  const ReplayedRun replayed = replayRun(opened, inputs);
+  const std::int64_t id = workspace().workspace()->saveRun(newRunOf(incident, inputs, replayed));
+  panel().reload();
+  ASSERT_TRUE(workspace().openRun(id));
+  settle(*window);
+  EXPECT_EQ(window->session().openedIncident().seed, opened.seed + 7);
+  EXPECT_EQ(metricsJsonOf(window->session().incident(), window->session().result()),
+            replayed.metrics_json);
+  EXPECT_NE(replayed.metrics_json, metricsJsonOf(opened, simulate(opened, opened.deployed)))
+      << "the seed matters to this incident";
+}
+
+TEST_F(WorkspaceWorkbench, TwoRunsGoIntoTheComparisonFirstAsAAndSecondAsB) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const auto deployed = workspace().saveRun(QStringLiteral("deployed"));
+  window->knobs()->checkBox(QStringLiteral("breaker.open.early_probe.enabled"))->setChecked(true);
+  const Config probe = window->session().config();
+  const auto early = workspace().saveRun(QStringLiteral("early probe"));
+  ASSERT_TRUE(deployed && early);
+  window->knobs()->spinBox(QStringLiteral("fallback.cache.ttl"))->setValue(20);
+  const std::int64_t incident = *workspace().currentIncident();
+
+  // "early probe" picked first (the current row), then "deployed".
+  panel().select({{Kind::run, *early, incident}, {Kind::run, *deployed, incident}});
+  ASSERT_TRUE(panel().compareSelectedPair());
+  settle(*window);
+  EXPECT_EQ(window->session().config(), probe) << "the first is A";
+  ASSERT_FALSE(window->comparison().isDeployed());
+  EXPECT_EQ(window->comparison().name(), QStringLiteral("deployed")) << "the second is B";
+  EXPECT_EQ(window->comparison().choice()->config, window->session().incident().deployed);
+  ASSERT_NE(window->comparison().result(), nullptr);
+  EXPECT_EQ(metricsJsonOf(window->session().incident(), *window->comparison().result()),
+            reader(path)->run(*deployed).metrics_json);
+
+  // A named config against A.
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("probe")));
+  panel().reload();
+  const std::int64_t config = reader(path)->configs(incident).front().id;
+  window->action(QStringLiteral("reset"))->trigger();
+  panel().select({{Kind::config, config, incident}});
+  ASSERT_TRUE(panel().compareSelectedWithCurrent());
+  settle(*window);
+  EXPECT_EQ(window->comparison().name(), QStringLiteral("config probe"));
+  EXPECT_EQ(window->comparison().choice()->config, probe);
+  EXPECT_EQ(window->session().config(), window->session().incident().deployed);
+  // Opening it applies it to A, as one undo step.
+  ASSERT_TRUE(workspace().openConfig(config));
+  EXPECT_EQ(window->session().config(), probe);
+  window->undoStack()->undo();
+  EXPECT_EQ(window->session().config(), window->session().incident().deployed);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
+TEST_F(WorkspaceWorkbench, TheTuningIsAutosavedAndOfferedBackInTheNextWindow) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  EXPECT_FALSE(reader(path)->autosaved()) << "opening an incident changes nothing to restore";
+  window->knobs()->spinBox(QStringLiteral("fallback.cache.ttl"))->setValue(30);
+  idle(WorkspaceController::kAutosaveDelayMs + 250);
+  auto saved = reader(path)->autosaved();
+  ASSERT_TRUE(saved) << "written after the change, not at the end";
+  EXPECT_EQ(saved->inputs.config.cache.ttl, 30 * kSecond);
+  EXPECT_EQ(saved->incident_id, *workspace().currentIncident());
+
+  // One more change, and the window goes without a save.
+  window->knobs()->checkBox(QStringLiteral("breaker.open.early_probe.enabled"))->setChecked(true);
+  const Config last = window->session().config();
+  window.reset();
+  saved = reader(path)->autosaved();
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(saved->inputs.config, last);
+
+  // The next window reopens the workspace and restores the tuning from it.
+  window = makeWindow();
+  ASSERT_TRUE(workspace().isOpen()) << "the workspace open last time is reopened";
+  EXPECT_EQ(QFileInfo(workspace().path()).canonicalFilePath(), QFileInfo(path).canonicalFilePath());
+  ASSERT_TRUE(workspace().restoreAutosave());
+  settle(*window);
+  EXPECT_EQ(window->session().config(), last);
+  EXPECT_EQ(window->session().incident().id, "INC-2026-0908");
+
+  // Back to deployed: nothing left to restore.
+  window->action(QStringLiteral("reset"))->trigger();
+  idle(WorkspaceController::kAutosaveDelayMs + 250);
+  EXPECT_FALSE(reader(path)->autosaved());
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
+TEST_F(WorkspaceWorkbench, TheFilterNarrowsTheTree) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  window->knobs()->checkBox(QStringLiteral("breaker.open.early_probe.enabled"))->setChecked(true);
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("early probe")));
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("probe at 8 Sep")));
+  ASSERT_TRUE(window->openIncident(fixture("retry-flag-off.yaml")));
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("flag as deployed")));
+  ASSERT_EQ(model().incidentCount(), 2);
+
+  panel().filter()->setText(QStringLiteral("retry"));  // the incident's title
+  ASSERT_EQ(model().incidentCount(), 1);
+  EXPECT_TRUE(incidentRow().data().toString().startsWith(QStringLiteral("TEST-RETRY-FLAG")));
+  EXPECT_EQ(childNames(model(), runsOf(incidentRow())), QStringList{"flag as deployed"});
+
+  panel().filter()->setText(QStringLiteral("PROBE"));  // a config's and a run's name
+  ASSERT_EQ(model().incidentCount(), 1);
+  EXPECT_TRUE(incidentRow().data().toString().startsWith(QStringLiteral("INC-2026-0908")));
+  EXPECT_EQ(childNames(model(), configsOf(incidentRow())), QStringList{"early probe"});
+  EXPECT_EQ(childNames(model(), runsOf(incidentRow())), QStringList{"probe at 8 Sep"});
+
+  panel().filter()->setText(QStringLiteral("no such thing"));
+  EXPECT_EQ(model().incidentCount(), 0);
+  panel().filter()->clear();
+  EXPECT_EQ(model().incidentCount(), 2);
+}
+
+TEST_F(WorkspaceWorkbench, NotesOnARunAreSavedWhenTheEditorLosesFocus) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const auto run = workspace().saveRun(QStringLiteral("deployed"));
+  ASSERT_TRUE(run);
+  panel().select({{Kind::run, *run, *workspace().currentIncident()}});
+  QPlainTextEdit* notes = panel().notes();
+  ASSERT_TRUE(notes->isEnabled());
+  window->activateWindow();  // focus moves (and is lost) only in the active window
+  idle(50);
+  notes->setFocus();
+  QCoreApplication::processEvents();
+  ASSERT_EQ(QApplication::focusWidget(), notes);
+  notes->setPlainText(QStringLiteral("Cached 14 s while Pricing was healthy."));
+  EXPECT_EQ(reader(path)->note({NoteTarget::Kind::run, *run}), "") << "not before it is left";
+  window->knobs()->setFocus();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(reader(path)->note({NoteTarget::Kind::run, *run}),
+            "Cached 14 s while Pricing was healthy.");
+  // The incident's own note, after a pause in typing.
+  panel().select(
+      {{Kind::incident, *workspace().currentIncident(), *workspace().currentIncident()}});
+  EXPECT_TRUE(notes->toPlainText().isEmpty());
+  notes->setPlainText(QStringLiteral("The failover took 42 s."));
+  idle(WorkspacePanel::kNoteIdleMs + 300);
+  EXPECT_EQ(reader(path)->note({NoteTarget::Kind::incident, *workspace().currentIncident()}),
+            "The failover took 42 s.");
+}
+
+TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {
+  const QString other = dir.filePath(QStringLiteral("other.breakerlab"));
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(workspace().create(other));
+  auto* start = window->findChild<StartPage*>();
+  ASSERT_NE(start, nullptr);
+  QListWidget* list = start->recentWorkspaceList();
+  ASSERT_EQ(list->count(), 2);
+  EXPECT_TRUE(list->item(0)->text().contains(QStringLiteral("other.breakerlab"))) << "newest first";
+  EXPECT_TRUE(list->item(1)->text().contains(QStringLiteral("incidents.breakerlab")));
+  emit list->itemActivated(list->item(1));
+  EXPECT_EQ(QFileInfo(workspace().path()).fileName(), QStringLiteral("incidents.breakerlab"));
+}
+
+TEST_F(WorkspaceWorkbench, AWorkspaceFromANewerVersionIsRefusedWithAnErrorAndTheOpenOneStays) {
+  const QString newer = dir.filePath(QStringLiteral("newer.breakerlab"));
+  { Workspace::open(newer.toStdString()); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(newer.toUtf8().constData(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+
+  ASSERT_TRUE(workspace().create(path));
+  EXPECT_FALSE(workspace().open(newer));
+  ASSERT_EQ(errors.size(), 1);
+  EXPECT_TRUE(errors.front().contains(QStringLiteral("newer version of BreakerLab")))
+      << errors.front().toStdString();
+  EXPECT_TRUE(errors.front().contains(QStringLiteral("nothing in it was changed")));
+  EXPECT_TRUE(workspace().isOpen());
+  EXPECT_EQ(QFileInfo(workspace().path()).fileName(), QStringLiteral("incidents.breakerlab"));
+  // Nor does the workbench write to it afterwards.
+  sqlite3_open(newer.toUtf8().constData(), &db);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(stmt, 0), 99);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+}  // namespace
+}  // namespace breakerlab::app
