@@ -10,7 +10,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3
-  fonts-dejavu-core xvfb xauth x11-utils xdotool imagemagick
+  fonts-dejavu-core xvfb xauth x11-utils xdotool imagemagick poppler-utils
 )
 # The differential tests drive the real opossum and cockatiel: Debian's Node.js and npm, unless
 # the machine already has a node and npm of its own.

@@ -1,6 +1,7 @@
 // breakerlab: the workbench GUI.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QPalette>
 #include <QStyleFactory>
@@ -9,6 +10,7 @@
 #include "breakerlab/views/lanes_view.h"
 #include "main_window.h"
 #include "replay_session.h"
+#include "workspace_controller.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -46,6 +48,11 @@ int main(int argc, char** argv) {
   QCommandLineOption compare(QStringLiteral("compare"),
                              QStringLiteral("Compare with the incident's named what-if as B."),
                              QStringLiteral("name"));
+  QCommandLineOption workspace(
+      QStringLiteral("workspace"),
+      QStringLiteral("Open a workspace (*.breakerlab; created when missing) and show its panel."),
+      QStringLiteral("file"));
+  parser.addOption(workspace);
   parser.addOption(range);
   parser.addOption(compare);
   parser.addOption(grab);
@@ -82,6 +89,9 @@ int main(int argc, char** argv) {
     if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
   }
   window.show();
+  if (parser.isSet(workspace) && window.workspace().open(parser.value(workspace)))
+    // In front of the knobs once the window has its layout (the incident opened below).
+    QTimer::singleShot(0, &window, [&window] { window.workspaceDock()->raise(); });
   const QStringList files = parser.positionalArguments();
   const bool opened = !files.isEmpty() && window.openIncident(files.front());
   if (opened && parser.isSet(policy)) window.importConfigFrom(parser.value(policy));

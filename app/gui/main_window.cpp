@@ -14,6 +14,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -53,9 +54,12 @@
 #include "import_report_dialog.h"
 #include "knob_command.h"
 #include "replay_session.h"
+#include "report_export.h"
 #include "scenario_command.h"
 #include "settings_keys.h"
 #include "start_page.h"
+#include "workspace_controller.h"
+#include "workspace_panel.h"
 
 namespace breakerlab::app {
 
@@ -72,6 +76,7 @@ QString incidentFilter() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   session_ = new ReplaySession(this);
+  workspace_ = new WorkspaceController(this);
   comparison_ = new ComparisonSlot(this);
   undo_ = new QUndoStack(this);
   report_error_ = [this](const QString& title, const QString& text) {
@@ -110,11 +115,42 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     lanes_->setIncident(session_->incident());
     changes_->setChanges(session_->incident(), session_->changes());
   });
+  connect(workspace_, &WorkspaceController::failed, this,
+          [this](const QString& title, const QString& text) { report_error_(title, text); });
+  connect(workspace_, &WorkspaceController::notice, this,
+          [this](const QString& text) { status_->setText(text); });
+  connect(workspace_, &WorkspaceController::changed, this, [this] {
+    updateIncidentActions();
+    refreshRecentWorkspaces();
+  });
+  connect(workspace_, &WorkspaceController::autosaveFound, this, [this](const QString& summary) {
+    // After the window is up (the workspace is reopened while it is built), and only when it
+    // is interactive by then.
+    QTimer::singleShot(0, this, [this, summary] {
+      if (!interactive_) return;
+      if (QMessageBox::question(this, tr("Restore the tuning you were working on?"),
+                                summary + QStringLiteral("\n\n") +
+                                    tr("Restore it, or discard it and keep what is open?"),
+                                QMessageBox::Yes | QMessageBox::Discard,
+                                QMessageBox::Yes) == QMessageBox::Yes)
+        workspace_->restoreAutosave();
+      else if (workspace_->workspace() != nullptr && !workspace_->workspace()->readOnly())
+        workspace_->workspace()->clearAutosave();
+    });
+  });
   restoreSettings();
+  workspace_->reopenLast();
+  refreshRecentWorkspaces();
   updateTitle();
 }
 
 MainWindow::~MainWindow() {
+  // The note being typed and the last change of the tuning go to the workspace while the
+  // session and the controller are still there.
+  workspace_panel_->saveNote();
+  delete workspace_dock_;
+  workspace_->flushAutosave();
+  workspace_->disconnect(this);
   // Children die after this destructor has run; signals they send on their way out must not
   // reach the half-destroyed window.
   session_->disconnect(this);
@@ -187,6 +223,9 @@ void MainWindow::buildWidgets() {
   metrics_scroll->setMinimumWidth(kDockMinimumWidth);
   metrics_dock_ = dock(tr("Metrics and Checks"), QStringLiteral("metrics-dock"), metrics_scroll);
   charts_dock_ = dock(tr("Per-second Charts"), QStringLiteral("charts-dock"), charts_split_);
+  workspace_panel_ = new WorkspacePanel(workspace_);
+  workspace_panel_->setMinimumWidth(kDockMinimumWidth);
+  workspace_dock_ = dock(tr("Workspace"), QStringLiteral("workspace-dock"), workspace_panel_);
   // The bottom area lies under the lanes only, so the charts line up with the lanes' time axis.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -207,6 +246,8 @@ void MainWindow::buildWidgets() {
   start_ = new StartPage;
   connect(start_, &StartPage::openRequested, this, &MainWindow::openIncident);
   connect(start_, &StartPage::browseRequested, this, &MainWindow::browseForIncident);
+  connect(start_, &StartPage::openWorkspaceRequested, this,
+          [this](const QString& path) { workspace_->open(path); });
 
   pages_ = new QStackedWidget;
   pages_->addWidget(start_);
@@ -224,18 +265,26 @@ std::vector<QDockWidget*> MainWindow::docks() const {
   return {knobs_dock_, metrics_dock_, charts_dock_};
 }
 
+std::vector<QDockWidget*> MainWindow::allDocks() const {
+  return {knobs_dock_, metrics_dock_, charts_dock_, workspace_dock_};
+}
+
 void MainWindow::resetLayout() {
   // Every dock back in its place and shown, sized for the window as it is now.
   const std::pair<QDockWidget*, Qt::DockWidgetArea> places[] = {
       {knobs_dock_, Qt::LeftDockWidgetArea},
       {metrics_dock_, Qt::RightDockWidgetArea},
-      {charts_dock_, Qt::BottomDockWidgetArea}};
+      {charts_dock_, Qt::BottomDockWidgetArea},
+      {workspace_dock_, Qt::LeftDockWidgetArea}};
   for (const auto& [d, area] : places) {
     d->setFloating(false);
     addDockWidget(area, d);
     if (pages_->currentIndex() == static_cast<int>(Page::workbench)) d->show();
     docks_shown_[d] = true;
   }
+  // The workspace shares the knobs' column, behind them: the lanes keep their width.
+  tabifyDockWidget(knobs_dock_, workspace_dock_);
+  knobs_dock_->raise();
   arrangeDocks();
 }
 
@@ -268,10 +317,10 @@ void MainWindow::showPage(Page page) {
   // What the user has open on the workbench, before the page changes (or is shown again for a
   // new incident); isHidden, not isVisible: a window not yet shown has no visible docks.
   if (pages_->currentIndex() == static_cast<int>(Page::workbench) && isVisible())
-    for (QDockWidget* d : docks()) docks_shown_[d] = !d->isHidden();
+    for (QDockWidget* d : allDocks()) docks_shown_[d] = !d->isHidden();
   pages_->setCurrentIndex(static_cast<int>(page));
   // The start page has the window to itself; the docks come back as they were.
-  for (QDockWidget* d : docks()) {
+  for (QDockWidget* d : allDocks()) {
     d->setVisible(workbench && docks_shown_[d]);
     d->toggleViewAction()->setEnabled(workbench);
   }
@@ -279,7 +328,7 @@ void MainWindow::showPage(Page page) {
 
 void MainWindow::keepDocksUsable() {
   // A saved layout from another screen setup must not leave a dock out of reach.
-  for (QDockWidget* d : docks()) {
+  for (QDockWidget* d : allDocks()) {
     if (!d->isFloating()) continue;
     const QRect frame = d->frameGeometry();
     const bool reachable = std::any_of(
@@ -349,12 +398,22 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   add(file, "open", tr("&Open Incident…"), QKeySequence::Open, [this] { browseForIncident(); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
+  add(file, "new-workspace", tr("&New Workspace…"), QKeySequence(),
+      [this] { newWorkspaceDialog(); });
+  add(file, "open-workspace", tr("Open &Workspace…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O),
+      [this] { openWorkspaceDialog(); });
   add(file, "reload", tr("Re&load Incident"), QKeySequence(Qt::Key_F5), [this] {
     if (session_->hasIncident()) openIncident(session_->path());
   });
   file->addSeparator();
   add(file, "save-incident", tr("&Save Incident As…"),
       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), [this] { saveIncidentDialog(); });
+  // Ctrl+Shift+S saves the incident and Ctrl+Shift+R shows the import report: the workspace's
+  // saves take Ctrl+Alt.
+  add(file, "save-config", tr("Save Con&fig As…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S),
+      [this] { saveConfigAsDialog(); });
+  add(file, "save-run", tr("Save R&un"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_R),
+      [this] { saveRunDialog(); });
   file->addSeparator();
   add(file, "import-config", tr("&Load Config…"), QKeySequence(Qt::CTRL | Qt::Key_I),
       [this] { importConfigDialog(); });
@@ -380,6 +439,10 @@ void MainWindow::buildMenus() {
   }
   add(file, "export-lanes", tr("Export &Lanes as Image…"),
       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportLanesDialog(); });
+  add(file, "export-report", tr("Export &Report…"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
+    const QString path = exportReportDialog(this, *session_, *comparison_, report_error_);
+    if (!path.isEmpty()) status_->setText(tr("Exported %1").arg(QFileInfo(path).fileName()));
+  });
   add(file, "copy-metrics", tr("&Copy Metrics"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
       [this] { copyMetrics(); });
   file->addSeparator();
@@ -463,7 +526,7 @@ void MainWindow::buildMenus() {
     if (session_->hasIncident()) showPage(Page::workbench);
   });
   view->addSeparator();
-  for (QDockWidget* d : docks()) {
+  for (QDockWidget* d : allDocks()) {
     QAction* toggle = d->toggleViewAction();
     toggle->setObjectName(d->objectName() + QStringLiteral("-toggle"));
     view->addAction(toggle);
@@ -484,11 +547,14 @@ void MainWindow::buildMenus() {
 // import report only for an imported one).
 void MainWindow::updateIncidentActions() {
   static constexpr const char* kNeedAnIncident[] = {
-      "reload", "save-incident", "import-config", "export-lanes", "copy-metrics",
+      "reload", "save-incident", "import-config", "export-lanes", "export-report", "copy-metrics",
       "reset",  "fit",           "workbench",     "swap-ab",      "pin-b"};
   const bool open = session_->hasIncident();
   for (const char* name : kNeedAnIncident) action(QString::fromLatin1(name))->setEnabled(open);
   action(QStringLiteral("import-report"))->setEnabled(open && session_->isImported());
+  const bool writable = workspace_->isOpen() && !workspace_->workspace()->readOnly();
+  for (const char* name : {"save-config", "save-run"})
+    action(QString::fromLatin1(name))->setEnabled(open && writable);
   what_if_menu_->setEnabled(open && !session_->incident().what_ifs.empty());
   export_config_menu_->setEnabled(open);
   updateExportActions();
@@ -1172,7 +1238,7 @@ void MainWindow::restoreSettings() {
   restoreGeometry(s.value(settings::kGeometry).toByteArray());
   // A layout saved by a build without docks, or not a layout at all, leaves the default one.
   if (restoreState(s.value(settings::kWindowState).toByteArray(), kLayoutVersion)) {
-    for (QDockWidget* d : docks()) docks_shown_[d] = !d->isHidden();
+    for (QDockWidget* d : allDocks()) docks_shown_[d] = !d->isHidden();
     keepDocksUsable();
   } else {
     resetLayout();
@@ -1196,10 +1262,10 @@ QByteArray MainWindow::layoutState() const {
   auto* self = const_cast<MainWindow*>(this);
   const bool on_start = pages_->currentIndex() == static_cast<int>(Page::start);
   if (on_start)
-    for (QDockWidget* d : docks()) d->setVisible(docks_shown_.at(d));
+    for (QDockWidget* d : allDocks()) d->setVisible(docks_shown_.at(d));
   const QByteArray state = self->saveState(kLayoutVersion);
   if (on_start)
-    for (QDockWidget* d : docks()) d->hide();
+    for (QDockWidget* d : allDocks()) d->hide();
   return state;
 }
 

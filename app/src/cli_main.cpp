@@ -114,9 +114,56 @@ void addImport(CLI::App& app, ImportCommandOptions& o) {
   import->add_flag("--no-calibrate", o.no_calibrate,
                    "Keep the state table's shares instead of fitting them to the recorded lane");
 }
+// The configs come as --config and --whatif in any mix; the report keeps the order given.
+struct ReportArguments {
+  ReportOptions options;
+  std::vector<std::string> config_files;
+  std::vector<std::string> what_ifs;
+  CLI::App* command = nullptr;
+  CLI::Option* config_option = nullptr;
+  CLI::Option* what_if_option = nullptr;
+
+  void orderConfigs() {
+    std::size_t next_file = 0, next_what_if = 0;
+    for (const CLI::Option* option : command->parse_order()) {
+      if (option == config_option && next_file < config_files.size())
+        options.configs.push_back({ReportOptions::Config::Kind::file, config_files[next_file++]});
+      if (option == what_if_option && next_what_if < what_ifs.size())
+        options.configs.push_back({ReportOptions::Config::Kind::what_if, what_ifs[next_what_if++]});
+    }
+  }
+};
+
+void addReport(CLI::App& app, ReportArguments& a) {
+  a.command = app.add_subcommand(
+      "report",
+      "Write the incident's report for a postmortem review (HTML or PDF): lanes, config "
+      "changes, metrics, checks and goals of the deployed config and the ones given");
+  a.command
+      ->add_option("incident", a.options.incident,
+                   "Incident file, a bundled incident's name, or any document `replay` opens")
+      ->required();
+  a.config_option =
+      a.command->add_option("--config", a.config_files, "A breakerlab-config/1 file (repeatable)")
+          ->expected(1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  a.what_if_option =
+      a.command->add_option("--whatif", a.what_ifs, "One of the incident's what-ifs (repeatable)")
+          ->expected(1)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  a.command->add_option("--library", a.options.library,
+                        "Show the config changes and what cannot be expressed in this library's "
+                        "terms: resilience4j, gobreaker, polly, opossum, cockatiel, envoy or "
+                        "breakerlab (default: the library the configs follow)");
+  a.command->add_option("-o,--output", a.options.output, "The report: FILE.html or FILE.pdf")
+      ->required();
+  a.command->footer(
+      "The deployed config comes first, then the configs and what-ifs in the order given.\n"
+      "Exit codes: 0 written; 2 bad input or usage (an unknown what-if, an unreadable config,\n"
+      "an unwritable or unknown -o); 3 internal error.");
+}
 void addRuns(CLI::App& app, RunsOptions& o) {
-  CLI::App* runs =
-      app.add_subcommand("runs", "List the runs saved in a workspace, newest first");
+  CLI::App* runs = app.add_subcommand("runs", "List the runs saved in a workspace, newest first");
   runs->add_option("workspace", o.workspace, "The workspace file (*.breakerlab)")->required();
   runs->add_option("--incident", o.incident,
                    "Only this incident's runs: its id in the workspace or its name");
@@ -141,6 +188,8 @@ int main(int argc, char** argv) {
   addImport(app, import);
   RunsOptions runs;
   addRuns(app, runs);
+  ReportArguments report;
+  addReport(app, report);
 
   try {
     app.parse(argc, argv);
@@ -153,6 +202,10 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
     if (app.got_subcommand("import")) return runImport(import, std::cout);
     if (app.got_subcommand("runs")) return runRuns(runs, std::cout);
+    if (app.got_subcommand("report")) {
+      report.orderConfigs();
+      return runReport(report.options, std::cout);
+    }
     return runBreaker(breaker, std::cout);
   } catch (const breakerlab::LoadError& e) {
     std::cerr << "breakerlab-cli: " << e.what() << '\n';

@@ -77,10 +77,24 @@ struct ImportCommandOptions {
   bool no_calibrate = false;
 };
 
+// `report`: the configs after the deployed one, in the order given.
+struct ReportOptions {
+  struct Config {
+    enum class Kind { file, what_if } kind = Kind::file;
+    std::string name;  // the config file, or the what-if's name
+  };
+  std::string incident;
+  std::vector<Config> configs;
+  std::string library;  // whose terms the config diff uses; empty: the configs' own
+  std::string output;   // .html or .pdf
+};
+
 int runReplay(const ReplayOptions& options, std::ostream& out);
 int runRuns(const RunsOptions& options, std::ostream& out);
 int runImport(const ImportCommandOptions& options, std::ostream& out);
 int runBreaker(const BreakerOptions& options, std::ostream& out);
+// Needs a build with Qt (BREAKERLAB_BUILD_GUI); without it, throws UsageError saying so.
+int runReport(const ReportOptions& options, std::ostream& out);
 
 // A breaker policy: a breakerlab-config/1 file, or a library's native config (its import notes
 // go to stderr). `library_name` empty: whatever the file is for.

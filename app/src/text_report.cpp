@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/values.h"
 
 namespace breakerlab::cli {
@@ -155,26 +156,6 @@ void printReport(std::ostream& out, const Incident& incident, const std::string&
     out << passed << " of " << checked << " expectations passed\n";
   }
   if (!checks.goals.empty()) out << goalVerdictText(checks.goalComparison()) << '\n';
-}
-
-std::string goalVerdictText(const GoalComparison& goals) {
-  using V = GoalComparison::Verdict;
-  std::string text = "Goals: " + std::to_string(goals.met) + " of " + std::to_string(goals.total) +
-                     " met (deployed: " + std::to_string(goals.baseline_met) + " of " +
-                     std::to_string(goals.total) + "): ";
-  switch (goals.verdict) {
-    case V::better:
-      return text + "better than deployed";
-    case V::worse:
-      return text + "worse than deployed";
-    case V::same:
-      return text + "the same as deployed";
-    case V::mixed:
-      return text + "as many as deployed, not the same ones";
-    case V::none:
-      break;
-  }
-  return "Goals: none in this incident";
 }
 
 }  // namespace breakerlab::cli

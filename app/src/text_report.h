@@ -20,9 +20,6 @@ std::string laneText(const Lane& lane, std::size_t max_intervals = kLaneInterval
 // "3", "3.014 s", "12.5 %", "—" when undefined.
 std::string metricText(const MetricInfo& info, const std::optional<double>& value);
 
-// "Goals: 2 of 2 met (deployed: 0 of 2): better than deployed".
-std::string goalVerdictText(const GoalComparison& goals);
-
 void printReport(std::ostream& out, const Incident& incident, const std::string& config_label,
                  const Result& result, const Checks& checks);
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "breakerlab/core/expectations.h"
 #include "breakerlab/core/incident.h"
 #include "breakerlab/data/load_error.h"
 
@@ -11,5 +12,8 @@ namespace breakerlab {
 // Parses one metric expectation, e.g. "failed_checkouts == 0" or "time_to_trip_s == 3 ± 0.5".
 // `origin` names where it came from in errors (e.g. "--expect"); the error's line is 0.
 Expectation parseExpectation(std::string_view text, const std::string& origin);
+
+// "Goals: 2 of 2 met (deployed: 0 of 2): better than deployed"; "Goals: none in this incident".
+std::string goalVerdictText(const GoalComparison& goals);
 
 }  // namespace breakerlab
