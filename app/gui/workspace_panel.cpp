@@ -156,7 +156,7 @@ void WorkspacePanel::fitColumns() {
       for (int i = 0; i < model_->rowCount(group); ++i)
         name_width = std::max(
             name_width, metrics.horizontalAdvance(model_->index(i, 0, group).data().toString()) +
-                            tree_->indentation());
+                            2 * tree_->indentation());  // a config or run is two levels in
     }
   }
   tree_->setColumnWidth(0, std::min(name_width + tree_->indentation() + 16, 320));
