@@ -7,6 +7,7 @@
 #include <QStyleFactory>
 #include <QTimer>
 
+#include "breakerlab/data/workspace.h"
 #include "breakerlab/views/lanes_view.h"
 #include "main_window.h"
 #include "replay_session.h"
@@ -89,10 +90,16 @@ int main(int argc, char** argv) {
     if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
   }
   window.show();
-  if (parser.isSet(workspace) && window.workspace().open(parser.value(workspace)))
+  QStringList files = parser.positionalArguments();
+  // A workspace given as the file (the desktop's "open with" of a *.breakerlab) opens as one.
+  QString workspace_file = parser.value(workspace);
+  if (!files.isEmpty() && files.front().endsWith(QString::fromLatin1(
+                              breakerlab::kWorkspaceSuffix.data(),
+                              static_cast<qsizetype>(breakerlab::kWorkspaceSuffix.size()))))
+    workspace_file = files.takeFirst();
+  if (!workspace_file.isEmpty() && window.workspace().open(workspace_file))
     // In front of the knobs once the window has its layout (the incident opened below).
     QTimer::singleShot(0, &window, [&window] { window.workspaceDock()->raise(); });
-  const QStringList files = parser.positionalArguments();
   const bool opened = !files.isEmpty() && window.openIncident(files.front());
   if (opened && parser.isSet(policy)) window.importConfigFrom(parser.value(policy));
   if (opened && parser.isSet(what_if)) {
