@@ -135,7 +135,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                 QMessageBox::Yes) == QMessageBox::Yes)
         workspace_->restoreAutosave();
       else if (workspace_->workspace() != nullptr && !workspace_->workspace()->readOnly())
-        workspace_->workspace()->clearAutosave();
+        try {
+          workspace_->workspace()->clearAutosave();
+        } catch (const WorkspaceError& e) {
+          emit workspace_->failed(tr("Could not discard the autosaved tuning"),
+                                  QString::fromUtf8(e.what()));
+        }
     });
   });
   restoreSettings();

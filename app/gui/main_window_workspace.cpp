@@ -112,7 +112,15 @@ void MainWindow::saveConfigAsDialog() {
           .arg(QString::fromStdString(session_->incident().id)),
       QLineEdit::Normal, what_if ? QString::fromStdString(what_if->name) : QString(), &ok);
   if (!ok || name.trimmed().isEmpty()) return;
-  for (const StoredConfig& c : workspace_->workspace()->configs(*workspace_->currentIncident()))
+  std::vector<StoredConfig> kept;
+  try {
+    kept = workspace_->workspace()->configs(*workspace_->currentIncident());
+  } catch (const WorkspaceError& e) {
+    emit workspace_->failed(tr("Could not read the workspace's configs"),
+                            QString::fromUtf8(e.what()));
+    return;
+  }
+  for (const StoredConfig& c : kept)
     if (QString::fromStdString(c.name) == name.trimmed() &&
         QMessageBox::question(this, tr("Replace the config?"),
                               tr("A config named “%1” is already kept for this incident. Replace "

@@ -257,11 +257,9 @@ void WorkspaceController::flushAutosave() {
 }
 
 bool WorkspaceController::waitForWholeReplay() {
+  // No event loop is spun here: the workspace, the incident or the window itself could go away
+  // under a nested loop. A replay still running is said, and Save Run is made again after it.
   const ReplaySession& session = window_->session();
-  QElapsedTimer waited;
-  waited.start();
-  while (session.busy() && waited.elapsed() < 300'000)
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
   return !session.busy() && !session.partialUntil();
 }
 
@@ -274,8 +272,12 @@ std::optional<std::int64_t> WorkspaceController::saveConfigAs(const QString& nam
   try {
     const std::int64_t id = workspace_->saveConfig(*incident_id_, name.trimmed().toStdString(),
                                                    window_->session().config());
-    workspace_->clearAutosave();
-    autosaved_ = Autosave{*incident_id_, currentInputs(), {}};
+    // A named config holds the config only: moved changes or a scenario stay autosaved.
+    const RunInputs inputs = currentInputs();
+    if (!inputs.changes && inputs.scenario.empty()) {
+      workspace_->clearAutosave();
+      autosaved_ = Autosave{*incident_id_, inputs, {}};
+    }
     emit changed();
     emit notice(tr("Saved the config “%1” in the workspace.").arg(name.trimmed()));
     return id;
@@ -289,9 +291,10 @@ std::optional<std::int64_t> WorkspaceController::saveRun(const QString& name) {
   if (!workspace_ || !incident_id_) return std::nullopt;
   // A run keeps the whole replay's metrics, never a progressive answer's.
   if (!waitForWholeReplay()) {
-    emit failed(tr("Could not save the run"),
-                tr("The replay did not finish, so there was no whole answer to save. Nothing "
-                   "already saved in the workspace was lost."));
+    emit failed(tr("Could not save the run yet"),
+                tr("The replay is still running, so there is no whole answer to save. Save the "
+                   "run again when it has finished. Nothing already saved in the workspace was "
+                   "lost."));
     return std::nullopt;
   }
   const ReplaySession& session = window_->session();

@@ -169,7 +169,14 @@ void WorkspacePanel::reload() {
   {
     const QSignalBlocker block(tree_->selectionModel());
     const QSignalBlocker quiet(tree_);  // unfolding to the rows the user left is not a choice
-    model_->reload(controller_->workspace(), filter_->text());
+    try {
+      model_->reload(controller_->workspace(), filter_->text());
+    } catch (const std::exception& e) {
+      // A row this version cannot read (edited by hand, written by a newer one): the tree stays
+      // empty and says why rather than the workbench stopping.
+      model_->reload(nullptr, QString());
+      emit controller_->failed(tr("Could not read the workspace"), QString::fromUtf8(e.what()));
+    }
     tree_->expandAll();
     for (int r = 0; r < model_->rowCount(); ++r) {
       const QModelIndex incident = model_->index(r, 0);

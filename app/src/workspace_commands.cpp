@@ -1,4 +1,5 @@
 // `replay --workspace FILE [--save-run NAME]` and `runs FILE [--incident ID] [--json]`.
+#include <algorithm>
 #include <charconv>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -59,26 +60,26 @@ std::int64_t recordRun(const std::string& workspace_file, const std::string& run
 
 int runRuns(const RunsOptions& options, std::ostream& out) {
   RunFilter filter;
-  if (!options.incident.empty()) {
-    std::int64_t id = 0;
-    const auto [end, ec] = std::from_chars(options.incident.data(),
-                                           options.incident.data() + options.incident.size(), id);
-    if (ec == std::errc() && end == options.incident.data() + options.incident.size()) {
-      filter.incident_id = id;
-    } else {
-      filter.text = options.incident;  // an incident's name, or part of it
-    }
-  }
   filter.limit = options.limit;
   try {
     const Workspace ws = Workspace::open(options.workspace, Workspace::Access::read_only);
-    std::vector<RunSummary> runs = ws.runs(filter);
-    if (!filter.text.empty()) {
-      // The text names an incident here, not a run: keep the runs of incidents it names.
-      std::erase_if(runs, [&](const RunSummary& r) {
-        return r.incident_name.find(filter.text) == std::string::npos;
-      });
+    if (!options.incident.empty()) {
+      // An incident's id in the workspace, else (part of) its name or title: "0908" is a name.
+      std::int64_t id = 0;
+      const char* first = options.incident.data();
+      const char* last = first + options.incident.size();
+      const auto [end, ec] = std::from_chars(first, last, id);
+      const std::vector<IncidentSummary> incidents = ws.incidents();
+      const bool is_id = ec == std::errc() && end == last &&
+                         std::any_of(incidents.begin(), incidents.end(),
+                                     [&](const IncidentSummary& i) { return i.id == id; });
+      if (is_id) {
+        filter.incident_id = id;
+      } else {
+        filter.incident_text = options.incident;
+      }
     }
+    std::vector<RunSummary> runs = ws.runs(filter);
     if (options.json) {
       nlohmann::json list = nlohmann::json::array();
       for (const RunSummary& r : runs) {
@@ -111,7 +112,7 @@ int runRuns(const RunsOptions& options, std::ostream& out) {
     }
     if (runs.empty()) {
       out << "No runs in " << options.workspace
-          << (filter.incident_id || !filter.text.empty() ? " for that incident" : "")
+          << (filter.incident_id || !filter.incident_text.empty() ? " for that incident" : "")
           << ". Save one with: breakerlab-cli replay INCIDENT --workspace " << options.workspace
           << " --save-run NAME\n";
       return kExitOk;

@@ -9,8 +9,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -33,7 +35,8 @@ using test::ScratchFile;
       run.name = "child " + std::to_string(child) + " save " + std::to_string(n);
       const std::int64_t id = ws.saveRun(run);
       if (n % 7 == 3) ws.setNote({NoteTarget::Kind::run, id}, "note " + std::to_string(n));
-      const std::string line = std::to_string(id) + "\n";
+      // Written once the run (and its note) were saved: "id n".
+      const std::string line = std::to_string(id) + " " + std::to_string(n) + "\n";
       if (write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size())) _exit(4);
     }
   } catch (...) {
@@ -53,7 +56,13 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
 
   std::mt19937 random(20261202);
   std::uniform_int_distribution<int> delay_us(500, 60'000);
-  std::set<std::int64_t> returned;
+  // Each saved run's id and the name and note it was saved with: an id that came back with
+  // another run's content (a lost save whose id was handed out again) fails as a lost one.
+  struct Saved {
+    std::string name;
+    std::string note;
+  };
+  std::map<std::int64_t, Saved> returned;
   constexpr int kKills = 40;
   int killed_mid_stream = 0;
   for (int k = 0; k < kKills; ++k) {
@@ -79,7 +88,12 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
     std::size_t from = 0;
     int saved_now = 0;
     for (std::size_t end; (end = text.find('\n', from)) != std::string::npos; from = end + 1) {
-      returned.insert(std::stoll(text.substr(from, end - from)));
+      std::istringstream line(text.substr(from, end - from));
+      std::int64_t id = 0;
+      std::uint64_t n = 0;
+      line >> id >> n;
+      returned[id] = {"child " + std::to_string(k) + " save " + std::to_string(n),
+                      n % 7 == 3 ? "note " + std::to_string(n) : std::string()};
       ++saved_now;
     }
     killed_mid_stream += saved_now > 0 ? 1 : 0;
@@ -88,8 +102,11 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
     ASSERT_EQ(ws.integrityCheck(), "ok") << "after kill " << k;
     std::set<std::int64_t> present;
     for (const RunSummary& r : ws.runs()) present.insert(r.id);
-    for (const std::int64_t id : returned)
+    for (const auto& [id, saved] : returned) {
       ASSERT_TRUE(present.count(id)) << "run " << id << " was saved and is gone after kill " << k;
+      ASSERT_EQ(ws.run(id).name, saved.name) << "after kill " << k;
+      ASSERT_EQ(ws.note({NoteTarget::Kind::run, id}), saved.note) << "after kill " << k;
+    }
   }
   const Workspace ws = Workspace::open(file.path());
   EXPECT_GE(ws.runs().size(), 100u) << "the stream saved too few runs to prove anything";

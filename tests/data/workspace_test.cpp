@@ -117,6 +117,31 @@ TEST(Workspace, KeepsARequestLogWithItsIncident) {
             replayRun(opened.incident, inputs).metrics_json);
 }
 
+// A request log opened by a relative path with a folder (from the working directory) is kept
+// whole; the same incident text with another log is another incident.
+TEST(Workspace, KeepsARequestLogOpenedByARelativePathAndTellsLogsApart) {
+  ScratchFile file("relative");
+  const std::filesystem::path folder = file.directory() / "logs";
+  std::filesystem::create_directories(folder);
+  std::filesystem::copy_file(test::resourcePath("examples/calls.csv"), folder / "calls.csv");
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(file.directory());
+  const std::filesystem::path relative = "logs/calls.csv";
+  const ImportedIncident opened = openIncidentFile(relative);
+  const StoredIncident stored = storedIncidentOf(opened, relative);
+  std::filesystem::current_path(before);
+  ASSERT_EQ(stored.files.size(), 1u);
+  EXPECT_EQ(stored.files[0].bytes, test::readResource("examples/calls.csv"));
+
+  Workspace ws = Workspace::open(file.path());
+  const std::int64_t id = ws.addIncident(stored);
+  StoredIncident other_log = stored;
+  other_log.files[0].bytes += "\n";
+  EXPECT_NE(ws.addIncident(other_log), id);
+  EXPECT_EQ(ws.addIncident(stored), id);
+  EXPECT_EQ(ws.incidents().size(), 2u);
+}
+
 TEST(Workspace, SavesConfigsByNameReplacingTheOneOfTheSameName) {
   ScratchFile file("configs");
   Workspace ws = Workspace::open(file.path());

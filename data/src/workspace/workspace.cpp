@@ -1,6 +1,7 @@
 // The workspace store: one SQLite database, WAL journal, every write one transaction.
 #include "breakerlab/data/workspace.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -198,16 +199,39 @@ int Workspace::schemaVersion() const {
   return impl_->schema_version;
 }
 
-std::optional<std::int64_t> Workspace::findIncident(std::string_view content) const {
+namespace {
+// The same incident text with another calls log is another incident: both are hashed.
+std::string incidentHash(const StoredIncident& incident) {
+  std::string all = incident.content;
+  for (const StoredIncident::File& f : incident.files) {
+    all += '\0' + f.name + '\0' + std::to_string(f.bytes.size()) + '\0';
+    all += f.bytes;
+  }
+  return workspace_detail::contentHash(all);
+}
+}  // namespace
+
+std::optional<std::int64_t> Workspace::findIncident(const StoredIncident& incident) const {
   Statement s(impl_->db, "SELECT id, content FROM incidents WHERE content_hash = ? ORDER BY id");
-  s.bind(1, workspace_detail::contentHash(content));
-  while (s.step())
-    if (s.text(1) == content) return s.integer(0);
+  s.bind(1, incidentHash(incident));
+  while (s.step()) {
+    if (s.text(1) != incident.content) continue;
+    const std::int64_t id = s.integer(0);
+    std::vector<StoredIncident::File> files;
+    Statement f(impl_->db,
+                "SELECT name, bytes FROM incident_files WHERE incident_id = ? ORDER BY name");
+    f.bind(1, id);
+    while (f.step()) files.push_back({f.text(0), f.blob(1)});
+    std::vector<StoredIncident::File> wanted = incident.files;
+    std::sort(wanted.begin(), wanted.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
+    if (files == wanted) return id;
+  }
   return std::nullopt;
 }
 
 std::int64_t Workspace::addIncident(const StoredIncident& incident) {
-  if (const auto id = findIncident(incident.content)) return *id;
+  if (const auto id = findIncident(incident)) return *id;
   impl_->requireWritable();
   Db& db = impl_->db;
   Transaction t(db, "saving the incident");
@@ -218,7 +242,7 @@ std::int64_t Workspace::addIncident(const StoredIncident& incident) {
   for (const std::string& line : incident.import_report) report += line + "\n";
   s.bind(1, incident.name).bind(2, incident.title).bind(3, incident.source_kind);
   s.bind(4, incident.source_name).bindBlob(5, incident.source_document);
-  s.bind(6, incident.content).bind(7, workspace_detail::contentHash(incident.content));
+  s.bind(6, incident.content).bind(7, incidentHash(incident));
   s.bind(8, report).bind(9, workspace_detail::utcNow());
   s.run();
   const std::int64_t id = db.lastInsertId();
@@ -422,8 +446,9 @@ std::vector<RunSummary> Workspace::runs(const RunFilter& filter) const {
               "LEFT JOIN configs c ON c.id = r.config_id "
               "WHERE (?1 IS NULL OR r.incident_id = ?1) AND (?2 = '' OR instr(lower(r.name || "
               "' ' || coalesce(c.name, '') || ' ' || i.name || ' ' || i.title || ' ' || "
-              "r.library), lower(?2)) > 0) ORDER BY r.id DESC LIMIT ?3");
-  s.bind(1, filter.incident_id).bind(2, filter.text);
+              "r.library), lower(?2)) > 0) AND (?4 = '' OR instr(lower(i.name || ' ' || i.title), "
+              "lower(?4)) > 0) ORDER BY r.id DESC LIMIT ?3");
+  s.bind(1, filter.incident_id).bind(2, filter.text).bind(4, filter.incident_text);
   s.bind(3, std::int64_t{filter.limit > 0 ? filter.limit : -1});
   std::vector<RunSummary> out;
   while (s.step()) {

@@ -64,12 +64,18 @@ StoredIncident storedIncidentOf(const ImportedIncident& imported,
   // incident reads without the original directory.
   Dependency::CallsSource& calls = incident.dependency.calls_source;
   if (!calls.file.empty()) {
+    // A breakerlab/1 file names its log relative to itself; an imported request log is the log,
+    // named as it was opened (relative to the working directory).
     std::filesystem::path file(calls.file);
-    if (file.is_relative()) file = document.parent_path() / file;
+    if (file.is_relative() && imported.source == IncidentSource::incident)
+      file = document.parent_path() / file;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+      throw WorkspaceError(WorkspaceError::Kind::invalid,
+                           "cannot keep the recorded calls " + file.string() +
+                               " with the incident: there is no such file");
     const std::string name = file.filename().string();
-    std::string bytes = bytesOf(file);
-    if (bytes.empty() && file == document) bytes = stored.source_document;
-    stored.files.push_back({name, std::move(bytes)});
+    stored.files.push_back({name, readTextFile(file)});
     calls.file = name;
   }
   // A breakerlab/1 file is kept as written (its comments, its spellings: the checks it names
@@ -119,8 +125,12 @@ ReplayedRun replayRun(const Incident& opened, const RunInputs& inputs) {
                                   out.incident.changes == opened.changes &&
                                   inputs.seed == opened.seed;
   if (!opened.expect.empty()) {
-    out.checks.calibration = evaluate(
-        opened.expect, opened, is_opened_deployed ? out.result : simulate(opened, opened.deployed));
+    // On the deployed config with the run's seed, as the CLI's --seed and the workbench do.
+    Incident calibrated = opened;
+    calibrated.seed = inputs.seed;
+    out.checks.calibration =
+        evaluate(opened.expect, calibrated,
+                 is_opened_deployed ? out.result : simulate(calibrated, calibrated.deployed));
   }
   if (!out.incident.goals.empty()) {
     out.checks.goals = evaluate(out.incident.goals, out.incident, out.result);

@@ -148,9 +148,11 @@ struct RunSummary {
 
 struct RunFilter {
   std::optional<std::int64_t> incident_id;
-  // Kept when the run's name, its config's name, its incident's name or its library contain
-  // this (case-insensitive). Empty: every run.
+  // Kept when the run's name, its config's name, its incident's name or title, or its library
+  // contain this (case-insensitive). Empty: every run.
   std::string text;
+  // Kept when the incident's name or title contains this (case-insensitive). Empty: any.
+  std::string incident_text;
   int limit = 0;  // 0: all
 };
 
@@ -182,11 +184,12 @@ class Workspace {
   bool readOnly() const;
   int schemaVersion() const;
 
-  // Adds the incident, or finds it when the same content is already there (its id).
+  // Adds the incident, or finds it when the same content and files are already there (its id).
   std::int64_t addIncident(const StoredIncident& incident);
   std::vector<IncidentSummary> incidents() const;
   StoredIncident incident(std::int64_t id) const;
-  std::optional<std::int64_t> findIncident(std::string_view content) const;
+  // The incident stored with this content and these files, if any.
+  std::optional<std::int64_t> findIncident(const StoredIncident& incident) const;
 
   // Saves `config` under `name` for the incident, replacing a config of that name.
   std::int64_t saveConfig(std::int64_t incident_id, const std::string& name, const Config& config);
