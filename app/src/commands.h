@@ -112,6 +112,9 @@ std::int64_t recordRun(const std::string& workspace_file, const std::string& run
                        const RunInputs& inputs, const Incident& replayed, const Result& result,
                        const Checks& checks);
 
+// "early-probe, short-ttl" (or "(none)"): what an unknown --whatif is told to pick from.
+std::string whatIfNames(const Incident& incident);
+
 // An incident argument: the path itself, or a bundled incident's name ("inc-2026-0908-pricing").
 std::filesystem::path resolveIncident(const std::string& argument);
 

@@ -21,12 +21,13 @@
 
 namespace breakerlab::cli {
 
-namespace {
 std::string whatIfNames(const Incident& incident) {
   std::string names;
   for (const WhatIf& w : incident.what_ifs) names += (names.empty() ? "" : ", ") + w.name;
   return names.empty() ? "(none)" : names;
 }
+
+namespace {
 std::uint64_t parseSeed(const std::string& text) {
   std::uint64_t seed = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
@@ -185,10 +186,11 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     inputs.scenario = scenario;
     if (incidentForRun(as_opened.incident, inputs).changes != incident.changes)
       inputs.changes = incident.changes;
-    const std::int64_t id = recordRun(options.workspace, options.save_run, as_opened, path,
-                                      inputs, incident, result, checks);
-    std::cerr << "Saved run " << id << (options.save_run.empty() ? "" : " '" + options.save_run + "'")
-              << " to " << options.workspace << '\n';
+    const std::int64_t id = recordRun(options.workspace, options.save_run, as_opened, path, inputs,
+                                      incident, result, checks);
+    std::cerr << "Saved run " << id
+              << (options.save_run.empty() ? "" : " '" + options.save_run + "'") << " to "
+              << options.workspace << '\n';
   }
   if (options.json) {
     out << replayToJson(incident, result, checks).dump(2) << '\n';

@@ -19,12 +19,6 @@ namespace breakerlab::cli {
 
 namespace {
 
-std::string whatIfNames(const Incident& incident) {
-  std::string names;
-  for (const WhatIf& w : incident.what_ifs) names += (names.empty() ? "" : ", ") + w.name;
-  return names.empty() ? "(none)" : names;
-}
-
 ExportTarget targetOf(const std::string& library, const std::vector<app::ReportRun>& runs) {
   if (library.empty()) return app::defaultReportTarget(runs);
   const auto parsed = breakerLibraryFromString(library);

@@ -331,38 +331,35 @@ std::int64_t Workspace::saveConfig(std::int64_t incident_id, const std::string& 
   return id;
 }
 
+namespace {
+constexpr std::string_view kConfigColumns = "id, incident_id, name, library, content, saved_at";
+StoredConfig configRow(const Statement& s, const std::string& where) {
+  StoredConfig c;
+  c.id = s.integer(0);
+  c.incident_id = s.integer(1);
+  c.name = s.text(2);
+  c.library = s.text(3);
+  c.config = configFrom(s.text(4), where + " (config '" + c.name + "')");
+  c.saved_at = s.text(5);
+  return c;
+}
+}  // namespace
+
 std::vector<StoredConfig> Workspace::configs(std::int64_t incident_id) const {
   Statement s(impl_->db,
-              "SELECT id, name, library, content, saved_at FROM configs WHERE incident_id = ? "
-              "ORDER BY name COLLATE NOCASE, id");
+              "SELECT " + std::string(kConfigColumns) +
+                  " FROM configs WHERE incident_id = ? ORDER BY name COLLATE NOCASE, id");
   s.bind(1, incident_id);
   std::vector<StoredConfig> out;
-  while (s.step()) {
-    StoredConfig c;
-    c.id = s.integer(0);
-    c.incident_id = incident_id;
-    c.name = s.text(1);
-    c.library = s.text(2);
-    c.config = configFrom(s.text(3), impl_->where() + " (config '" + c.name + "')");
-    c.saved_at = s.text(4);
-    out.push_back(std::move(c));
-  }
+  while (s.step()) out.push_back(configRow(s, impl_->where()));
   return out;
 }
 
 StoredConfig Workspace::config(std::int64_t id) const {
-  Statement s(impl_->db,
-              "SELECT incident_id, name, library, content, saved_at FROM configs WHERE id = ?");
+  Statement s(impl_->db, "SELECT " + std::string(kConfigColumns) + " FROM configs WHERE id = ?");
   s.bind(1, id);
   if (!s.step()) impl_->notFound("config", id);
-  StoredConfig c;
-  c.id = id;
-  c.incident_id = s.integer(0);
-  c.name = s.text(1);
-  c.library = s.text(2);
-  c.config = configFrom(s.text(3), impl_->where() + " (config '" + c.name + "')");
-  c.saved_at = s.text(4);
-  return c;
+  return configRow(s, impl_->where());
 }
 
 void Workspace::deleteConfig(std::int64_t id) {
@@ -406,16 +403,7 @@ std::int64_t Workspace::saveRun(const NewRun& run) {
     throw;
   }
   const std::int64_t id = db.lastInsertId();
-  Statement m(db, "INSERT INTO run_metrics(run_id, metric, value) VALUES (?, ?, ?)");
-  for (const auto& [name, value] : metrics.items()) {
-    m.bind(1, id).bind(2, std::string_view(name));
-    if (value.is_number()) {
-      m.bind(3, value.get<double>());
-    } else {
-      m.bindNull(3);
-    }
-    m.run();
-  }
+  workspace_detail::insertRunMetrics(db, id, metrics);
   Statement c(db,
               "INSERT INTO run_checks(run_id, position, kind, text, passed, actual) "
               "VALUES (?, ?, ?, ?, ?, ?)");

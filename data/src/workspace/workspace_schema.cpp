@@ -113,7 +113,6 @@ std::string schema2() {
 
 void backfillRunRows(Db& db) {
   Statement runs(db, "SELECT id, metrics, checks FROM runs ORDER BY id");
-  Statement metric(db, "INSERT INTO run_metrics(run_id, metric, value) VALUES (?, ?, ?)");
   Statement check(db,
                   "INSERT INTO run_checks(run_id, position, kind, text, passed, actual) "
                   "VALUES (?, ?, ?, ?, ?, ?)");
@@ -126,15 +125,7 @@ void backfillRunRows(Db& db) {
       throw WorkspaceError(WorkspaceError::Kind::corrupt,
                            db.path().string() + ": run " + std::to_string(id) +
                                " has unreadable metrics or checks; the workspace was not changed");
-    for (const auto& [name, value] : metrics.items()) {
-      metric.bind(1, id).bind(2, std::string_view(name));
-      if (value.is_number()) {
-        metric.bind(3, value.get<double>());
-      } else {
-        metric.bindNull(3);
-      }
-      metric.run();
-    }
+    insertRunMetrics(db, id, metrics);
     std::int64_t position = 0;
     for (const auto& c : checks) {
       check.bind(1, id).bind(2, position++);
@@ -148,6 +139,19 @@ void backfillRunRows(Db& db) {
 }
 
 }  // namespace
+
+void insertRunMetrics(Db& db, std::int64_t run_id, const nlohmann::json& metrics) {
+  Statement m(db, "INSERT INTO run_metrics(run_id, metric, value) VALUES (?, ?, ?)");
+  for (const auto& [name, value] : metrics.items()) {
+    m.bind(1, run_id).bind(2, std::string_view(name));
+    if (value.is_number()) {
+      m.bind(3, value.get<double>());
+    } else {
+      m.bindNull(3);
+    }
+    m.run();
+  }
+}
 
 std::string_view schemaScript(int version) {
   static const std::string two = schema2();
