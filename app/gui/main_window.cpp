@@ -43,7 +43,7 @@
 #include "breakerlab/data/values.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
-#include "breakerlab/views/knob_specs.h"
+#include "breakerlab/core/knob_specs.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
@@ -1094,8 +1094,8 @@ void MainWindow::importConfigDialog() {
 namespace {
 
 // A knob's value as the panel writes it: a choice by name, a toggle on/off, a number with unit.
-QString knobValueText(const views::KnobSpec& knob, double value) {
-  using Kind = views::KnobSpec::Kind;
+QString knobValueText(const KnobSpec& knob, double value) {
+  using Kind = KnobSpec::Kind;
   if (knob.kind == Kind::toggle) return value != 0 ? QObject::tr("on") : QObject::tr("off");
   if (knob.kind == Kind::choice) {
     const auto i = static_cast<std::size_t>(value);
@@ -1115,8 +1115,8 @@ QStringList MainWindow::configSummary() const {
   const Config& deployed = session_->incident().deployed;
   const Config& config = session_->config();
   QStringList changed;
-  for (const views::KnobSpec& knob : views::knobSpecs()) {
-    if (!knob.get || !views::knobShown(knob, config)) continue;
+  for (const KnobSpec& knob : knobSpecs()) {
+    if (!knob.get || !knobShown(knob, config)) continue;
     const double was = knob.get(deployed), now = knob.get(config);
     if (was == now) continue;
     changed << QStringLiteral("%1 %2 → %3")

@@ -1,5 +1,6 @@
 #include "breakerlab/core/expectations.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -96,6 +97,57 @@ bool allPassed(const std::vector<ExpectationResult>& results) {
   for (const ExpectationResult& r : results)
     if (!r.passed) return false;
   return true;
+}
+
+double shortfall(const Expectation& e, const Incident& incident, const Result& result) {
+  if (e.kind == Expectation::Kind::lane) return evaluateLane(e, incident, result).passed ? 0 : 1;
+  const MetricInfo* info = findMetric(e.metric);
+  const std::optional<double> v = info != nullptr ? info->get(result.metrics) : std::nullopt;
+  if (!v) return 1;
+  if (compare(*v, e)) return 0;
+  const double tol = e.tolerance_relative ? std::abs(e.value) * e.tolerance : e.tolerance;
+  const double scale = std::max(std::abs(e.value), 1.0);
+  double distance = 1;
+  switch (e.op) {
+    case CompareOp::eq:
+      distance = (std::abs(*v - e.value) - tol) / scale;
+      break;
+    case CompareOp::ne:
+      return 1;
+    case CompareOp::lt:
+    case CompareOp::le:
+      distance = (*v - (e.value + tol)) / scale;
+      break;
+    case CompareOp::gt:
+    case CompareOp::ge:
+      distance = ((e.value - tol) - *v) / scale;
+      break;
+  }
+  return std::max(distance, 1e-9);
+}
+
+std::optional<std::uint64_t> failedCheckoutsAllowed(const std::vector<Expectation>& goals) {
+  std::optional<std::uint64_t> allowed;
+  for (const Expectation& e : goals) {
+    if (e.kind != Expectation::Kind::metric || e.metric != "failed_checkouts") continue;
+    const double tol = e.tolerance_relative ? std::abs(e.value) * e.tolerance : e.tolerance;
+    double most = -1;  // the largest count that passes
+    switch (e.op) {
+      case CompareOp::eq:
+      case CompareOp::le:
+        most = std::floor(e.value + tol);
+        break;
+      case CompareOp::lt:
+        most = std::ceil(e.value + tol) - 1;
+        break;
+      default:
+        continue;  // a lower bound or != is not decided by the first failures
+    }
+    if (most < 0) most = 0;  // met by no count: any run fails it; stop at the first failure
+    const auto n = static_cast<std::uint64_t>(std::min(most, 1e18));
+    allowed = allowed ? std::min(*allowed, n) : n;
+  }
+  return allowed;
 }
 
 GoalComparison compareGoals(const std::vector<ExpectationResult>& current,

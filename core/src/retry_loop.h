@@ -27,6 +27,14 @@ class RetryModes {
         if (e.key == TimedKey::retry_mode) changes_.push_back({c.at, e.value != 0});
   }
 
+  // Whether any request may retry in the background (whose record a later attempt rewrites).
+  bool anyBackground() const {
+    if (background_) return true;
+    for (const auto& change : changes_)
+      if (change.second) return true;
+    return false;
+  }
+
   bool backgroundFor(Micros request_start) const {
     if (changes_.empty()) [[likely]]
       return background_;

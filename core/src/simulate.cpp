@@ -88,6 +88,13 @@ class Simulation {
     if (progress_ != nullptr) until_progress_ = progress_every_;
   }
 
+  // A background retry rewrites its checkout's record after the first attempt answered: a
+  // failed checkout may yet turn fresh, so such runs are never cut short.
+  void giveUpAfterFailedCheckouts(std::uint64_t allowed) {
+    if (allowed == ~std::uint64_t{0} || retry_modes_.anyBackground()) return;
+    failures_allowed_ = allowed + 1;
+  }
+
   void traceInto(CallTrace* trace) {
     trace_ = trace;
     if (trace_ != nullptr) {
@@ -1025,9 +1032,12 @@ class Simulation {
 
   void finish(std::uint32_t record, CheckoutOutcome outcome, FailReason reason, Micros latency) {
     CheckoutRecord& r = result_.checkouts[record];
+    const bool newly_failed = outcome == CheckoutOutcome::failed && r.outcome != outcome;
     r.outcome = outcome;
     r.reason = reason;
     r.latency_us = static_cast<std::int32_t>(std::min<Micros>(latency, INT32_MAX));
+    if (newly_failed && --failures_allowed_ == 0) [[unlikely]]
+      throw ReplayGaveUp(r.arrival);
   }
 
   const Incident& incident_;
@@ -1066,6 +1076,9 @@ class Simulation {
   std::uint64_t progress_events_ = 0;
   std::uint64_t progress_every_ = kProgressEveryEvents;
   CallTrace* trace_ = nullptr;
+  // One more than the failed checkouts the caller allows; the failure that uses it up ends the
+  // replay (never, for 2^64).
+  std::uint64_t failures_allowed_ = ~std::uint64_t{0};
   // Timed changes: the next to apply, requests' retry modes over time, and the breaker's
   // spells (which calls it sees, when it was off, what its earlier spells reported).
   std::size_t next_change_ = 0;
@@ -1100,6 +1113,7 @@ Result simulate(const Incident& incident, const Config& config, const SimulateOp
   Simulation simulation(incident, config, progress,
                         options.changes ? *options.changes : incident.changes);
   simulation.progressEvery(options.progress_every_events);
+  simulation.giveUpAfterFailedCheckouts(options.give_up_after_failed_checkouts);
   return simulation.run(options.cache);
 }
 

@@ -16,7 +16,7 @@
 
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/views/knob_panel.h"
-#include "breakerlab/views/knob_specs.h"
+#include "breakerlab/core/knob_specs.h"
 #include "test_incident.h"
 
 namespace breakerlab::views {

@@ -14,7 +14,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "breakerlab/views/knob_specs.h"
+#include "breakerlab/core/knob_specs.h"
 #include "knob_scale.h"
 #include "wheel_guard.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/views/knob_specs.h"
+#include "breakerlab/core/knob_specs.h"
 
 namespace breakerlab::views {
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,16 @@ std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectat
                                         const Incident& incident, const Result& result);
 
 bool allPassed(const std::vector<ExpectationResult>& results);
+
+// How far a run is from meeting `expectation`, for a search that must tell two misses apart:
+// 0 when met; else the distance to the bound over max(|bound|, 1) (a strict bound missed by
+// nothing counts 1e-9), and 1 for a lane, an undefined metric or a missed `!=`.
+double shortfall(const Expectation& expectation, const Incident& incident, const Result& result);
+
+// The most failed checkouts that can still meet every one of `goals` ("failed_checkouts == 0"
+// allows none, "<= 3" three), or nullopt when no goal bounds them: a replay may stop at the
+// next failure (SimulateOptions::give_up_after_failed_checkouts).
+std::optional<std::uint64_t> failedCheckoutsAllowed(const std::vector<Expectation>& goals);
 
 // Two runs held to the same goals: how many each meets, and which is better. `better`: more
 // goals met than the baseline; `worse`: fewer; `same`: the same goals met; `mixed`: as many,

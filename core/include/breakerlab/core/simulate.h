@@ -86,6 +86,16 @@ class ReplayCancelled : public std::runtime_error {
   ReplayCancelled() : std::runtime_error("replay cancelled") {}
 };
 
+// Thrown by simulate() when more checkouts failed than SimulateOptions allows: a tuner whose
+// goal is "no more than N failed checkouts" learns at the first one too many that the config
+// cannot meet it, without replaying the rest. The cache stays usable.
+class ReplayGaveUp : public std::runtime_error {
+ public:
+  explicit ReplayGaveUp(Micros failed_at)
+      : std::runtime_error("replay stopped: a checkout too many failed"), failed_at(failed_at) {}
+  Micros failed_at;  // the arrival of the checkout whose failure was one too many
+};
+
 inline constexpr std::uint64_t kProgressEveryEvents = 65536;
 
 struct SimulateOptions {
@@ -100,6 +110,9 @@ struct SimulateOptions {
   // The timed changes to make instead of the incident's own (a what-if's, the workbench's
   // toggled and dragged ones); must outlive the call.
   const std::vector<TimedChange>* changes = nullptr;
+  // Stop (ReplayGaveUp) as soon as more window checkouts than this have failed; the default
+  // never stops. Checking costs a decrement per failed checkout.
+  std::uint64_t give_up_after_failed_checkouts = ~std::uint64_t{0};
 };
 
 Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options);

@@ -20,9 +20,11 @@ class QLabel;
 class QToolButton;
 class QAction;
 
-namespace breakerlab::views {
-
+namespace breakerlab {
 struct KnobSpec;
+}
+
+namespace breakerlab::views {
 
 class KnobPanel : public QWidget {
   Q_OBJECT

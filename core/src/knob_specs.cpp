@@ -1,8 +1,8 @@
-#include "breakerlab/views/knob_specs.h"
+#include "breakerlab/core/knob_specs.h"
 
 #include <cmath>
 
-namespace breakerlab::views {
+namespace breakerlab {
 
 namespace {
 using Kind = KnobSpec::Kind;
@@ -706,4 +706,4 @@ const KnobSpec* findKnob(std::string_view id) {
   return nullptr;
 }
 
-}  // namespace breakerlab::views
+}  // namespace breakerlab

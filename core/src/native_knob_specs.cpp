@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "breakerlab/views/knob_specs.h"
+#include "breakerlab/core/knob_specs.h"
 
-namespace breakerlab::views {
+namespace breakerlab {
 
 namespace {
 using Kind = KnobSpec::Kind;
@@ -685,4 +685,4 @@ std::vector<KnobSpec> nativeKnobSpecs() {
   };
 }
 
-}  // namespace breakerlab::views
+}  // namespace breakerlab

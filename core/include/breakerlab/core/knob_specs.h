@@ -1,7 +1,7 @@
 #pragma once
-// The knobs of the workbench: which config value each one edits, its range, step and unit.
-// Ids are the config file's dotted keys (what `--set` takes), so an undo entry, a knob and a
-// config line name the same thing.
+// The knobs a user turns (the workbench's panel, `tune --knob`, the sensitivity maps): which config
+// value each one edits, its range, step and unit. Ids are the config file's dotted keys (what
+// `--set` takes), so an undo entry, a knob, a tuned key and a config line name the same thing.
 #include <optional>
 #include <span>
 #include <string>
@@ -10,7 +10,7 @@
 
 #include "breakerlab/core/config.h"
 
-namespace breakerlab::views {
+namespace breakerlab {
 
 // One value of a choice knob: its spelling in config files (what `--set` takes and the tooltip
 // shows) and the name the panel shows for it.
@@ -66,4 +66,4 @@ std::span<const KnobSpec> knobSpecs();
 std::vector<KnobSpec> nativeKnobSpecs();
 const KnobSpec* findKnob(std::string_view id);
 
-}  // namespace breakerlab::views
+}  // namespace breakerlab

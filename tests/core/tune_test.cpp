@@ -1,0 +1,234 @@
+// The tuner and the sensitivity maps on the bundled incidents: what they find against what the
+// documents propose, and that threads, shards and early stopping change the cost, not the result.
+#include <gtest/gtest.h>
+
+#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/tune.h"
+#include "breakerlab/data/expectation_text.h"
+#include "breakerlab/data/incident_io.h"
+#include "same_result.h"
+
+namespace breakerlab {
+namespace {
+
+Incident load(const std::string& name) {
+  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
+}
+
+KnobRange range(std::string_view id, double low, double high, bool log = false) {
+  return KnobRange{findKnob(id), low, high, log};
+}
+
+const Incident& pricing() {
+  static const Incident incident = load("inc-2026-0908-pricing");
+  return incident;
+}
+
+// 8 Sep with the goal and objective: no failed checkout, least time cached while healthy.
+Evaluator pricingEvaluator(unsigned seeds = 1) {
+  TuneCase c{&pricing(), {parseExpectation("failed_checkouts == 0", "test")}, pricing().deployed};
+  return Evaluator({c}, {findMetric("cached_while_healthy_s")}, seeds);
+}
+
+std::vector<KnobRange> pricingKnobs() {
+  return {
+      range("breaker.open.interval", 1, 60, true), range("breaker.open.early_probe.enabled", 0, 1),
+      range("breaker.open.early_probe.poll", 0.5, 10, true), range("fallback.cache.ttl", 10, 120)};
+}
+
+TEST(ReplayGiveUp, StopsAtTheFirstFailedCheckoutOneTooMany) {
+  const Incident& inc = pricing();
+  const WhatIf* short_ttl = inc.whatIf("short-ttl");
+  ASSERT_NE(short_ttl, nullptr);
+  const Result full = simulate(inc, short_ttl->config);
+  ASSERT_GT(full.metrics.failed_checkouts, 2u);
+  // Records are in arrival order; the model decides a checkout after it arrives, so the one
+  // that stops the replay is the first failure decided, whose arrival is at or after the first
+  // failed arrival.
+  Micros first_failed = kNever;
+  for (const CheckoutRecord& r : full.checkouts)
+    if (r.outcome == CheckoutOutcome::failed) first_failed = std::min(first_failed, r.arrival);
+  SimulateOptions options;
+  options.give_up_after_failed_checkouts = 0;
+  try {
+    simulate(inc, short_ttl->config, options);
+    FAIL() << "a failed checkout must stop the replay";
+  } catch (const ReplayGaveUp& stop) {
+    EXPECT_GE(stop.failed_at, first_failed);
+    EXPECT_LT(stop.failed_at, inc.end);
+  }
+  options.give_up_after_failed_checkouts = full.metrics.failed_checkouts - 1;
+  EXPECT_THROW(simulate(inc, short_ttl->config, options), ReplayGaveUp);
+  // Allowed every failure it has: the run is the plain one, bit for bit.
+  options.give_up_after_failed_checkouts = full.metrics.failed_checkouts;
+  test::expectSameRun(simulate(inc, short_ttl->config, options), full, "allowed every failure");
+}
+
+TEST(ReplayGiveUp, NeverStopsARunWhoseRetriesMayRewriteAFailure) {
+  const Incident inc = load("inc-payment-retry-amplification");
+  const WhatIf* background = inc.whatIf("background-retries");
+  ASSERT_NE(background, nullptr);
+  ASSERT_EQ(background->config.retry.mode, RetryMode::background);
+  SimulateOptions options;
+  options.changes = background->changes ? &*background->changes : nullptr;
+  const Result full = simulate(inc, background->config, options);
+  ASSERT_GT(full.metrics.failed_checkouts, 0u);
+  options.give_up_after_failed_checkouts = 0;
+  test::expectSameRun(simulate(inc, background->config, options), full, "background retries");
+}
+
+TEST(Tune, On8SepFindsAConfigAtLeastAsGoodAsTheDocumentsFix) {
+  const Evaluator evaluator = pricingEvaluator();
+  const WhatIf* fix = pricing().whatIf("early-probe");
+  ASSERT_NE(fix, nullptr);
+  const Result fixed = simulate(pricing(), fix->config);
+  const std::vector<KnobRange> knobs = pricingKnobs();
+  TuneOptions options;
+  options.budget = 500;
+  const TuneResult result = tune(evaluator, knobs, options);
+  ASSERT_EQ(result.front.size(), 1u);
+  const TunedConfig& best = result.front[0];
+  EXPECT_TRUE(best.evaluation.feasible);
+  EXPECT_LE(best.evaluation.objectives[0], fixed.metrics.cached_while_healthy_s);
+  EXPECT_EQ(result.stats.evaluated, 500u);
+  // The values replay to what the search measured.
+  const Result replayed = simulate(pricing(), configWith(pricing().deployed, knobs, best.values));
+  EXPECT_EQ(replayed.metrics.failed_checkouts, 0u);
+  EXPECT_DOUBLE_EQ(replayed.metrics.cached_while_healthy_s, best.evaluation.objectives[0]);
+}
+
+void expectSameFront(const TuneResult& a, const TuneResult& b) {
+  ASSERT_EQ(a.front.size(), b.front.size());
+  for (std::size_t i = 0; i < a.front.size(); ++i) {
+    EXPECT_EQ(a.front[i].values, b.front[i].values) << i;
+    EXPECT_EQ(a.front[i].evaluation.objectives, b.front[i].evaluation.objectives) << i;
+    EXPECT_EQ(a.front[i].restart, b.front[i].restart) << i;
+    EXPECT_EQ(a.front[i].step, b.front[i].step) << i;
+  }
+}
+
+TEST(Tune, TheResultIsTheSameOnAnyNumberOfThreadsOrShards) {
+  const Evaluator evaluator = pricingEvaluator();
+  const std::vector<KnobRange> knobs = pricingKnobs();
+  TuneOptions options;
+  options.budget = 1000;  // four restarts
+  options.threads = 1;
+  const TuneResult one = tune(evaluator, knobs, options);
+  ASSERT_EQ(one.restarts, 4u);
+  options.threads = 2;
+  expectSameFront(tune(evaluator, knobs, options), one);
+  std::vector<TuneResult> parts;
+  for (std::size_t shard = 0; shard < 3; ++shard) {
+    options.shard = shard;
+    options.shards = 3;
+    parts.push_back(tune(evaluator, knobs, options));
+  }
+  const TuneResult merged = mergeTuneResults(parts);
+  expectSameFront(merged, one);
+  EXPECT_EQ(merged.stats.evaluated, one.stats.evaluated);
+  EXPECT_EQ(merged.stats.restarts, 4u);
+}
+
+TEST(Tune, GivingUpEarlySavesReplaysAndFindsTheSameConfig) {
+  const Evaluator evaluator = pricingEvaluator();
+  const std::vector<KnobRange> knobs = pricingKnobs();
+  TuneOptions options;
+  options.budget = 300;
+  const TuneResult early = tune(evaluator, knobs, options);
+  options.give_up_early = false;
+  const TuneResult full = tune(evaluator, knobs, options);
+  expectSameFront(early, full);
+  EXPECT_GT(early.stats.gave_up, 0u);
+  EXPECT_EQ(full.stats.gave_up, 0u);
+}
+
+TEST(Tune, TwoObjectivesGiveAFrontWhereNoConfigBeatsAnotherOnBoth) {
+  TuneCase c{&pricing(), {parseExpectation("failed_checkouts == 0", "test")}, pricing().deployed};
+  const Evaluator evaluator({c},
+                            {findMetric("cached_while_healthy_s"), findMetric("dependency_calls")});
+  TuneOptions options;
+  options.budget = 500;
+  const TuneResult result = tune(evaluator, pricingKnobs(), options);
+  ASSERT_GE(result.front.size(), 2u);
+  for (std::size_t i = 0; i < result.front.size(); ++i) {
+    EXPECT_TRUE(result.front[i].evaluation.feasible);
+    for (std::size_t j = 0; j < result.front.size(); ++j)
+      EXPECT_FALSE(dominates(result.front[j].evaluation, result.front[i].evaluation))
+          << j << " " << i;
+    // Sorted by the first objective, so the second falls along the front.
+    if (i > 0) {
+      EXPECT_GT(result.front[i].evaluation.objectives[0],
+                result.front[i - 1].evaluation.objectives[0]);
+      EXPECT_LT(result.front[i].evaluation.objectives[1],
+                result.front[i - 1].evaluation.objectives[1]);
+    }
+  }
+}
+
+TEST(Tune, WithNoFeasibleConfigReportsTheClosest) {
+  TuneCase c{&pricing(),
+             {parseExpectation("failed_checkouts == 0", "test"),
+              parseExpectation("cached_while_healthy_s < 0", "test")},
+             pricing().deployed};
+  const Evaluator evaluator({c}, {findMetric("cached_while_healthy_s")});
+  TuneOptions options;
+  options.budget = 100;
+  const TuneResult result = tune(evaluator, pricingKnobs(), options);
+  EXPECT_TRUE(result.front.empty());
+  ASSERT_EQ(result.closest.size(), 1u);
+  EXPECT_GT(result.closest[0].evaluation.shortfall, 0);
+}
+
+TEST(Tune, ACancelledSearchReturnsWhatItFound) {
+  const Evaluator evaluator = pricingEvaluator();
+  std::atomic<bool> cancel{false};
+  TuneOptions options;
+  options.budget = 100000;
+  options.cancel = &cancel;
+  options.progress = [&](const TuneProgress& p) {
+    if (p.evaluated >= 200) cancel = true;
+  };
+  const TuneResult result = tune(evaluator, pricingKnobs(), options);
+  EXPECT_TRUE(result.cancelled);
+  EXPECT_LT(result.stats.evaluated, 2000u);
+  EXPECT_FALSE(result.front.empty());
+}
+
+TEST(Sweep, ShardsMergeIntoTheWholeMapAndEachCellIsItsReplay) {
+  const Evaluator evaluator = pricingEvaluator();
+  const KnobRange knobs[] = {range("breaker.open.interval", 5, 30),
+                             range("breaker.open.early_probe.poll", 1, 4)};
+  const std::size_t points[] = {6, 4};
+  const SweepResult whole = sweep(evaluator, knobs, points);
+  ASSERT_EQ(whole.cells.size(), 24u);
+  EXPECT_EQ(whole.axes[0], (std::vector<double>{5, 10, 15, 20, 25, 30}));
+  EXPECT_EQ(whole.axes[1], (std::vector<double>{1, 2, 3, 4}));
+  // The last knob runs fastest.
+  EXPECT_EQ(whole.cells[5].values, (std::vector<double>{10, 2}));
+  std::vector<SweepResult> parts;
+  for (std::size_t shard = 0; shard < 5; ++shard) {
+    SweepOptions options;
+    options.shard = shard;
+    options.shards = 5;
+    options.threads = 1;
+    parts.push_back(sweep(evaluator, knobs, points, options));
+  }
+  const SweepResult merged = mergeSweepResults(parts);
+  ASSERT_EQ(merged.cells.size(), whole.cells.size());
+  for (std::size_t i = 0; i < whole.cells.size(); ++i) {
+    EXPECT_EQ(merged.cells[i].index, i);
+    EXPECT_EQ(merged.cells[i].values, whole.cells[i].values);
+    EXPECT_EQ(merged.cells[i].evaluation.objectives, whole.cells[i].evaluation.objectives);
+  }
+  const Result direct =
+      simulate(pricing(), configWith(pricing().deployed, knobs, whole.cells[5].values));
+  EXPECT_DOUBLE_EQ(whole.cells[5].evaluation.objectives[0], direct.metrics.cached_while_healthy_s);
+  EXPECT_EQ(whole.cells[5].evaluation.feasible, direct.metrics.failed_checkouts == 0);
+  parts.pop_back();
+  EXPECT_THROW(mergeSweepResults(parts), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace breakerlab
