@@ -64,6 +64,9 @@ Evaluation Evaluator::evaluateConfigs(std::span<const Config> configs, bool may_
   Evaluation e;
   e.feasible = true;
   e.objectives.assign(minimize_.size(), 0.0);
+  std::size_t goal_count = 0;
+  for (const TuneCase& c : cases_) goal_count += c.goals.size();
+  e.goals_met.assign(goal_count, false);
   for (std::size_t i = 0; i < cases_.size(); ++i)
     if (!validate(configs[i]).empty()) {
       e.feasible = false;
@@ -73,6 +76,8 @@ Evaluation Evaluator::evaluateConfigs(std::span<const Config> configs, bool may_
       return e;
     }
   const double runs = static_cast<double>(cases_.size() * seeds_);
+  e.goals_met.assign(goal_count, true);
+  std::size_t first_goal = 0;  // of case i, in goals_met
   for (std::size_t i = 0; i < cases_.size(); ++i) {
     const TuneCase& c = cases_[i];
     for (unsigned s = 0; s < seeds_; ++s) {
@@ -92,13 +97,17 @@ Evaluation Evaluator::evaluateConfigs(std::span<const Config> configs, bool may_
       } catch (const ReplayGaveUp&) {
         e.feasible = false;
         e.stopped_early = true;
+        e.goals_met.assign(goal_count, false);
         e.shortfall = std::numeric_limits<double>::infinity();
         e.objectives.assign(minimize_.size(), std::numeric_limits<double>::infinity());
         return e;
       }
-      for (const Expectation& goal : c.goals) {
-        const double miss = shortfall(goal, incident, result);
-        if (miss > 0) e.feasible = false;
+      for (std::size_t g = 0; g < c.goals.size(); ++g) {
+        const double miss = shortfall(c.goals[g], incident, result);
+        if (miss > 0) {
+          e.feasible = false;
+          e.goals_met[first_goal + g] = false;
+        }
         e.shortfall += miss;
       }
       for (std::size_t m = 0; m < minimize_.size(); ++m) {
@@ -107,6 +116,7 @@ Evaluation Evaluator::evaluateConfigs(std::span<const Config> configs, bool may_
       }
       options.cache->recycle(std::move(result.checkouts));
     }
+    first_goal += c.goals.size();
   }
   return e;
 }

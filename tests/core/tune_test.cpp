@@ -230,5 +230,33 @@ TEST(Sweep, ShardsMergeIntoTheWholeMapAndEachCellIsItsReplay) {
   EXPECT_THROW(mergeSweepResults(parts), std::invalid_argument);
 }
 
+TEST(Sweep, EachGoalHasItsOwnVerdictPerCell) {
+  // A map draws each goal's boundary: the goals' verdicts are each its own check of the replay.
+  Incident early = pricing();
+  early.deployed.breaker.early_probe = true;
+  TuneCase c{&early,
+             {parseExpectation("failed_checkouts == 0", "test"),
+              parseExpectation("cached_while_healthy_s <= 3", "test")},
+             early.deployed};
+  const Evaluator evaluator({c}, {findMetric("cached_while_healthy_s")});
+  const KnobRange knobs[] = {range("breaker.open.interval", 2, 40, true),
+                             range("breaker.open.early_probe.poll", 0.5, 10, true)};
+  const std::size_t points[] = {5, 5};
+  const SweepResult map = sweep(evaluator, knobs, points);
+  std::size_t short_cached = 0;
+  for (const SweepCell& cell : map.cells) {
+    const Result direct = simulate(early, configWith(early.deployed, knobs, cell.values));
+    ASSERT_EQ(cell.evaluation.goals_met.size(), 2u);
+    EXPECT_EQ(cell.evaluation.goals_met[0], direct.metrics.failed_checkouts == 0);
+    EXPECT_EQ(cell.evaluation.goals_met[1], direct.metrics.cached_while_healthy_s <= 3);
+    EXPECT_EQ(cell.evaluation.feasible,
+              cell.evaluation.goals_met[0] && cell.evaluation.goals_met[1]);
+    short_cached += cell.evaluation.goals_met[1] ? 1 : 0;
+  }
+  // The map: the early probe keeps cached-while-healthy under 3 s somewhere, not all over.
+  EXPECT_GT(short_cached, 0u);
+  EXPECT_LT(short_cached, map.cells.size());
+}
+
 }  // namespace
 }  // namespace breakerlab

@@ -32,6 +32,10 @@ struct Evaluation {
   // Each minimised metric, the mean over cases and seeds (+inf where a run leaves it undefined).
   std::vector<double> objectives;
   std::uint32_t replays = 0;  // replays made (fewer when one gave up)
+  // Per goal, the cases' goals in order (case 0's first): met on every seed. A sensitivity map
+  // draws each goal's boundary from it. All false when the config is invalid or a replay gave
+  // up (the goals were not all measured).
+  std::vector<bool> goals_met;
 };
 
 // Whether `a` ranks before `b`: feasible before infeasible, then the smaller shortfall (both
