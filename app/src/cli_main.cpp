@@ -11,6 +11,7 @@
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
 #include "long_replay.h"
+#include "tuning_commands.h"
 
 namespace {
 using namespace breakerlab::cli;
@@ -162,6 +163,77 @@ void addReport(CLI::App& app, ReportArguments& a) {
       "Exit codes: 0 written; 2 bad input or usage (an unknown what-if, an unreadable config,\n"
       "an unwritable or unknown -o); 3 internal error.");
 }
+void addSearchOptions(CLI::App* command, SearchArguments& o) {
+  command->add_option("incidents", o.incidents,
+                      "Incident files, bundled incidents' names, or any document `replay` opens; "
+                      "a config must meet the goals of every one")
+      ->required();
+  command
+      ->add_option("--knob", o.knobs,
+                   "KEY=LOW..HIGH[:log] (or KEY for the knob's whole range): a knob to turn, by "
+                   "its config key, in its unit or with units (200ms..5s) (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->required();
+  command
+      ->add_option("--goal", o.goals,
+                   "\"METRIC OP VALUE\" every config must meet on every incident, besides the "
+                   "incidents' own goals: (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->add_flag("--no-incident-goals", o.no_incident_goals,
+                    "Leave out the goals: written in the incident files");
+  command->add_option("--library", o.library,
+                      "Whose breaker the knobs tune and the config is written for: generic, "
+                      "resilience4j, gobreaker, polly, opossum, cockatiel or envoy; default: the "
+                      "deployed one's");
+  command->add_option("--seeds", o.seeds,
+                      "Replay every config with this many random seeds (the incident's, then "
+                      "derived ones): the goals must hold on each; default 1");
+  command->add_option("--shard", o.shard,
+                      "I/N: do shard I of N of the work (0 <= I < N), for `merge`");
+  command->add_option("--threads", o.threads, "Threads to use; default: every core");
+}
+void addTune(CLI::App& app, TuneArguments& o) {
+  CLI::App* tune = app.add_subcommand(
+      "tune", "Search the knobs for the config that meets every goal with the least of a metric");
+  addSearchOptions(tune, o.search);
+  tune->add_option("--minimize", o.minimize,
+                   "The metric to minimise (the mean over incidents and seeds); twice for the "
+                   "Pareto front of two")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->required();
+  tune->add_option("--budget", o.budget, "Configs to evaluate (over all shards); default 2000");
+  tune->add_option("--seed", o.seed, "The search's seed: which points it explores; default 1");
+  tune->add_option("--method", o.method,
+                   "pattern (default: explore, then refine by pattern search) or random (random "
+                   "points, to compare)");
+  tune->add_flag("--no-give-up", o.no_give_up,
+                 "Replay every config to the end, even once a failed checkout broke a goal");
+  tune->add_option("--against", o.against,
+                   "Show this what-if of the incident beside the tuned config");
+  tune->add_option("-o,--output", o.output,
+                   "Write the config here, in the library's format (a Pareto front: FILE-1, "
+                   "FILE-2, ...)");
+  tune->add_option("--partial", o.partial, "With --shard: write the shard's result here");
+  tune->add_flag("--json", o.json, "Print the result as JSON (format breakerlab-tune/1)");
+  tune->footer(
+      "The search: restarts that each explore a share of a low-discrepancy sequence over the\n"
+      "knobs' ranges, then refine their best point by pattern search (docs/tuning.md).\n"
+      "Exit codes: 0 a config meets every goal; 1 none does (the closest is shown); 2 bad input\n"
+      "or usage; 3 internal error; 130 stopped with Ctrl+C (the best so far is shown).");
+}
+void addMerge(CLI::App& app, MergeArguments& o) {
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Combine the partial results of a sharded tune into the result of the whole");
+  merge->add_option("parts", o.parts, "The --partial file of every shard")->required();
+  merge->add_option("-o,--output", o.output, "Write the config here, as tune -o does");
+  merge->add_flag("--json", o.json, "Print the result as JSON (format breakerlab-tune/1)");
+  merge->footer(
+      "The result is the one the unsharded search gives, byte for byte (the incidents must be\n"
+      "the same files). Exit codes as tune's.");
+}
 void addRuns(CLI::App& app, RunsOptions& o) {
   CLI::App* runs = app.add_subcommand("runs", "List the runs saved in a workspace, newest first");
   runs->add_option("workspace", o.workspace, "The workspace file (*.breakerlab)")->required();
@@ -190,6 +262,10 @@ int main(int argc, char** argv) {
   addRuns(app, runs);
   ReportArguments report;
   addReport(app, report);
+  TuneArguments tune;
+  addTune(app, tune);
+  MergeArguments merge;
+  addMerge(app, merge);
 
   try {
     app.parse(argc, argv);
@@ -202,6 +278,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
     if (app.got_subcommand("import")) return runImport(import, std::cout);
     if (app.got_subcommand("runs")) return runRuns(runs, std::cout);
+    if (app.got_subcommand("tune")) return runTune(tune, std::cout);
+    if (app.got_subcommand("merge")) return runMerge(merge, std::cout);
     if (app.got_subcommand("report")) {
       report.orderConfigs();
       return runReport(report.options, std::cout);

@@ -18,6 +18,7 @@
 #include "import_progress.h"
 #include "long_replay.h"
 #include "text_report.h"
+#include "tuning_commands.h"
 
 namespace breakerlab::cli {
 
@@ -27,15 +28,16 @@ std::string whatIfNames(const Incident& incident) {
   return names.empty() ? "(none)" : names;
 }
 
-namespace {
-std::uint64_t parseSeed(const std::string& text) {
+std::uint64_t parseSeed(const std::string& text, const std::string& option) {
   std::uint64_t seed = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
   if (ec != std::errc() || end != text.data() + text.size())
-    throw UsageError("--seed: expected a whole number from 0 to 18446744073709551615, got \"" +
+    throw UsageError(option + ": expected a whole number from 0 to 18446744073709551615, got \"" +
                      clipText(text) + "\"");
   return seed;
 }
+
+namespace {
 // The replay again, tracing its calls (the same run: replays are deterministic), written as a
 // request log.
 void writeCallsOutOf(const Incident& incident, const Config& config, const std::string& file) {

@@ -374,6 +374,32 @@ TuneResult mergeTuneResults(std::span<const TuneResult> parts) {
   return merged;
 }
 
+TunedConfig withoutNeedlessChanges(const Evaluator& evaluator, std::span<const KnobRange> knobs,
+                                   std::span<const double> deployed, TunedConfig tuned) {
+  Evaluator::Scratch scratch = evaluator.scratch();
+  for (std::size_t d = 0; d < knobs.size() && d < deployed.size(); ++d) {
+    if (tuned.values[d] == deployed[d]) continue;
+    std::vector<double> values = tuned.values;
+    values[d] = deployed[d];
+    const Evaluation e = evaluator.evaluate(
+        [&](Config& c) {
+          for (std::size_t k = 0; k < knobs.size(); ++k) knobs[k].knob->set(c, values[k]);
+        },
+        false, scratch);
+    const bool no_worse =
+        (e.feasible || !tuned.evaluation.feasible) &&
+        (e.feasible || e.shortfall <= tuned.evaluation.shortfall) &&
+        !dominates(tuned.evaluation, e) &&
+        std::equal(e.objectives.begin(), e.objectives.end(), tuned.evaluation.objectives.begin(),
+                   [](double a, double b) { return a <= b; });
+    if (no_worse) {
+      tuned.values = std::move(values);
+      tuned.evaluation = e;
+    }
+  }
+  return tuned;
+}
+
 TuneResult tune(const Evaluator& evaluator, std::span<const KnobRange> knobs,
                 const TuneOptions& options) {
   const std::size_t shards = std::max<std::size_t>(1, options.shards);

@@ -72,6 +72,10 @@ std::string utcNow() {
   return buffer;
 }
 
+}  // namespace breakerlab::workspace_detail
+
+namespace breakerlab {
+
 std::string contentHash(std::string_view text) {
   std::uint64_t h = 1469598103934665603ull;
   for (const char ch : text) {
@@ -83,4 +87,4 @@ std::string contentHash(std::string_view text) {
   return buffer;
 }
 
-}  // namespace breakerlab::workspace_detail
+}  // namespace breakerlab

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "breakerlab/core/timed_change.h"
+#include "breakerlab/data/content_hash.h"
 
 namespace breakerlab::workspace_detail {
 
@@ -15,8 +16,5 @@ std::vector<TimedChange> changesFromJson(std::string_view text, std::string_view
 
 // "2026-12-02T04:31:07.123Z": now, UTC, to the millisecond.
 std::string utcNow();
-
-// FNV-1a, 64 bits, as 16 hex digits: finds an incident already stored by its content.
-std::string contentHash(std::string_view text);
 
 }  // namespace breakerlab::workspace_detail

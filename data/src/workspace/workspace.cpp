@@ -207,7 +207,7 @@ std::string incidentHash(const StoredIncident& incident) {
     all += '\0' + f.name + '\0' + std::to_string(f.bytes.size()) + '\0';
     all += f.bytes;
   }
-  return workspace_detail::contentHash(all);
+  return contentHash(all);
 }
 }  // namespace
 

@@ -74,6 +74,13 @@ TuneResult tune(const Evaluator& evaluator, std::span<const KnobRange> knobs,
 // front whatever the sharding.
 TuneResult mergeTuneResults(std::span<const TuneResult> parts);
 
+// `tuned` with every knob that does not earn its change put back to its value in `deployed`
+// (per knob, in order: kept back when the config then ranks no worse, on each objective, than
+// with the change), so that a tuned config changes only what matters. Costs a replay per
+// changed knob; the result meets every goal `tuned` meets.
+TunedConfig withoutNeedlessChanges(const Evaluator& evaluator, std::span<const KnobRange> knobs,
+                                   std::span<const double> deployed, TunedConfig tuned);
+
 // Whether `a` is at least as good as `b` on every objective and better on one.
 bool dominates(const Evaluation& a, const Evaluation& b);
 

@@ -1,0 +1,62 @@
+#pragma once
+// `tune`, `sweep` and `merge`: searching and mapping the knob space (docs/tuning.md).
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/search_space.h"
+#include "breakerlab/core/tuning_objective.h"
+
+namespace breakerlab::cli {
+
+// What every search or map is asked: the incidents, the knobs and their ranges, the goals.
+struct SearchArguments {
+  std::vector<std::string> incidents;  // paths or bundled names
+  std::vector<std::string> knobs;      // "KEY=LOW..HIGH[:log]"
+  std::vector<std::string> goals;      // "METRIC OP VALUE", on every incident
+  bool no_incident_goals = false;      // without each incident's own goals:
+  std::string library;                 // whose breaker the knobs tune; empty: the deployed one's
+  unsigned seeds = 1;
+  std::string shard;  // "I/N"
+  unsigned threads = 0;
+};
+
+struct TuneArguments {
+  SearchArguments search;
+  std::vector<std::string> minimize;
+  std::size_t budget = 2000;
+  std::string seed = "1";  // the search's own seed (which points it explores)
+  std::string method = "pattern";
+  bool no_give_up = false;
+  std::string against;  // a what-if to report beside the tuned config
+  std::string output;   // the config file (several, numbered, for a front)
+  std::string partial;  // with --shard: the shard's partial result
+  bool json = false;
+};
+
+struct MergeArguments {
+  std::vector<std::string> parts;
+  std::string output;
+  bool json = false;
+};
+
+// The incidents opened, with what the search needs of each: its goals and its base config.
+struct SearchSetup {
+  std::vector<std::filesystem::path> files;
+  std::vector<Incident> incidents;
+  std::vector<KnobRange> knobs;
+  std::vector<TuneCase> cases;  // point into `incidents`: keep the setup in place
+  BreakerLibrary library = BreakerLibrary::breakerlab;
+};
+// Throws UsageError / LoadError naming the bad argument.
+void openSearch(const SearchArguments& arguments, SearchSetup& setup);
+
+int runTune(const TuneArguments& arguments, std::ostream& out);
+int runMerge(const MergeArguments& arguments, std::ostream& out);
+
+// "--seed" of replay and tune: a whole number from 0 to 2^64-1 (UsageError otherwise).
+std::uint64_t parseSeed(const std::string& text, const std::string& option = "--seed");
+
+}  // namespace breakerlab::cli
