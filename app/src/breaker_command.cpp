@@ -8,37 +8,50 @@
 #include "breakerlab/core/call_log_replay.h"
 #include "breakerlab/data/breaker_report.h"
 #include "breakerlab/data/calls_csv.h"
+#include "breakerlab/data/config_file.h"
 #include "breakerlab/data/config_io.h"
-#include "breakerlab/data/file_io.h"
 #include "breakerlab/data/native_config.h"
 #include "commands.h"
 
 namespace breakerlab::cli {
 
-Config loadPolicy(const std::string& policy, const std::string& library_name) {
-  std::optional<BreakerLibrary> library;
-  if (!library_name.empty()) {
-    library = breakerLibraryFromString(library_name);
-    if (!library) {
-      std::string names;
-      for (const auto& info : kBreakerLibraries)
-        names += (names.empty() ? "" : ", ") + std::string(info.key);
-      throw UsageError("--library: expected one of " + names + ", got \"" + clipText(library_name) +
-                       "\"");
-    }
+std::optional<BreakerLibrary> libraryOption(const std::string& library_name) {
+  if (library_name.empty()) return std::nullopt;
+  const auto library = breakerLibraryFromString(library_name);
+  if (!library) {
+    std::string names;
+    for (const auto& info : kBreakerLibraries)
+      names += (names.empty() ? "" : ", ") + std::string(info.key);
+    throw UsageError("--library: expected one of " + names + ", got \"" + clipText(library_name) +
+                     "\"");
   }
-  const std::string text = readTextFile(policy);
-  // A breakerlab-config/1 file may choose a library and hold its settings itself.
-  if (text.find(kConfigFormat) != std::string::npos || library == BreakerLibrary::breakerlab) {
-    Config c = parseConfig(text, policy);
+  return library;
+}
+
+void printImportNotes(const ConfigFile& file) {
+  for (const ImportNote& note : file.native.notes)
+    std::cerr << "breakerlab-cli: note: " << formatNote(file.file, note) << '\n';
+}
+
+Config loadPolicy(const std::string& policy, const std::string& library_name) {
+  const std::optional<BreakerLibrary> library = libraryOption(library_name);
+  const ConfigFile file = loadConfigFile(policy, library);
+  if (file.breakerlab_format) {
+    Config c = parseConfig(file.text, policy);
     if (library) c.breaker.library = *library;
     return c;
   }
-  const NativeConfig imported = parseNativeConfig(text, policy, library);
-  for (const ImportNote& note : imported.notes)
-    std::cerr << "breakerlab-cli: note: " << formatNote(policy, note) << '\n';
+  if (!file.native.has_breaker)
+    throw LoadError(policy, 0, 0,
+                    "resilience4j: no circuitbreaker section (resilience4j.circuitbreaker): a "
+                    "policy is a breaker, and this file holds only a time limiter or retry");
+  printImportNotes(file);
+  if (!file.native.calls.empty())
+    std::cerr << "breakerlab-cli: note: " << policy
+              << ": the time limiter and retry are not taken by --policy, which replays the "
+                 "breaker alone (breakerlab-cli gate lays the whole file over an incident)\n";
   Config c;
-  applyNativeConfig(imported, c);
+  applyNativeConfig(file.native, c);
   return c;
 }
 

@@ -1,8 +1,8 @@
 // breakerlab-cli: replay incidents and breaker policies from the command line.
 // Exit codes: 0 all expectations passed, 1 an expectation failed (the incident's calibration on the
-// deployed config, a what-if's own checks, an --expect; goals only with --require-goals), 2 bad
-// input or usage (a replay above --max-requests included), 3 internal error (a bug: no input
-// should give it), 130 a replay stopped with Ctrl+C.
+// deployed config, a what-if's own checks, an --expect; goals only with --require-goals; for
+// `gate`, a regression), 2 bad input or usage (a replay above --max-requests included), 3
+// internal error (a bug: no input should give it), 130 a replay stopped with Ctrl+C.
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -163,6 +163,44 @@ void addReport(CLI::App& app, ReportArguments& a) {
       "Exit codes: 0 written; 2 bad input or usage (an unknown what-if, an unreadable config,\n"
       "an unwritable or unknown -o); 3 internal error.");
 }
+void addGate(CLI::App& app, GateOptions& o) {
+  CLI::App* gate = app.add_subcommand(
+      "gate",
+      "Gate a config change: replay incidents under the base and the head config and report "
+      "regressions as Markdown for a pull-request comment");
+  gate->add_option("--base", o.base,
+                   "The config before the change: breakerlab-config/1, application.yml, a Go file "
+                   "with gobreaker.Settings, appsettings.json, opossum or cockatiel JSON, Envoy "
+                   "cluster YAML")
+      ->required();
+  gate->add_option("--head", o.head, "The config after the change, in any of those formats")
+      ->required();
+  gate->add_option("--library", o.library,
+                   "The files' library when their contents do not say: resilience4j, gobreaker, "
+                   "polly, opossum, cockatiel, envoy or breakerlab");
+  gate->add_option("--tolerance", o.tolerances,
+                   "METRIC=VALUE (in the metric's unit) or METRIC=VALUE% (of the base value): how "
+                   "far the metric may get worse; a metric outside the headline ones joins the "
+                   "gate (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  gate->add_option("--markdown", o.markdown, "Also write the Markdown report to this file");
+  gate->add_flag("--json", o.json,
+                 "Print the report as JSON (format breakerlab-gate/1) instead of Markdown");
+  gate->add_option("--max-requests", o.max_requests,
+                   "Refuse replays estimated to simulate more requests than this; default "
+                   "200000000");
+  gate->add_option("incidents", o.incidents,
+                   "Incident files, bundled incidents' names, or any document `replay` opens")
+      ->required();
+  gate->footer(
+      "Each file is laid over each incident's deployed config: what it states replaces the\n"
+      "incident's, the rest (pods, pools, traffic, ...) stays as the incident had it.\n"
+      "A regression is a goal met under base and not under head, or a headline metric worse\n"
+      "than its tolerance allows (docs/ci-gate.md lists both).\n"
+      "Exit codes: 0 no regression; 1 a regression; 2 bad input or usage; 3 internal error;\n"
+      "130 stopped with Ctrl+C.");
+}
 void addSearchOptions(CLI::App* command, SearchArguments& o) {
   command->add_option("incidents", o.incidents,
                       "Incident files, bundled incidents' names, or any document `replay` opens; "
@@ -262,6 +300,8 @@ int main(int argc, char** argv) {
   addRuns(app, runs);
   ReportArguments report;
   addReport(app, report);
+  GateOptions gate;
+  addGate(app, gate);
   TuneArguments tune;
   addTune(app, tune);
   MergeArguments merge;
@@ -278,6 +318,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
     if (app.got_subcommand("import")) return runImport(import, std::cout);
     if (app.got_subcommand("runs")) return runRuns(runs, std::cout);
+    if (app.got_subcommand("gate")) return runGate(gate, std::cout);
     if (app.got_subcommand("tune")) return runTune(tune, std::cout);
     if (app.got_subcommand("merge")) return runMerge(merge, std::cout);
     if (app.got_subcommand("report")) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/core/incident.h"
 #include "breakerlab/core/result.h"
+#include "breakerlab/data/config_file.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/workspace.h"
 
@@ -89,7 +91,21 @@ struct ReportOptions {
   std::string output;   // .html or .pdf
 };
 
+// `gate`: the incidents replayed under a base and a head config (docs/ci-gate.md).
+struct GateOptions {
+  std::string base;  // any config file BreakerLab reads
+  std::string head;
+  std::string library;                  // the files' library, when their contents do not say
+  std::vector<std::string> tolerances;  // METRIC=VALUE or METRIC=VALUE%
+  std::string markdown;                 // also write the Markdown report here
+  std::string max_requests;             // empty: kDefaultMaxSimulatedRequests
+  bool json = false;
+  std::vector<std::string> incidents;  // files or bundled incidents' names
+};
+
 int runReplay(const ReplayOptions& options, std::ostream& out);
+// Exit kExitOk without a regression, kExitExpectationFailed with one.
+int runGate(const GateOptions& options, std::ostream& out);
 int runRuns(const RunsOptions& options, std::ostream& out);
 int runImport(const ImportCommandOptions& options, std::ostream& out);
 int runBreaker(const BreakerOptions& options, std::ostream& out);
@@ -99,6 +115,10 @@ int runReport(const ReportOptions& options, std::ostream& out);
 // A breaker policy: a breakerlab-config/1 file, or a library's native config (its import notes
 // go to stderr). `library_name` empty: whatever the file is for.
 Config loadPolicy(const std::string& policy, const std::string& library_name);
+// --library NAME: nullopt when empty; an unknown name is a UsageError listing the libraries.
+std::optional<BreakerLibrary> libraryOption(const std::string& library_name);
+// A native file's import notes, "breakerlab-cli: note: FILE:LINE:COL: ..." on stderr.
+void printImportNotes(const ConfigFile& file);
 
 // `replay --list-metrics` and `replay --list-whatifs INCIDENT`.
 int listMetrics(std::ostream& out);

@@ -3,11 +3,15 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <iostream>
+#include <thread>
 
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/core/work_estimate.h"
@@ -116,6 +120,45 @@ Result replayWithProgress(const Incident& incident, const Config& config) {
     throw ReplayInterrupted(std::string("replay cancelled (Ctrl+C) at ") + done +
                             " of the simulated time; no report");
   }
+}
+
+std::vector<Result> replayAll(const std::vector<ReplayJob>& jobs, unsigned threads) {
+  const InterruptScope interrupt;
+  std::vector<Result> results(jobs.size());
+  std::vector<std::exception_ptr> errors(jobs.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  const auto work = [&] {
+    SimulateOptions options;
+    options.progress = [&](const ReplayProgress&) {
+      return g_interrupted == 0 && !failed.load(std::memory_order_relaxed);
+    };
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      try {
+        results[i] = simulate(*jobs[i].incident, *jobs[i].config, options);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, jobs.size()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (g_interrupted != 0) throw ReplayInterrupted("replay cancelled (Ctrl+C); no report");
+  // A replay stopped because another failed is not the error to report.
+  for (const std::exception_ptr& e : errors) {
+    if (!e) continue;
+    try {
+      std::rethrow_exception(e);
+    } catch (const ReplayCancelled&) {
+      continue;
+    }
+  }
+  return results;
 }
 
 }  // namespace breakerlab::cli

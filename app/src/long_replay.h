@@ -3,6 +3,7 @@
 // before anything runs, and for what runs, progress on a terminal and Ctrl+C to stop it.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "breakerlab/core/config.h"
 #include "breakerlab/core/incident.h"
@@ -29,5 +30,14 @@ void requireWorkWithin(const Incident& incident, const Config& config, double ma
 // more than half a second, and SIGINT (Ctrl+C) stopping it: then throws ReplayInterrupted. A
 // second Ctrl+C kills the process as usual.
 Result replayWithProgress(const Incident& incident, const Config& config);
+
+// Several replays at once, on up to `threads` threads (the machine's cores when 0), each result
+// at its job's index whatever finished first. Ctrl+C stops them all (ReplayInterrupted); an
+// exception of a replay is rethrown, the first job's first. No progress line.
+struct ReplayJob {
+  const Incident* incident = nullptr;
+  const Config* config = nullptr;
+};
+std::vector<Result> replayAll(const std::vector<ReplayJob>& jobs, unsigned threads = 0);
 
 }  // namespace breakerlab::cli

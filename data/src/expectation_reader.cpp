@@ -49,12 +49,7 @@ bool isNameChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// A value or tolerance for `metric`: a bare number in the metric's unit, a duration for time
-// metrics, a percentage for % metrics (for a tolerance, % means relative).
-struct Amount {
-  double value = 0;
-  bool relative = false;
-};
+}  // namespace
 
 std::optional<Amount> readAmount(std::string_view token, const MetricInfo& metric, bool tolerance,
                                  std::string& problem) {
@@ -85,6 +80,8 @@ std::optional<Amount> readAmount(std::string_view token, const MetricInfo& metri
   problem = "expected " + expected + ", got " + quoted(token);
   return std::nullopt;
 }
+
+namespace {
 
 std::optional<CompareOp> opFromText(std::string_view text) {
   for (const auto& [name, op] : kOps)

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "breakerlab/core/incident.h"
+#include "breakerlab/core/metrics.h"
 #include "yaml_source.h"
 
 namespace breakerlab::data_detail {
@@ -18,6 +19,16 @@ struct TextProblem {
 // Parses "<metric> <op> <value>[ ± <tolerance>[%]]" into `out` (kind, metric, op, value,
 // tolerance); returns the first problem instead when there is one.
 std::optional<TextProblem> parseExpectationText(std::string_view text, Expectation& out);
+
+// A value or tolerance for `metric`: a bare number in the metric's unit, a duration for time
+// metrics, a percentage for % metrics (for a tolerance, % means relative). nullopt with
+// `problem` saying what was expected.
+struct Amount {
+  double value = 0;
+  bool relative = false;
+};
+std::optional<Amount> readAmount(std::string_view token, const MetricInfo& metric, bool tolerance,
+                                 std::string& problem);
 
 // One item of an `expect:` list: a string, a metric map or a lane map. Lane checks must name a
 // lane in `recorded`.

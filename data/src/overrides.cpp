@@ -143,4 +143,29 @@ Config applyOverrides(const Config& base, const std::vector<std::string>& assign
   return config;
 }
 
+Config overlayConfig(const Config& base, std::string_view text, const std::string& file_name) {
+  using namespace data_detail;
+  try {
+    const YAML::Node root = parseYaml(text, file_name);
+    const Source src{file_name, text};
+    // The tree of every key, the one --set edits: the file's keys are its keys.
+    YAML::Node tree = toYamlNode(base, true);
+    std::vector<std::string> names;
+    for (auto it = tree.begin(); it != tree.end(); ++it) names.push_back(it->first.Scalar());
+    const MapReader m(src, root, "", std::vector<std::string_view>(names.begin(), names.end()));
+    const YAML::Node& format = m.require("format");
+    if (!format.IsScalar() || format.Scalar() != kConfigFormat)
+      failExpected(src, format, "format", quoted(kConfigFormat));
+    for (const MapReader::Entry& entry : m.entries())
+      if (entry.key != "format") setAtPath(tree, entry.key, entry.value, src, entry.key_node);
+    const Config config = readConfigNode(src, tree, "", false);
+    validateConfigAt(src, root, config);
+    return config;
+  } catch (const LoadError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw LoadError(file_name, 0, 0, std::string("cannot read the config: ") + e.what());
+  }
+}
+
 }  // namespace breakerlab

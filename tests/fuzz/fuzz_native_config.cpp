@@ -23,11 +23,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                   {BreakerLibrary::envoy, "cluster.yaml"}};
   const auto& target = kTargets[data[0] % (sizeof kTargets / sizeof kTargets[0])];
   const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
-  try {
-    const NativeConfig c = parseNativeConfig(text, target.file, target.library);
-    Config config;
-    applyNativeConfig(c, config);
-  } catch (const LoadError&) {
+  // As a policy (a breaker required), and as the gate reads it (a time limiter or retry alone).
+  for (const bool breaker_optional : {false, true}) {
+    try {
+      const NativeConfig c =
+          parseNativeConfig(text, target.file, target.library, NativeReadOptions{breaker_optional});
+      Config config;
+      applyNativeConfig(c, config);
+    } catch (const LoadError&) {
+    }
   }
   return 0;
 }

@@ -33,8 +33,10 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
 void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const std::string& path,
                               Resilience4jSettings& out);
 ordered_json resilience4jInstanceJson(const Resilience4jSettings& settings);
-// application.yml, or one instance's properties on their own.
-void readResilience4jFile(SettingsReader& r, const YAML::Node& root, Resilience4jSettings& out);
+// application.yml (its circuitbreaker, timelimiter and retry instances), or one circuit
+// breaker instance's properties on their own.
+void readResilience4jFile(SettingsReader& r, const YAML::Node& root, NativeReadOptions options,
+                          NativeConfig& out);
 // A .properties file as YAML, with where each YAML line came from.
 struct PropertiesYaml {
   std::string text;

@@ -28,7 +28,7 @@ bool contains(std::string_view s, std::string_view part) {
 
 // Reads the properties through their YAML form; positions go back to the properties' lines.
 void readResilience4jProperties(std::string_view text, const std::string& file_name,
-                                NativeConfig& out) {
+                                NativeReadOptions options, NativeConfig& out) {
   const PropertiesYaml yaml = propertiesToYaml(text);
   auto origin = [&](int line, int column) -> std::pair<int, int> {
     if (line < 1 || static_cast<std::size_t>(line) > yaml.origin.size()) return {0, 0};
@@ -39,7 +39,7 @@ void readResilience4jProperties(std::string_view text, const std::string& file_n
   const Source src{file_name, yaml.text};
   SettingsReader reader(src, &notes);
   try {
-    readResilience4jFile(reader, parseYaml(yaml.text, file_name), out.native.resilience4j);
+    readResilience4jFile(reader, parseYaml(yaml.text, file_name), options, out);
   } catch (const LoadError& e) {
     const auto [l, c] = origin(e.line(), e.column());
     throw LoadError(file_name, l, c, e.message());
@@ -71,7 +71,7 @@ std::optional<BreakerLibrary> detectLibrary(std::string_view text, const std::st
 }
 
 NativeConfig parseNativeConfig(std::string_view text, const std::string& file_name,
-                               std::optional<BreakerLibrary> library) {
+                               std::optional<BreakerLibrary> library, NativeReadOptions options) {
   // Go files and .properties do not go through parseYaml, which checks this for the others.
   requireUtf8(text, file_name);
   if (!library) library = detectLibrary(text, file_name);
@@ -101,9 +101,9 @@ NativeConfig parseNativeConfig(std::string_view text, const std::string& file_na
         break;
       case BreakerLibrary::resilience4j:
         if (looksLikeProperties(text, file_name)) {
-          readResilience4jProperties(text, file_name, out);
+          readResilience4jProperties(text, file_name, options, out);
         } else {
-          readResilience4jFile(reader, parseYaml(text, file_name), out.native.resilience4j);
+          readResilience4jFile(reader, parseYaml(text, file_name), options, out);
         }
         break;
       case BreakerLibrary::polly:
@@ -130,6 +130,20 @@ NativeConfig loadNativeConfig(const std::filesystem::path& path,
 }
 
 void applyNativeConfig(const NativeConfig& imported, Config& config) {
+  const NativeCallSettings& calls = imported.calls;
+  if (calls.attempt_timeout) config.timeout.attempt = *calls.attempt_timeout;
+  if (const auto& r = calls.retry) {
+    config.retry.max_attempts = r->max_attempts;
+    config.retry.backoff = r->backoff;
+    config.retry.base = r->base;
+    config.retry.multiplier = r->multiplier;
+    config.retry.max = r->max;
+    // resilience4j waits exactly the interval (a randomized wait is noted and replayed at its
+    // mean).
+    config.retry.jitter = Jitter::none;
+  }
+  if (calls.placement) config.breaker.placement = *calls.placement;
+  if (!imported.has_breaker) return;
   config.breaker.library = imported.library;
   switch (imported.library) {
     case BreakerLibrary::breakerlab:

@@ -3,7 +3,9 @@
 // or one instance's properties on their own.
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "library_settings.h"
@@ -90,49 +92,235 @@ YAML::Node springNested(const YAML::Node& node) {
   return out;
 }
 
-void readResilience4jFile(SettingsReader& r, const YAML::Node& original, Resilience4jSettings& p) {
+namespace {
+
+// The properties of a module's instance (resilience4j.timelimiter, resilience4j.retry) as
+// Common*ConfigurationProperties.create*Config builds them: the instance named like the
+// breaker's (else the first), merged over its baseConfig or over configs.default; with no
+// instances, configs.default (what getInstanceProperties gives any name). Undefined when the
+// module configures nothing.
+YAML::Node moduleInstance(SettingsReader& r, const YAML::Node& module,
+                          const std::string& module_key, const std::string& breaker_name,
+                          std::string& path) {
+  const Source& src = r.source();
+  const YAML::Node configs = relaxed(module, "configs");
+  YAML::Node instances = relaxed(module, "instances");
+  if (!instances.IsDefined()) instances = relaxed(module, "backends");  // the legacy name
+  const std::string prefix = "resilience4j." + module_key;
+  if (!instances.IsDefined() || !instances.IsMap() || instances.size() == 0) {
+    const YAML::Node fallback = relaxed(configs, "default");
+    path = prefix + ".configs.default";
+    return fallback.IsDefined() && fallback.IsMap() ? fallback
+                                                    : YAML::Node(YAML::NodeType::Undefined);
+  }
+  auto chosen = instances.begin();
+  for (auto it = instances.begin(); it != instances.end(); ++it)
+    if (it->first.Scalar() == breaker_name) chosen = it;
+  const std::string name = chosen->first.Scalar();
+  if (instances.size() > 1 && name != breaker_name)
+    r.remark(chosen->first, prefix + ".instances: " + std::to_string(instances.size()) +
+                                " instances; BreakerLab takes '" + clipText(name) + "', the first");
+  path = prefix + ".instances." + name;
+  const YAML::Node instance = chosen->second;
+  YAML::Node base(YAML::NodeType::Undefined);
+  if (const YAML::Node base_name = relaxed(instance, "baseConfig"); base_name.IsDefined()) {
+    base = relaxed(configs, base_name.IsScalar() ? base_name.Scalar() : std::string());
+    if (!base.IsDefined())
+      fail(src, base_name,
+           "baseConfig: no config '" + clipText(base_name.IsScalar() ? base_name.Scalar() : "") +
+               "' under " + prefix + ".configs");
+  } else {
+    base = relaxed(configs, "default");
+  }
+  return base.IsDefined() ? merged(base, instance) : instance;
+}
+
+// TimeLimiterConfig (resilience4j-timelimiter): timeoutDuration, 1 s by default, bounds each
+// attempt: BreakerLab's timeout.attempt. Spring's aspect order puts it inside the breaker and the
+// retry, so it times each attempt, not the request.
+Micros readTimeLimiter(SettingsReader& r, const YAML::Node& props, const std::string& path) {
+  Micros timeout = kSecond;
+  r.forEach(props, path, {"timeoutDuration", "cancelRunningFuture", "baseConfig"},
+            [&](const std::string& raw, const YAML::Node& v, const std::string& p_path) {
+              const std::string key = canonical(raw);
+              if (key == "timeoutduration") {
+                timeout = readSpringDuration(r, v, p_path);
+                // resilience4j takes 0 (every call times out at once); BreakerLab's attempt
+                // timeout must be positive.
+                if (timeout <= 0) failExpected(r.source(), v, p_path, "a positive duration");
+              } else if (key == "cancelrunningfuture") {
+                if (!r.boolean(v, p_path))
+                  r.note(v, p_path +
+                                ": false lets the call run on after the time limiter gave up, "
+                                "holding its connection; BreakerLab frees the connection at the "
+                                "timeout");
+              } else if (key == "baseconfig" || key == "eventconsumerbuffersize") {
+                // Resolved by moduleInstance; no effect on a decision.
+              } else {
+                return false;
+              }
+              return true;
+            });
+  return timeout;
+}
+
+// RetryConfig (resilience4j-retry) as CommonRetryConfigurationProperties builds it: maxAttempts
+// (3, the first call included), waitDuration (500 ms, fixed), enableExponentialBackoff with
+// exponentialBackoffMultiplier (IntervalFunction.DEFAULT_MULTIPLIER 1.5) and
+// exponentialMaxWaitDuration (no cap when absent).
+NativeRetry readRetry(SettingsReader& r, const YAML::Node& props, const std::string& path) {
+  NativeRetry retry;
+  bool exponential = false;
+  std::optional<YAML::Node> randomized_node;
+  std::optional<double> multiplier;
+  std::optional<Micros> max_wait;
+  YAML::Node wait_node;
+  r.forEach(props, path,
+            {"maxAttempts", "waitDuration", "enableExponentialBackoff",
+             "exponentialBackoffMultiplier", "exponentialMaxWaitDuration", "enableRandomizedWait",
+             "randomizedWaitFactor", "retryExceptions", "ignoreExceptions", "baseConfig"},
+            [&](const std::string& raw, const YAML::Node& v, const std::string& p_path) {
+              const std::string key = canonical(raw);
+              if (key == "maxattempts") {
+                // BreakerLab's retry.max_attempts runs to 100; 0 keeps the default (buildConfig).
+                const std::uint32_t n = r.whole(v, p_path, 0, 100);
+                if (n > 0) retry.max_attempts = n;
+              } else if (key == "waitduration") {
+                retry.base = readSpringDuration(r, v, p_path);
+                wait_node = v;
+              } else if (key == "enableexponentialbackoff") {
+                exponential = r.boolean(v, p_path);
+              } else if (key == "exponentialbackoffmultiplier") {
+                // IntervalFunction takes any multiplier; BreakerLab's backoff grows from 1 to 100.
+                multiplier = r.number(v, p_path, 1, 100);
+              } else if (key == "exponentialmaxwaitduration") {
+                max_wait = readSpringDuration(r, v, p_path);
+                if (*max_wait < kMillisecond)
+                  failExpected(r.source(), v, p_path,
+                               "at least 1 ms (IntervalFunction.checkInterval)");
+              } else if (key == "enablerandomizedwait") {
+                if (r.boolean(v, p_path)) randomized_node = v;
+              } else if (key == "randomizedwaitfactor") {
+                r.number(v, p_path, 0, 1);
+              } else if (key == "retryexceptions" || key == "ignoreexceptions" ||
+                         key == "retryexceptionpredicate" || key == "resultpredicate") {
+                r.note(v, p_path +
+                              ": which failures are retried stays the config's retry.retry_on "
+                              "(BreakerLab does not map exception classes for the retry)");
+              } else if (key == "baseconfig" || key == "eventconsumerbuffersize" ||
+                         key == "failaftermaxattempts" || key == "writablestacktraceenabled") {
+                // Resolved by moduleInstance, or no effect on when a call is retried.
+              } else {
+                return false;
+              }
+              return true;
+            });
+  if (exponential) {
+    // configureExponentialBackoff: each interval is (long) (previous * multiplier) ms.
+    if (retry.base < kMillisecond && wait_node.IsDefined())
+      failExpected(r.source(), wait_node, path + ".waitDuration",
+                   "at least 1 ms with enableExponentialBackoff (IntervalFunction.checkInterval)");
+    retry.backoff = BackoffKind::exponential;
+    retry.multiplier = multiplier.value_or(1.5);
+    retry.max = max_wait.value_or(0);
+  } else {
+    retry.backoff = retry.base > 0 ? BackoffKind::fixed : BackoffKind::none;
+  }
+  if (randomized_node)
+    r.note(*randomized_node, path +
+                                 ".enableRandomizedWait: each wait is drawn with Math.random() "
+                                 "around the interval; replayed at its mean, without jitter");
+  return retry;
+}
+
+// Spring's aspect order (lower runs outside): retryAspectOrder Ordered.LOWEST_PRECEDENCE - 5,
+// circuitBreakerAspectOrder LOWEST_PRECEDENCE - 4 by default, so Retry wraps CircuitBreaker and
+// every attempt passes the breaker.
+std::int64_t aspectOrder(SettingsReader& r, const YAML::Node& module, std::string_view key,
+                         std::int64_t lowest_minus, const std::string& path) {
+  constexpr std::int64_t kLowestPrecedence = 2147483647;
+  const YAML::Node v = relaxed(module, key);
+  if (!v.IsDefined()) return kLowestPrecedence - lowest_minus;
+  return static_cast<std::int64_t>(
+      r.number(v, path + "." + std::string(key), -2147483648.0, 2147483647.0));
+}
+
+}  // namespace
+
+void readResilience4jFile(SettingsReader& r, const YAML::Node& original, NativeReadOptions options,
+                          NativeConfig& out) {
+  Resilience4jSettings& p = out.native.resilience4j;
   const Source& src = r.source();
   const YAML::Node root = springNested(original);
-  YAML::Node cb = relaxed(relaxed(root, "resilience4j"), "circuitbreaker");
+  const YAML::Node top = relaxed(root, "resilience4j");
+  YAML::Node cb = relaxed(top, "circuitbreaker");
+  const YAML::Node limiter = relaxed(top, "timelimiter");
+  const YAML::Node retry = relaxed(top, "retry");
   if (!cb.IsDefined()) {
-    if (relaxed(root, "resilience4j").IsDefined())
+    if (top.IsDefined() &&
+        !(options.breaker_optional && (limiter.IsDefined() || retry.IsDefined())))
       fail(src, root, "resilience4j: no circuitbreaker section (resilience4j.circuitbreaker)");
-    // One instance's properties on their own.
-    readResilience4jInstance(r, root, "", p);
-    return;
+    if (!top.IsDefined()) {
+      // One instance's properties on their own.
+      readResilience4jInstance(r, root, "", p);
+      return;
+    }
+    out.has_breaker = false;
   }
-  for (const auto& kv : relaxed(root, "resilience4j")) {
+  for (const auto& kv : top) {
     const std::string k = canonical(kv.first.Scalar());
-    if (k != "circuitbreaker")
+    if (k != "circuitbreaker" && k != "timelimiter" && k != "retry")
       r.remark(kv.first, "resilience4j." + clipText(kv.first.Scalar()) +
-                             ": not the breaker; BreakerLab's retry, timeout and pool settings "
-                             "are its own knobs and are not imported from here");
+                             ": not the breaker, time limiter or retry; BreakerLab's pool and "
+                             "worker settings are its own knobs and are not imported from here");
   }
-  YAML::Node configs = relaxed(cb, "configs");
-  YAML::Node instances = relaxed(cb, "instances");
-  if (!instances.IsDefined()) instances = relaxed(cb, "backends");  // the legacy name
-  if (!instances.IsDefined() || !instances.IsMap() || instances.size() == 0)
-    fail(src, cb,
-         "resilience4j.circuitbreaker: no instances (resilience4j.circuitbreaker.instances.NAME)");
-  const auto first = instances.begin();
-  p.name = first->first.Scalar();
-  if (instances.size() > 1)
-    r.remark(first->first,
-             "resilience4j.circuitbreaker.instances: " + std::to_string(instances.size()) +
-                 " instances; BreakerLab replays '" + clipText(p.name) + "', the first");
-  const YAML::Node instance = first->second;
-  YAML::Node base(YAML::NodeType::Undefined);
-  if (const YAML::Node name = relaxed(instance, "baseConfig"); name.IsDefined()) {
-    base = relaxed(configs, name.Scalar());
-    if (!base.IsDefined())
-      fail(src, name,
-           "baseConfig: no config '" + clipText(name.Scalar()) +
-               "' under resilience4j.circuitbreaker.configs");
-  } else {
-    base = relaxed(configs, "default");  // the default config applies to every instance
+  if (out.has_breaker) {
+    YAML::Node configs = relaxed(cb, "configs");
+    YAML::Node instances = relaxed(cb, "instances");
+    if (!instances.IsDefined()) instances = relaxed(cb, "backends");  // the legacy name
+    if (!instances.IsDefined() || !instances.IsMap() || instances.size() == 0)
+      fail(
+          src, cb,
+          "resilience4j.circuitbreaker: no instances (resilience4j.circuitbreaker.instances.NAME)");
+    const auto first = instances.begin();
+    p.name = first->first.Scalar();
+    if (instances.size() > 1)
+      r.remark(first->first,
+               "resilience4j.circuitbreaker.instances: " + std::to_string(instances.size()) +
+                   " instances; BreakerLab replays '" + clipText(p.name) + "', the first");
+    const YAML::Node instance = first->second;
+    YAML::Node base(YAML::NodeType::Undefined);
+    if (const YAML::Node name = relaxed(instance, "baseConfig"); name.IsDefined()) {
+      base = relaxed(configs, name.Scalar());
+      if (!base.IsDefined())
+        fail(src, name,
+             "baseConfig: no config '" + clipText(name.Scalar()) +
+                 "' under resilience4j.circuitbreaker.configs");
+    } else {
+      base = relaxed(configs, "default");  // the default config applies to every instance
+    }
+    const std::string path = "resilience4j.circuitbreaker.instances." + p.name;
+    readResilience4jInstance(r, base.IsDefined() ? merged(base, instance) : instance, path, p);
   }
-  const std::string path = "resilience4j.circuitbreaker.instances." + p.name;
-  readResilience4jInstance(r, base.IsDefined() ? merged(base, instance) : instance, path, p);
+
+  std::string path;
+  if (limiter.IsDefined()) {
+    const YAML::Node props = moduleInstance(r, limiter, "timelimiter", p.name, path);
+    if (props.IsDefined()) out.calls.attempt_timeout = readTimeLimiter(r, props, path);
+  }
+  if (retry.IsDefined()) {
+    const YAML::Node props = moduleInstance(r, retry, "retry", p.name, path);
+    if (props.IsDefined()) {
+      out.calls.retry = readRetry(r, props, path);
+      if (out.has_breaker) {
+        const bool breaker_outside =
+            aspectOrder(r, cb, "circuitBreakerAspectOrder", 4, "resilience4j.circuitbreaker") <
+            aspectOrder(r, retry, "retryAspectOrder", 5, "resilience4j.retry");
+        out.calls.placement =
+            breaker_outside ? BreakerPlacement::outside_retry : BreakerPlacement::inside_retry;
+      }
+    }
+  }
 }
 
 // `.properties`: key=value lines (key: value too), # and ! comments, lists as a,b or key[0]=a.

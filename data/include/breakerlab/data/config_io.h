@@ -18,6 +18,12 @@ inline constexpr std::string_view kConfigFormat = "breakerlab-config/1";
 Config parseConfig(std::string_view text, const std::string& file_name);
 Config loadConfig(const std::filesystem::path& path);
 
+// A breakerlab-config/1 document laid over `base`: each key the file states replaces base's,
+// a map sets only the keys it names (`breaker: {window: {size: 30}}` keeps the window's type),
+// and every key it does not state keeps base's value. Read with the same parser and validation,
+// errors naming `file_name` with line and column.
+Config overlayConfig(const Config& base, std::string_view text, const std::string& file_name);
+
 // The whole config in canonical form, starting with `format: breakerlab-config/1`.
 // parseConfig(configToYaml(c), ...) == c for every valid c.
 std::string configToYaml(const Config& config);

@@ -2,6 +2,7 @@
 // Breaker configs in the form their users already hold: resilience4j application.yml and
 // .properties, gobreaker Go source or YAML, Polly appsettings.json, opossum and cockatiel JSON,
 // Envoy cluster YAML (docs/formats.md, "Native library configs").
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -21,11 +22,41 @@ struct ImportNote {
   std::string message;
 };
 
+// The retry a native file states (resilience4j.retry.instances.NAME), in BreakerLab's terms.
+struct NativeRetry {
+  std::uint32_t max_attempts = 3;  // including the first
+  BackoffKind backoff = BackoffKind::fixed;
+  Micros base = 500 * kMillisecond;
+  double multiplier = 1.5;
+  Micros max = 0;  // 0: no cap
+  bool operator==(const NativeRetry&) const = default;
+};
+
+// What a native file states around the breaker: resilience4j's TimeLimiter and Retry. Each is
+// nullopt when the file does not configure it.
+struct NativeCallSettings {
+  std::optional<Micros> attempt_timeout;  // resilience4j.timelimiter: timeout.attempt
+  std::optional<NativeRetry> retry;
+  // With a breaker and a retry in the same file, which wraps which (Spring's aspect order).
+  std::optional<BreakerPlacement> placement;
+  bool empty() const { return !attempt_timeout && !retry && !placement; }
+  bool operator==(const NativeCallSettings&) const = default;
+};
+
 struct NativeConfig {
   BreakerLibrary library = BreakerLibrary::breakerlab;
   std::string file;
   NativeBreakers native;  // the library's settings as read; the others at their defaults
+  // False for a file with a time limiter or retry and no breaker (NativeReadOptions).
+  bool has_breaker = true;
+  NativeCallSettings calls;
   std::vector<ImportNote> notes;
+};
+
+struct NativeReadOptions {
+  // Take a resilience4j file without a circuitbreaker section when it has a time limiter or a
+  // retry (the gate lays such a file over an incident's breaker). Otherwise it is an error.
+  bool breaker_optional = false;
 };
 
 // "FILE:LINE:COLUMN: MESSAGE" (or shorter when the position is unknown).
@@ -39,11 +70,14 @@ std::optional<BreakerLibrary> detectLibrary(std::string_view text, const std::st
 // LoadError with the position; keys it does not model become notes. The generic BreakerLab
 // library is not native: its files are breakerlab-config/1 (config_io.h).
 NativeConfig parseNativeConfig(std::string_view text, const std::string& file_name,
-                               std::optional<BreakerLibrary> library = std::nullopt);
+                               std::optional<BreakerLibrary> library = std::nullopt,
+                               NativeReadOptions options = {});
 NativeConfig loadNativeConfig(const std::filesystem::path& path,
                               std::optional<BreakerLibrary> library = std::nullopt);
 
-// Makes `config` follow the imported library with the imported settings.
+// Makes `config` follow the imported library with the imported settings, and take what the
+// file states around the breaker (`calls`: the attempt timeout, the retry's attempts and
+// backoff, the placement). A file without a breaker leaves the breaker as it is.
 void applyNativeConfig(const NativeConfig& imported, Config& config);
 
 }  // namespace breakerlab
