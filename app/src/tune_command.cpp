@@ -142,6 +142,11 @@ std::size_t knobsChangedBy(const Config& what_if, const Config& deployed) {
   return n;
 }
 
+// A table cell: "—" for a metric the run leaves undefined, not the report's sentence.
+std::string cellText(const MetricInfo& info, const std::optional<double>& value) {
+  return value ? metricText(info, value) : "—";
+}
+
 std::string pad(std::string s, std::size_t width) {
   std::size_t chars = 0;
   for (const char c : s) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
@@ -350,9 +355,9 @@ int report(const ReportInputs& in, std::ostream& out) {
         const auto tuned_value = m->get(replays[i].results[c].metrics);
         const auto deployed_value = m->get(deployed[c].metrics);
         if (!tuned_value && !deployed_value) continue;
-        out << "    " << pad(std::string(m->name), 34) << pad(metricText(*m, deployed_value), 14);
-        if (beside) out << pad(metricText(*m, m->get(against_result->metrics)), 22);
-        out << metricText(*m, tuned_value) << '\n';
+        out << "    " << pad(std::string(m->name), 34) << pad(cellText(*m, deployed_value), 14);
+        if (beside) out << pad(cellText(*m, m->get(against_result->metrics)), 22);
+        out << cellText(*m, tuned_value) << '\n';
       }
       if (beside)
         out << "    " << pad("knobs changed", 34) << pad("", 14)
