@@ -21,6 +21,9 @@ constexpr std::size_t kMaxRestarts = 64;
 constexpr double kExploreShare = 0.3;
 constexpr double kFirstStep = 0.25;  // of each knob's range
 constexpr double kSmallestStep = 1.0 / 4096;
+// Points in a row that were all evaluated before: the space has fewer configs than the budget
+// (a toggle has two), and the rest of the budget would never be spent.
+constexpr std::size_t kRepeatsWhenExhausted = 4096;
 
 std::uint64_t mix(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -90,7 +93,7 @@ class Restart {
     TuneResult result;
     try {
       if (options_.method == TuneOptions::Method::random) {
-        for (std::size_t k = 0; used_ < budget_; ++k) evaluate(randomPoint(k));
+        for (std::size_t k = 0; used_ < budget_ && !exhausted(); ++k) evaluate(randomPoint(k));
       } else {
         search();
       }
@@ -113,7 +116,7 @@ class Restart {
         1, static_cast<std::size_t>(std::lround(static_cast<double>(budget_) * kExploreShare)));
     std::size_t k = 0;
     std::optional<Point> best;
-    for (; k < explore && used_ < budget_; ++k) {
+    for (; k < explore && used_ < budget_ && !exhausted(); ++k) {
       Point p = evaluate(explorationPoint(k));
       if (!best || better(p.evaluation, best->evaluation)) best = std::move(p);
     }
@@ -125,7 +128,7 @@ class Restart {
         best = Point{unitsOf(seen.values), seen.values, seen.evaluation};
     Point incumbent = refine(std::move(*best));
     // Budget left after converging: explore on, and refine whatever beats the incumbent.
-    while (used_ < budget_) {
+    while (used_ < budget_ && !exhausted()) {
       Point p = evaluate(explorationPoint(k++));
       if (better(p.evaluation, incumbent.evaluation)) incumbent = refine(std::move(p));
     }
@@ -197,8 +200,11 @@ class Restart {
 
   // A repeat (two points on the same knob steps) costs nothing and is not counted.
   Point evaluate(std::vector<double> unit, std::vector<double> values) {
-    if (auto it = memo_.find(values); it != memo_.end())
+    if (auto it = memo_.find(values); it != memo_.end()) {
+      ++repeats_;
       return Point{std::move(unit), std::move(values), it->second};
+    }
+    repeats_ = 0;
     if (options_.cancel != nullptr && options_.cancel->load()) throw Stop{};
     Evaluation e;
     try {
@@ -301,6 +307,8 @@ class Restart {
   std::map<std::vector<double>, Evaluation> memo_;
   std::vector<TunedConfig> seen_;
   std::size_t used_ = 0;
+  std::size_t repeats_ = 0;  // memo hits in a row
+  bool exhausted() const { return repeats_ >= kRepeatsWhenExhausted; }
   bool have_feasible_ = false;
   TuneStats stats_;
 };

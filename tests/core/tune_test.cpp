@@ -196,6 +196,25 @@ TEST(Tune, ACancelledSearchReturnsWhatItFound) {
   EXPECT_FALSE(result.front.empty());
 }
 
+// A space smaller than the budget (a toggle has two configs; a count from 1 to 3 three) ends
+// once every config is evaluated, by either method, instead of drawing repeats for ever.
+TEST(Tune, ASpaceSmallerThanTheBudgetEndsAfterEveryConfig) {
+  const Evaluator evaluator = pricingEvaluator();
+  for (const auto method : {TuneOptions::Method::pattern, TuneOptions::Method::random}) {
+    TuneOptions options;
+    options.method = method;
+    options.budget = 200;  // one restart: restarts keep no common memo
+    const KnobRange toggle[] = {range("breaker.open.early_probe.enabled", 0, 1)};
+    const TuneResult one = tune(evaluator, toggle, options);
+    EXPECT_EQ(one.stats.evaluated, 2u);
+    const KnobRange two[] = {range("breaker.open.early_probe.enabled", 0, 1),
+                             range("breaker.half_open.probes", 1, 3)};
+    const TuneResult six = tune(evaluator, two, options);
+    EXPECT_EQ(six.stats.evaluated, 6u);
+    ASSERT_FALSE(six.front.empty());
+  }
+}
+
 TEST(Sweep, ShardsMergeIntoTheWholeMapAndEachCellIsItsReplay) {
   const Evaluator evaluator = pricingEvaluator();
   const KnobRange knobs[] = {range("breaker.open.interval", 5, 30),
