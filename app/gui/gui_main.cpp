@@ -11,6 +11,7 @@
 #include "breakerlab/views/lanes_view.h"
 #include "main_window.h"
 #include "replay_session.h"
+#include "sensitivity_panel.h"
 #include "workspace_controller.h"
 
 int main(int argc, char** argv) {
@@ -53,6 +54,17 @@ int main(int argc, char** argv) {
       QStringLiteral("workspace"),
       QStringLiteral("Open a workspace (*.breakerlab; created when missing) and show its panel."),
       QStringLiteral("file"));
+  QCommandLineOption sensitivity(
+      QStringLiteral("sensitivity"),
+      QStringLiteral("Open the Sensitivity dock and compute the map of KNOB[,KNOB2] (config keys; "
+                     "'-': the dock's default knobs)."),
+      QStringLiteral("knobs"));
+  QCommandLineOption sensitivity_points(
+      QStringLiteral("sensitivity-points"),
+      QStringLiteral("With --sensitivity: values per knob (2 to 50; default 25)."),
+      QStringLiteral("n"));
+  parser.addOption(sensitivity);
+  parser.addOption(sensitivity_points);
   parser.addOption(workspace);
   parser.addOption(range);
   parser.addOption(compare);
@@ -131,12 +143,27 @@ int main(int argc, char** argv) {
     else
       qWarning("--range takes FROM:TO in seconds, FROM < TO");
   }
+  if (opened && parser.isSet(sensitivity)) {
+    window.showSensitivity();
+    breakerlab::app::SensitivityPanel* panel = window.sensitivityPanel();
+    const QStringList knobs = parser.value(sensitivity).split(',');
+    if (parser.value(sensitivity) != QStringLiteral("-") &&
+        !panel->chooseKnobs(knobs.value(0), knobs.value(1)))
+      qWarning("--sensitivity: '%s' is not one or two knobs the config shows",
+               qPrintable(parser.value(sensitivity)));
+    if (parser.isSet(sensitivity_points))
+      panel->setPoints(parser.value(sensitivity_points).toInt());
+    // Once the window has its layout, so the map is drawn at its size.
+    QTimer::singleShot(0, panel, [panel] { panel->compute(); });
+  }
   if (grabbing) {
-    // After the whole answer (and B's replay), not a progressive one.
+    // After the whole answer (and B's replay, and a map), not a progressive one.
     QTimer::singleShot(400, &window, [&] {
       QElapsedTimer waited;
       waited.start();
-      while ((window.session().busy() || window.comparison().busy()) && waited.elapsed() < 60'000)
+      while ((window.session().busy() || window.comparison().busy() ||
+              window.sensitivityPanel()->busy()) &&
+             waited.elapsed() < 600'000)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
       QApplication::processEvents();
       window.lanes()->replotNow();

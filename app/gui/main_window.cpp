@@ -36,6 +36,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "breakerlab/core/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
@@ -43,7 +44,6 @@
 #include "breakerlab/data/values.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
-#include "breakerlab/core/knob_specs.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
@@ -56,6 +56,7 @@
 #include "replay_session.h"
 #include "report_export.h"
 #include "scenario_command.h"
+#include "sensitivity_panel.h"
 #include "settings_keys.h"
 #include "start_page.h"
 #include "workspace_controller.h"
@@ -154,6 +155,7 @@ MainWindow::~MainWindow() {
   // session and the controller are still there.
   workspace_panel_->saveNote();
   delete workspace_dock_;
+  delete sensitivity_dock_;  // stops a map computing, while the session is still there
   workspace_->flushAutosave();
   workspace_->disconnect(this);
   // Children die after this destructor has run; signals they send on their way out must not
@@ -231,6 +233,10 @@ void MainWindow::buildWidgets() {
   workspace_panel_ = new WorkspacePanel(workspace_);
   workspace_panel_->setMinimumWidth(kDockMinimumWidth);
   workspace_dock_ = dock(tr("Workspace"), QStringLiteral("workspace-dock"), workspace_panel_);
+  sensitivity_ = new SensitivityPanel(session_);
+  sensitivity_->setMinimumWidth(kDockMinimumWidth);
+  sensitivity_dock_ = dock(tr("Sensitivity"), QStringLiteral("sensitivity-dock"), sensitivity_);
+  connectSensitivity();
   // The bottom area lies under the lanes only, so the charts line up with the lanes' time axis.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -271,7 +277,7 @@ std::vector<QDockWidget*> MainWindow::docks() const {
 }
 
 std::vector<QDockWidget*> MainWindow::allDocks() const {
-  return {knobs_dock_, metrics_dock_, charts_dock_, workspace_dock_};
+  return {knobs_dock_, metrics_dock_, charts_dock_, workspace_dock_, sensitivity_dock_};
 }
 
 void MainWindow::resetLayout() {
@@ -290,6 +296,7 @@ void MainWindow::resetLayout() {
   // The workspace shares the knobs' column, behind them: the lanes keep their width.
   tabifyDockWidget(knobs_dock_, workspace_dock_);
   knobs_dock_->raise();
+  placeSensitivityDock();
   arrangeDocks();
 }
 
@@ -526,6 +533,8 @@ void MainWindow::buildMenus() {
       [this] { lanes_->fitAll(); });
   add(view, "import-report", tr("&Import Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
       [this] { showImportReport(); });
+  add(view, "sensitivity", tr("Sensitivity &Map"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+      [this] { showSensitivity(); });
   add(view, "start-page", tr("&Start Page"), QKeySequence(), [this] { showPage(Page::start); });
   add(view, "workbench", tr("&Workbench"), QKeySequence(), [this] {
     if (session_->hasIncident()) showPage(Page::workbench);
@@ -553,7 +562,7 @@ void MainWindow::buildMenus() {
 void MainWindow::updateIncidentActions() {
   static constexpr const char* kNeedAnIncident[] = {
       "reload", "save-incident", "import-config", "export-lanes", "export-report", "copy-metrics",
-      "reset",  "fit",           "workbench",     "swap-ab",      "pin-b"};
+      "reset",  "fit",           "workbench",     "swap-ab",      "pin-b",         "sensitivity"};
   const bool open = session_->hasIncident();
   for (const char* name : kNeedAnIncident) action(QString::fromLatin1(name))->setEnabled(open);
   action(QStringLiteral("import-report"))->setEnabled(open && session_->isImported());

@@ -36,6 +36,7 @@ namespace breakerlab::app {
 
 class ImportReportDialog;
 class ReplaySession;
+class SensitivityPanel;
 class StartPage;
 class WorkspaceController;
 class WorkspacePanel;
@@ -87,6 +88,10 @@ class MainWindow : public QMainWindow {
   WorkspaceController& workspace() const { return *workspace_; }
   WorkspacePanel* workspacePanel() const { return workspace_panel_; }
   QDockWidget* workspaceDock() const { return workspace_dock_; }
+  // The Sensitivity dock (View ▸ Sensitivity Map): shown, in front, placed beside the lanes.
+  SensitivityPanel* sensitivityPanel() const { return sensitivity_; }
+  QDockWidget* sensitivityDock() const { return sensitivity_dock_; }
+  void showSensitivity();
   // A (the knobs) as `config` with `changes` and `scenario`, one undo step named `what`: a
   // named config or a run from the workspace. False (A as it was) when the scenario cannot apply.
   bool applyTuning(const QString& what, const Config& config,
@@ -108,7 +113,7 @@ class MainWindow : public QMainWindow {
   // Every dock back in its default place, shown (View ▸ Reset Layout).
   void resetLayout();
   // The saveState() layout version: a layout from a build without these docks is not restored.
-  static constexpr int kLayoutVersion = 3;
+  static constexpr int kLayoutVersion = 4;
   static constexpr int kDockMinimumWidth = 200;
   static constexpr int kDockMinimumHeight = 110;
   // Narrower windows get the metrics under the lanes, beside the charts (resetLayout()).
@@ -159,6 +164,11 @@ class MainWindow : public QMainWindow {
   void saveConfigAsDialog();
   void saveRunDialog();
   void refreshRecentWorkspaces();
+  // The Sensitivity dock (main_window_sensitivity.cpp): its hooks, its place in the default
+  // layout (hidden until asked for), and a cell applied to the knobs as one undo step.
+  void connectSensitivity();
+  void placeSensitivityDock();
+  void applyFromSensitivity(const QString& what, const Config& after);
   void restoreSettings();
   void saveSettings() const;
   bool confirmDiscardTuning();
@@ -167,6 +177,8 @@ class MainWindow : public QMainWindow {
   WorkspaceController* workspace_ = nullptr;
   WorkspacePanel* workspace_panel_ = nullptr;
   QDockWidget* workspace_dock_ = nullptr;
+  SensitivityPanel* sensitivity_ = nullptr;
+  QDockWidget* sensitivity_dock_ = nullptr;
   QUndoStack* undo_ = nullptr;
   QStackedWidget* pages_ = nullptr;
   StartPage* start_ = nullptr;

@@ -11,6 +11,7 @@
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
 #include "long_replay.h"
+#include "sweep_command.h"
 #include "tuning_commands.h"
 
 namespace {
@@ -202,9 +203,10 @@ void addGate(CLI::App& app, GateOptions& o) {
       "130 stopped with Ctrl+C.");
 }
 void addSearchOptions(CLI::App* command, SearchArguments& o) {
-  command->add_option("incidents", o.incidents,
-                      "Incident files, bundled incidents' names, or any document `replay` opens; "
-                      "a config must meet the goals of every one")
+  command
+      ->add_option("incidents", o.incidents,
+                   "Incident files, bundled incidents' names, or any document `replay` opens; "
+                   "a config must meet the goals of every one")
       ->required();
   command
       ->add_option("--knob", o.knobs,
@@ -231,6 +233,35 @@ void addSearchOptions(CLI::App* command, SearchArguments& o) {
   command->add_option("--shard", o.shard,
                       "I/N: do shard I of N of the work (0 <= I < N), for `merge`");
   command->add_option("--threads", o.threads, "Threads to use; default: every core");
+}
+void addSweep(CLI::App& app, SweepArguments& o) {
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "Map one or two knobs: every cell of a grid replayed, as CSV and as a PNG");
+  addSearchOptions(sweep, o.search);
+  sweep->add_option("--points", o.points,
+                    "Values per knob: N, or N1,N2 for each (fewer where the knob's step has "
+                    "fewer in its range); default 25");
+  sweep
+      ->add_option("--metric", o.metrics,
+                   "A metric measured in every cell (repeatable); the PNG colours the first")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->required();
+  sweep->add_option("--set", o.sets, "KEY=VALUE laid over every incident's config (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sweep->add_option("--whatif", o.what_if,
+                    "Map around this what-if's config instead of the deployed one");
+  sweep->add_option("-o,--output", o.output,
+                    "The map as CSV: the knobs, each metric, feasible (0/1); a row per cell");
+  sweep->add_option("--png", o.png, "The map as the workbench draws it (needs a build with Qt)");
+  sweep->add_option("--png-size", o.png_size, "The PNG's WIDTHxHEIGHT; default 1100x820");
+  sweep->add_option("--partial", o.partial,
+                    "With --shard: write the shard's cells here (JSON), for `merge`");
+  sweep->footer(
+      "Two knobs make a heatmap of the first metric with the boundary of every goal met and the\n"
+      "base config marked; one knob, a line per metric. docs/sensitivity.md.\n"
+      "Exit codes: 0 written; 2 bad input or usage; 3 internal error; 130 stopped with Ctrl+C.");
 }
 void addTune(CLI::App& app, TuneArguments& o) {
   CLI::App* tune = app.add_subcommand(
@@ -264,13 +295,18 @@ void addTune(CLI::App& app, TuneArguments& o) {
 }
 void addMerge(CLI::App& app, MergeArguments& o) {
   CLI::App* merge = app.add_subcommand(
-      "merge", "Combine the partial results of a sharded tune into the result of the whole");
+      "merge",
+      "Combine the partial results of a sharded tune or sweep into the result of the whole");
   merge->add_option("parts", o.parts, "The --partial file of every shard")->required();
-  merge->add_option("-o,--output", o.output, "Write the config here, as tune -o does");
-  merge->add_flag("--json", o.json, "Print the result as JSON (format breakerlab-tune/1)");
+  merge->add_option("-o,--output", o.output,
+                    "A tune's: write the config here, as tune -o does. A sweep's: the map's CSV");
+  merge->add_flag("--json", o.json,
+                  "A tune's: print the result as JSON (format breakerlab-tune/1)");
+  merge->add_option("--png", o.png, "A sweep's: the map as a PNG, as sweep --png");
+  merge->add_option("--png-size", o.png_size, "The PNG's WIDTHxHEIGHT; default 1100x820");
   merge->footer(
-      "The result is the one the unsharded search gives, byte for byte (the incidents must be\n"
-      "the same files). Exit codes as tune's.");
+      "The result is the one the unsharded search or map gives, byte for byte (the incidents\n"
+      "must be the same files). Exit codes as tune's or sweep's.");
 }
 void addRuns(CLI::App& app, RunsOptions& o) {
   CLI::App* runs = app.add_subcommand("runs", "List the runs saved in a workspace, newest first");
@@ -306,6 +342,8 @@ int main(int argc, char** argv) {
   addTune(app, tune);
   MergeArguments merge;
   addMerge(app, merge);
+  SweepArguments sweep;
+  addSweep(app, sweep);
 
   try {
     app.parse(argc, argv);
@@ -321,6 +359,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("gate")) return runGate(gate, std::cout);
     if (app.got_subcommand("tune")) return runTune(tune, std::cout);
     if (app.got_subcommand("merge")) return runMerge(merge, std::cout);
+    if (app.got_subcommand("sweep")) return runSweep(sweep, std::cout);
     if (app.got_subcommand("report")) {
       report.orderConfigs();
       return runReport(report.options, std::cout);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "import_progress.h"
 #include "long_replay.h"
+#include "offscreen_application.h"
 #include "report_assembly.h"
 #include "report_file.h"
 
@@ -24,29 +25,6 @@ ExportTarget targetOf(const std::string& library, const std::vector<app::ReportR
   const auto parsed = breakerLibraryFromString(library);
   if (!parsed) throw UsageError("--library: unknown library \"" + clipText(library) + "\"");
   return exportTargetOf(*parsed);
-}
-
-// What Qt says about a headless run that the report does not need (no runtime folder, a window
-// manager hint the offscreen platform ignores): stderr is for the command's own errors.
-QtMessageHandler qt_messages = nullptr;
-void quietOffscreenNotes(QtMsgType type, const QMessageLogContext& context, const QString& text) {
-  if (type == QtDebugMsg || type == QtInfoMsg ||
-      text.contains(QLatin1String("propagateSizeHints")) ||
-      text.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
-    return;
-  if (qt_messages != nullptr) qt_messages(type, context, text);
-}
-
-// The widgets that draw the lanes need an application; a headless machine gets the offscreen
-// platform.
-std::unique_ptr<QApplication> applicationForReport() {
-  if (QCoreApplication::instance() != nullptr) return nullptr;
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  qt_messages = qInstallMessageHandler(quietOffscreenNotes);
-  static int argc = 1;
-  static char name[] = "breakerlab-cli";
-  static char* argv[] = {name, nullptr};
-  return std::make_unique<QApplication>(argc, argv);
 }
 
 }  // namespace
@@ -111,7 +89,7 @@ int runReport(const ReportOptions& options, std::ostream& out) {
     }
   }
 
-  const auto application = applicationForReport();
+  const auto application = offscreenApplication();
   ReportDocument report;
   try {
     report = app::assembleReport(opened, import_report, target, runs);

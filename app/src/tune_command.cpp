@@ -17,7 +17,6 @@
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/core/tune.h"
 #include "breakerlab/data/config_export.h"
-#include "breakerlab/data/content_hash.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
@@ -26,6 +25,8 @@
 #include "breakerlab/data/values.h"
 #include "commands.h"
 #include "interrupt_flag.h"
+#include "search_record.h"
+#include "sweep_command.h"
 #include "text_report.h"
 #include "tuning_commands.h"
 
@@ -75,11 +76,7 @@ TuneOptions::Method methodNamed(const std::string& name) {
 // The search's arguments with the incidents' content: the parts of one search carry the same,
 // and merge opens the search again from them.
 json searchJson(const TuneArguments& a, const SearchSetup& setup) {
-  json incidents = json::array();
-  for (std::size_t i = 0; i < setup.incidents.size(); ++i)
-    incidents.push_back(json{{"argument", a.search.incidents[i]},
-                             {"content", contentHash(incidentToYaml(setup.incidents[i]))}});
-  return json{{"incidents", incidents},
+  return json{{"incidents", incidentsRecord(a.search, setup)},
               {"knobs", a.search.knobs},
               {"goals", a.search.goals},
               {"no_incident_goals", a.search.no_incident_goals},
@@ -427,8 +424,7 @@ namespace {
 TuneArguments argumentsOf(const json& search, const std::string& file) {
   TuneArguments a;
   try {
-    for (const json& i : search.at("incidents"))
-      a.search.incidents.push_back(i.at("argument").get<std::string>());
+    a.search.incidents = incidentArgumentsOf(search.at("incidents"), file);
     a.search.knobs = search.at("knobs").get<std::vector<std::string>>();
     a.search.goals = search.at("goals").get<std::vector<std::string>>();
     a.search.no_incident_goals = search.at("no_incident_goals").get<bool>();
@@ -454,41 +450,21 @@ int runMerge(const MergeArguments& arguments, std::ostream& out) {
   std::vector<TunePartial> parts;
   for (const std::string& file : arguments.parts) {
     const std::string text = readTextFile(file);
-    if (partialFormatOf(text, file) != kTunePartialFormat)
-      throw UsageError(file +
-                       ": a sensitivity map's part; merge it with the other parts of that map");
+    if (partialFormatOf(text, file) != kTunePartialFormat) {
+      if (parts.empty()) return runSweepMerge(arguments, out);
+      throw UsageError(file + ": a sensitivity map's part, and " + arguments.parts[0] +
+                       " a search's; merge each with the other parts of its own");
+    }
     parts.push_back(parseTunePartial(text, file));
   }
+  checkEveryShardOnce(parts, arguments.parts);
   const TunePartial& first = parts.front();
-  std::vector<bool> seen(first.shards, false);
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (parts[i].search != first.search)
-      throw UsageError(arguments.parts[i] + " is a part of another search than " +
-                       arguments.parts[0] + " (its arguments or incidents differ)");
-    if (parts[i].shards != first.shards)
-      throw UsageError(arguments.parts[i] + " is shard " + std::to_string(parts[i].shard) + " of " +
-                       std::to_string(parts[i].shards) + ", not of " +
-                       std::to_string(first.shards));
-    if (seen[parts[i].shard])
-      throw UsageError(arguments.parts[i] + ": shard " + std::to_string(parts[i].shard) + "/" +
-                       std::to_string(first.shards) + " is given twice");
-    seen[parts[i].shard] = true;
-  }
-  for (std::size_t s = 0; s < seen.size(); ++s)
-    if (!seen[s])
-      throw UsageError("merge: shard " + std::to_string(s) + "/" + std::to_string(first.shards) +
-                       " is missing; every shard's part is needed");
   TuneArguments a = argumentsOf(json::parse(first.search), arguments.parts[0]);
   a.output = arguments.output;
   a.json = arguments.json;
   SearchSetup setup;
   openSearch(a.search, setup);
-  // The incidents must be those the shards searched.
-  const json search = json::parse(first.search);
-  for (std::size_t i = 0; i < setup.incidents.size(); ++i)
-    if (search["incidents"][i]["content"] != contentHash(incidentToYaml(setup.incidents[i])))
-      throw UsageError("merge: " + a.search.incidents[i] +
-                       " is not the incident the shards searched (its content changed)");
+  checkIncidentsUnchanged(json::parse(first.search)["incidents"], setup);
   const Evaluator evaluator(setup.cases, minimisedMetrics(a.minimize), a.search.seeds);
   std::vector<TuneResult> results;
   for (const TunePartial& p : parts) results.push_back(p.result);

@@ -38,8 +38,10 @@ struct TuneArguments {
 
 struct MergeArguments {
   std::vector<std::string> parts;
-  std::string output;
+  std::string output;  // a search's config file, or a map's CSV
   bool json = false;
+  std::string png;  // a map's parts: the PNG, as `sweep --png`
+  std::string png_size = "1100x820";
 };
 
 // The incidents opened, with what the search needs of each: its goals and its base config.

@@ -1,0 +1,89 @@
+#include "sensitivity_job.h"
+
+#include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <thread>
+
+#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/tuning_objective.h"
+
+namespace breakerlab::app {
+
+SensitivityJob::SensitivityJob(QObject* parent) : QObject(parent) {
+  // A superseded sweep may still be finishing its cell while the next one starts.
+  pool_.setMaxThreadCount(2);
+}
+
+SensitivityJob::~SensitivityJob() {
+  if (cancel_) cancel_->store(true);
+  pool_.waitForDone();
+}
+
+unsigned SensitivityJob::defaultThreads() {
+  return std::max(1u, std::thread::hardware_concurrency() - 1);
+}
+
+void SensitivityJob::cancel() {
+  if (cancel_) cancel_->store(true);
+  cancel_.reset();
+  ++generation_;  // whatever the stopped sweep returns is not handed out
+}
+
+void SensitivityJob::start(SensitivityRequest request) {
+  cancel();
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
+  const std::uint64_t generation = generation_;
+  ++running_;
+  auto cancel = cancel_;
+  // `this` outlives the work: the destructor waits for the pool, and Qt drops the events still
+  // queued for a destroyed object.
+  (void)QtConcurrent::run(&pool_, [this, request = std::move(request), cancel, generation] {
+    QElapsedTimer clock;
+    clock.start();
+    TuneCase c{request.incident.get(), request.incident->goals, request.base};
+    const Evaluator evaluator({c}, request.metrics);
+    SweepOptions options;
+    options.threads = request.threads != 0 ? request.threads : defaultThreads();
+    options.cancel = cancel.get();
+    // Progress in steps a bar can show, not one event per cell of a big map.
+    std::size_t shown = 0;
+    options.progress = [&](std::size_t done, std::size_t total) {
+      if (done != total && (done - shown) * 200 < total) return;
+      shown = done;
+      QMetaObject::invokeMethod(
+          this,
+          [this, done, total, generation] {
+            if (generation == generation_) emit progress(done, total);
+          },
+          Qt::QueuedConnection);
+    };
+    SweepResult result;
+    QString error;
+    try {
+      result = sweep(evaluator, request.knobs, request.points, options);
+    } catch (const std::exception& e) {
+      // An invalid config is a cell of its own, not an exception: this is out of memory or a bug.
+      error = QString::fromUtf8(e.what());
+    }
+    const double seconds = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
+    auto map = std::make_shared<views::SensitivityMap>();
+    const bool whole = error.isEmpty() && !result.cancelled;
+    if (whole)
+      *map =
+          views::sensitivityMapOf(result, request.knobs, request.metrics, request.incident->goals);
+    QMetaObject::invokeMethod(
+        this,
+        [this, map, seconds, generation, whole, error] {
+          --running_;
+          if (generation != generation_) return;  // superseded or cancelled
+          if (!error.isEmpty()) {
+            emit failed(error);
+          } else if (whole) {
+            emit finished(*map, seconds);
+          }
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+}  // namespace breakerlab::app

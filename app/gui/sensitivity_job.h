@@ -1,0 +1,60 @@
+#pragma once
+// A sensitivity map computed off the UI thread: the sweep replays the incident once per cell on
+// every core but one (the UI keeps its own). A newer request supersedes the one running, which
+// stops within a cell; only the newest request's map is ever handed out (a generation number
+// tells them apart), so a map of an incident that was closed meanwhile is never shown.
+#include <QObject>
+#include <QThreadPool>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "breakerlab/core/config.h"
+#include "breakerlab/core/incident.h"
+#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/search_space.h"
+#include "breakerlab/views/sensitivity_map.h"
+
+namespace breakerlab::app {
+
+struct SensitivityRequest {
+  std::shared_ptr<const Incident> incident;  // with the timed changes as the workbench has them
+  Config base;                               // the knobs' config; the map's knobs are set on it
+  std::vector<KnobRange> knobs;              // one or two
+  std::vector<std::size_t> points;           // per knob
+  std::vector<const MetricInfo*> metrics;    // measured in every cell
+  unsigned threads = 0;                      // 0: every core but one
+};
+
+class SensitivityJob : public QObject {
+  Q_OBJECT
+ public:
+  explicit SensitivityJob(QObject* parent = nullptr);
+  ~SensitivityJob() override;  // stops the sweep and waits for it
+
+  // Starts `request`; the one running, if any, is superseded.
+  void start(SensitivityRequest request);
+  // Stops the sweep running; nothing is handed out for it.
+  void cancel();
+  bool busy() const { return running_ != 0; }
+  std::uint64_t generation() const { return generation_; }
+  static unsigned defaultThreads();
+
+ signals:
+  // Cells done of the map being computed (the newest request's only).
+  void progress(std::size_t done, std::size_t total);
+  // The newest request's map, and how long it took.
+  void finished(const breakerlab::views::SensitivityMap& map, double seconds);
+  // The sweep stopped on an error (out of memory: a config the model refuses is a cell of its
+  // own).
+  void failed(const QString& reason);
+
+ private:
+  QThreadPool pool_;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::uint64_t generation_ = 0;
+  int running_ = 0;  // requests whose sweep has not returned yet (superseded ones included)
+};
+
+}  // namespace breakerlab::app

@@ -1,0 +1,37 @@
+#include "search_record.h"
+
+#include "breakerlab/data/content_hash.h"
+#include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/load_error.h"
+
+namespace breakerlab::cli {
+
+nlohmann::ordered_json incidentsRecord(const SearchArguments& arguments, const SearchSetup& setup) {
+  nlohmann::ordered_json incidents = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < setup.incidents.size(); ++i)
+    incidents.push_back({{"argument", arguments.incidents[i]},
+                         {"content", contentHash(incidentToYaml(setup.incidents[i]))}});
+  return incidents;
+}
+
+std::vector<std::string> incidentArgumentsOf(const nlohmann::json& record,
+                                             const std::string& file) {
+  std::vector<std::string> arguments;
+  try {
+    for (const nlohmann::json& i : record) arguments.push_back(i.at("argument").get<std::string>());
+  } catch (const nlohmann::json::exception&) {
+    throw LoadError(file, 0, 0,
+                    "the search's incidents are incomplete: expected what --shard writes");
+  }
+  return arguments;
+}
+
+void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup) {
+  for (std::size_t i = 0; i < setup.incidents.size(); ++i)
+    if (i >= record.size() || !record[i].contains("content") ||
+        record[i]["content"] != contentHash(incidentToYaml(setup.incidents[i])))
+      throw UsageError("merge: " + setup.files[i].string() +
+                       " is not the incident the shards searched (its content changed)");
+}
+
+}  // namespace breakerlab::cli

@@ -1,0 +1,46 @@
+#pragma once
+// What a shard's partial file records of its search (`tune` and `sweep` with --shard), and
+// `merge`'s checks that the parts given are every shard of one search on unchanged incidents.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "tuning_commands.h"
+
+namespace breakerlab::cli {
+
+// Each incident as given on the command line with the hash of its content: a part made from
+// another version of the file must not merge.
+nlohmann::ordered_json incidentsRecord(const SearchArguments& arguments, const SearchSetup& setup);
+// The incident arguments of a record (LoadError naming `file` when it is not one).
+std::vector<std::string> incidentArgumentsOf(const nlohmann::json& record, const std::string& file);
+// UsageError when an incident opened again is not the one the shards searched.
+void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup);
+
+// UsageError unless `parts` (any type with search, shard and shards) are each shard of one
+// search exactly once; `files` name them.
+template <class Part>
+void checkEveryShardOnce(const std::vector<Part>& parts, const std::vector<std::string>& files) {
+  const Part& first = parts.front();
+  std::vector<bool> seen(first.shards, false);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].search != first.search)
+      throw UsageError(files[i] + " is a part of another search than " + files[0] +
+                       " (its arguments or incidents differ)");
+    if (parts[i].shards != first.shards)
+      throw UsageError(files[i] + " is shard " + std::to_string(parts[i].shard) + " of " +
+                       std::to_string(parts[i].shards) + ", not of " +
+                       std::to_string(first.shards));
+    if (seen[parts[i].shard])
+      throw UsageError(files[i] + ": shard " + std::to_string(parts[i].shard) + "/" +
+                       std::to_string(first.shards) + " is given twice");
+    seen[parts[i].shard] = true;
+  }
+  for (std::size_t s = 0; s < seen.size(); ++s)
+    if (!seen[s])
+      throw UsageError("merge: shard " + std::to_string(s) + "/" + std::to_string(first.shards) +
+                       " is missing; every shard's part is needed");
+}
+
+}  // namespace breakerlab::cli

@@ -1,0 +1,236 @@
+// The Sensitivity dock, driven as a user would: the 8 Sep map of the open interval by the health
+// poll, a cell clicked into the knobs as one undo step, the marker and the out-of-date note
+// following the knobs, and a map of an incident closed meanwhile never shown.
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+#include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/sensitivity_plot.h"
+#include "main_window.h"
+#include "replay_session.h"
+#include "sensitivity_panel.h"
+#include "test_incident.h"
+
+namespace breakerlab::app {
+namespace {
+
+const QString kInterval = QStringLiteral("breaker.open.interval");
+const QString kPoll = QStringLiteral("breaker.open.early_probe.poll");
+
+QString orders() {
+  return QString::fromStdString(test::resourcePath("incidents/inc-2026-0814-orders.yaml"));
+}
+
+struct SensitivityDock : ::testing::Test {
+  MainWindow window;
+  QStringList errors;
+
+  SensitivityDock() {
+    window.setInteractive(false);
+    window.setErrorReporter(
+        [this](const QString& title, const QString& text) { errors << title + ": " + text; });
+    window.resize(1500, 900);
+    window.show();
+  }
+  SensitivityPanel& panel() { return *window.sensitivityPanel(); }
+  views::SensitivityPlot& plot() { return *panel().plot(); }
+
+  void open(const QString& path) {
+    ASSERT_TRUE(window.openIncident(path)) << errors.join('\n').toStdString();
+    settle();
+  }
+  // 8 Sep with the document's fix (early probe on, 2 s poll).
+  void openEarlyProbe() {
+    open(QString::fromStdString(test::incidentPath()));
+    for (QAction* a : window.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("early-probe")) a->trigger();
+    settle();
+    ASSERT_TRUE(window.session().config().breaker.early_probe);
+  }
+  void settle() {
+    QElapsedTimer waited;
+    waited.start();
+    while ((window.session().busy() || window.comparison().busy()) && waited.elapsed() < 60'000)
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QCoreApplication::processEvents();
+  }
+  bool waitForMap(int ms = 60'000) {
+    QElapsedTimer waited;
+    waited.start();
+    while (panel().busy() && waited.elapsed() < ms)
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QCoreApplication::processEvents();
+    return !panel().busy();
+  }
+  // A small map: 6 values per knob.
+  void computeSmallMap() {
+    panel().setPoints(6);
+    panel().compute();
+    ASSERT_TRUE(waitForMap());
+    plot().plot()->replot();
+  }
+};
+
+TEST_F(SensitivityDock, OpensOnItsShortcutWithThe8SepQuestionAsItsDefaults) {
+  openEarlyProbe();
+  QAction* show = window.action(QStringLiteral("sensitivity"));
+  ASSERT_NE(show, nullptr);
+  EXPECT_EQ(show->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+  EXPECT_TRUE(window.sensitivityDock()->isHidden()) << "asked for, not shown by default";
+  show->trigger();
+  EXPECT_FALSE(window.sensitivityDock()->isHidden());
+  EXPECT_EQ(panel().xKnob()->currentData().toString(), kInterval);
+  EXPECT_EQ(panel().yKnob()->currentData().toString(), kPoll);
+  EXPECT_EQ(panel().metric()->currentData().toString(), QStringLiteral("cached_while_healthy_s"));
+  EXPECT_TRUE(panel().notice().isEmpty()) << "the early probe is on: the poll counts";
+}
+
+TEST_F(SensitivityDock, ComputesTheMapWithTheGoalsBoundaryAndTheCurrentConfigMarked) {
+  openEarlyProbe();
+  window.showSensitivity();
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  computeSmallMap();
+  ASSERT_EQ(computed.count(), 1);
+  const views::SensitivityMap& map = plot().map();
+  ASSERT_EQ(map.axes.size(), 2u);
+  EXPECT_EQ(map.axes[0].knob->id, kInterval.toStdString());
+  EXPECT_EQ(map.axes[1].knob->id, kPoll.toStdString());
+  EXPECT_GE(map.cellCount(), 25u);
+  EXPECT_LE(map.cellCount(), 36u);
+  for (views::CellVerdict v : map.all_goals) EXPECT_NE(v, views::CellVerdict::unknown);
+  ASSERT_NE(map.goalOn("cached_while_healthy_s"), nullptr);
+  EXPECT_FALSE(plot().goalsBoundary().empty()) << "some cells meet the goals, some do not";
+  ASSERT_TRUE(plot().currentMarker());
+  EXPECT_EQ(plot().current(), (std::vector<double>{20, 2}));
+  EXPECT_FALSE(panel().isStale());
+}
+
+TEST_F(SensitivityDock, AClickedCellAppliesBothKnobsAsOneUndoStep) {
+  openEarlyProbe();
+  window.showSensitivity();
+  computeSmallMap();
+  const Config before = window.session().config();
+  const int steps = window.undoStack()->count();
+  const std::size_t cell = 7;
+  const std::vector<double> values = plot().map().cellValues(cell);
+  ASSERT_NE(values, (std::vector<double>{20, 2}));
+  QTest::mouseClick(plot().plot(), Qt::LeftButton, {}, plot().cellCentre(cell).toPoint());
+  settle();
+  const Config& after = window.session().config();
+  EXPECT_DOUBLE_EQ(findKnob(kInterval.toStdString())->get(after), values[0]);
+  EXPECT_DOUBLE_EQ(findKnob(kPoll.toStdString())->get(after), values[1]);
+  EXPECT_EQ(window.undoStack()->count(), steps + 1);
+  // The knobs show it, the marker moved to it, and the map is still the config's.
+  EXPECT_DOUBLE_EQ(window.knobs()->config().breaker.early_probe_poll,
+                   after.breaker.early_probe_poll);
+  EXPECT_EQ(plot().current(), values);
+  EXPECT_FALSE(panel().isStale());
+  // A second cell is a step of its own.
+  QTest::mouseClick(plot().plot(), Qt::LeftButton, {}, plot().cellCentre(cell + 1).toPoint());
+  settle();
+  EXPECT_EQ(window.undoStack()->count(), steps + 2);
+  window.undoStack()->undo();
+  window.undoStack()->undo();
+  settle();
+  EXPECT_TRUE(window.session().config() == before);
+  EXPECT_EQ(plot().current(), (std::vector<double>{20, 2}));
+}
+
+TEST_F(SensitivityDock, AnotherKnobChangedMarksTheMapOutOfDateAndACheapMapRecomputes) {
+  openEarlyProbe();
+  window.showSensitivity();
+  computeSmallMap();
+  ASSERT_LT(panel().lastSeconds(), SensitivityPanel::kAutoRecomputeSeconds);
+  const std::size_t cells = plot().map().cellCount();
+  const auto shorterTtl = [this] {
+    Config other = window.session().config();
+    other.cache.ttl = 30 * kSecond;
+    window.applyTuning(QStringLiteral("shorter ttl"), other, window.session().changes(),
+                       window.session().scenario());
+  };
+  // 8 Sep replays synchronously: the map is out of date the moment the config changes.
+  shorterTtl();
+  EXPECT_TRUE(panel().isStale());
+  EXPECT_TRUE(plot().isStale());
+  window.undoStack()->undo();
+  EXPECT_FALSE(panel().isStale()) << "back to the config it was computed for";
+  // Left out of date, a map this cheap is computed again once the knobs are still.
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  shorterTtl();
+  ASSERT_TRUE(panel().isStale());
+  QElapsedTimer waited;
+  waited.start();
+  while (computed.count() == 0 && waited.elapsed() < 10'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  EXPECT_EQ(computed.count(), 1);
+  EXPECT_FALSE(panel().isStale());
+  EXPECT_EQ(plot().map().cellCount(), cells) << "the same map, of the config as it is now";
+}
+
+TEST_F(SensitivityDock, SaysWhenTheHealthPollHasNoEffectAndTurnsTheEarlyProbeOn) {
+  open(QString::fromStdString(test::incidentPath()));
+  window.showSensitivity();
+  EXPECT_EQ(panel().yKnob()->currentData().toString(), kPoll) << "the 8 Sep question";
+  EXPECT_TRUE(panel().notice().contains(QStringLiteral("no effect")))
+      << panel().notice().toStdString();
+  ASSERT_TRUE(panel().enableButton()->isVisible());
+  const int steps = window.undoStack()->count();
+  panel().enableButton()->click();
+  settle();
+  EXPECT_TRUE(window.session().config().breaker.early_probe);
+  EXPECT_EQ(window.undoStack()->count(), steps + 1);
+  EXPECT_TRUE(panel().notice().isEmpty());
+}
+
+TEST_F(SensitivityDock, A14AugMapStartsOnKnobsThatCount) {
+  open(orders());
+  window.showSensitivity();
+  // The breaker is off in the deployed config: its knobs would map nothing.
+  EXPECT_EQ(panel().xKnob()->currentData().toString(), QStringLiteral("timeout.attempt"));
+  EXPECT_EQ(panel().yKnob()->currentData().toString(), QStringLiteral("retry.max_attempts"));
+  EXPECT_TRUE(panel().notice().isEmpty()) << panel().notice().toStdString();
+}
+
+TEST_F(SensitivityDock, ANewIncidentStopsTheMapComputingAndNeverShowsIt) {
+  open(orders());
+  window.showSensitivity();
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  panel().setPoints(20);
+  panel().compute();  // hundreds of 14 Aug replays: seconds
+  QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+  ASSERT_TRUE(panel().busy());
+  open(QString::fromStdString(test::incidentPath()));
+  EXPECT_TRUE(plot().map().empty());
+  ASSERT_TRUE(waitForMap(30'000)) << "the superseded sweep stops within a cell";
+  EXPECT_EQ(computed.count(), 0) << "the 14 Aug map is never handed out";
+  EXPECT_TRUE(plot().map().empty());
+  // The new incident's own map comes through.
+  computeSmallMap();
+  EXPECT_EQ(computed.count(), 1);
+  EXPECT_EQ(plot().map().axes[0].knob->id, kInterval.toStdString());
+}
+
+TEST_F(SensitivityDock, ClosingTheDockStopsTheMapComputing) {
+  open(orders());
+  window.showSensitivity();
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  panel().setPoints(20);
+  panel().compute();
+  ASSERT_TRUE(panel().busy());
+  window.sensitivityDock()->close();
+  ASSERT_TRUE(waitForMap(30'000));
+  EXPECT_EQ(computed.count(), 0);
+  EXPECT_EQ(panel().computeButton()->text(), QStringLiteral("Compute"));
+}
+
+}  // namespace
+}  // namespace breakerlab::app

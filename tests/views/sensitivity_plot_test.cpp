@@ -1,0 +1,177 @@
+// The sensitivity plot, offscreen: a heatmap of a real sweep on 8 Sep with its goal boundary and
+// marker, a line plot of one knob, clicks and the image the CLI saves.
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QTest>
+#include <cmath>
+
+#include "breakerlab/core/sweep.h"
+#include "breakerlab/data/expectation_text.h"
+#include "breakerlab/views/sensitivity_plot.h"
+#include "test_incident.h"
+
+namespace breakerlab::views {
+namespace {
+
+// 8 Sep with the early probe on: the open interval across, the health poll up.
+struct PricingMap {
+  Incident incident = test::incident0908();
+  std::vector<KnobRange> knobs{{findKnob("breaker.open.interval"), 2, 60, true},
+                               {findKnob("breaker.open.early_probe.poll"), 0.5, 20, true}};
+  std::vector<const MetricInfo*> metrics{findMetric("cached_while_healthy_s")};
+  SweepResult sweep;
+  SensitivityMap map;
+
+  explicit PricingMap(std::size_t points = 6) {
+    incident.deployed.breaker.early_probe = true;
+    TuneCase c{&incident, incident.goals, incident.deployed};
+    const Evaluator evaluator({c}, metrics);
+    const std::size_t p[] = {points, points};
+    sweep = breakerlab::sweep(evaluator, knobs, p);
+    map = sensitivityMapOf(sweep, knobs, metrics, incident.goals);
+  }
+};
+
+TEST(SensitivityMap, IsTheSweepsCellsWithEachGoalsVerdict) {
+  const PricingMap m;
+  ASSERT_EQ(m.map.axes.size(), 2u);
+  ASSERT_EQ(m.map.cellCount(), m.sweep.cells.size());
+  ASSERT_EQ(m.map.goals.size(), m.incident.goals.size());
+  for (const SweepCell& cell : m.sweep.cells) {
+    EXPECT_EQ(m.map.cellValues(cell.index), cell.values);
+    EXPECT_DOUBLE_EQ(m.map.metrics[0].values[cell.index], cell.evaluation.objectives[0]);
+    EXPECT_EQ(m.map.all_goals[cell.index] == CellVerdict::met, cell.evaluation.feasible);
+    for (std::size_t g = 0; g < m.map.goals.size(); ++g)
+      EXPECT_EQ(m.map.goals[g].cells[cell.index] == CellVerdict::met, cell.evaluation.goals_met[g]);
+  }
+  const std::size_t place[] = {2, 3};
+  EXPECT_EQ(m.map.cellPlace(m.map.cellIndex(place)), (std::vector<std::size_t>{2, 3}));
+  EXPECT_NE(m.map.goalOn("cached_while_healthy_s"), nullptr);
+  EXPECT_EQ(m.map.goalOn("latency_p99_ms"), nullptr);
+}
+
+TEST(SensitivityMap, CellsACancelledSweepLeftOutAreUnknown) {
+  PricingMap m;
+  m.sweep.cells.resize(5);
+  const SensitivityMap map = sensitivityMapOf(m.sweep, m.knobs, m.metrics, m.incident.goals);
+  EXPECT_NE(map.all_goals[4], CellVerdict::unknown);
+  EXPECT_EQ(map.all_goals[20], CellVerdict::unknown);
+  EXPECT_TRUE(std::isnan(map.metrics[0].values[20]));
+}
+
+struct ShownPlot : ::testing::Test {
+  SensitivityPlot plot;
+  ShownPlot() {
+    plot.resize(640, 560);
+    plot.show();
+  }
+};
+
+TEST_F(ShownPlot, AHeatmapHasItsCellsColourScaleBoundaryAndMarker) {
+  const PricingMap m;
+  plot.setMap(m.map);
+  plot.setCurrent({20, 2});
+  plot.plot()->replot();
+  QCustomPlot* p = plot.plot();
+  EXPECT_EQ(p->xAxis->scaleType(), QCPAxis::stLogarithmic);
+  EXPECT_EQ(p->yAxis->scaleType(), QCPAxis::stLogarithmic);
+  EXPECT_EQ(p->plottableCount(), 2) << "the met cells and the faded missed ones";
+  auto* scale = p->findChild<QCPColorScale*>();
+  ASSERT_NE(scale, nullptr);
+  EXPECT_EQ(scale->axis()->label(), QStringLiteral("Cached while healthy (s)"));
+  // Every cell is found at its own centre.
+  for (std::size_t i = 0; i < m.map.cellCount(); ++i)
+    EXPECT_EQ(plot.cellAt(plot.cellCentre(i)), i) << i;
+  // The map has both sides of the goal, so a boundary between them.
+  EXPECT_FALSE(plot.hatchedCells().empty());
+  EXPECT_LT(plot.hatchedCells().size(), m.map.cellCount());
+  ASSERT_FALSE(plot.goalsBoundary().empty());
+  for (const auto& line : plot.goalsBoundary())
+    for (const QPointF& point : line) {
+      EXPECT_GE(point.x(), m.map.axes[0].values.front() / 2);
+      EXPECT_LE(point.y(), m.map.axes[1].values.back() * 2);
+    }
+  // The marker is where the cell holding the current config is drawn: on its knob values.
+  ASSERT_TRUE(plot.currentMarker());
+  EXPECT_NEAR(plot.currentMarker()->x(), p->xAxis->coordToPixel(20), 0.5);
+  EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(2), 0.5);
+  plot.setCurrent({200, 2});
+  EXPECT_FALSE(plot.currentMarker()) << "off the map";
+  EXPECT_FALSE(plot.currentOnMap());
+}
+
+TEST_F(ShownPlot, TheImageShowsTheMetGoalInFullColourAndTheRestFaded) {
+  const PricingMap m;
+  plot.setMap(m.map);
+  plot.setCurrent({20, 2});
+  const QImage image = plot.renderImage(QSize(640, 560));
+  ASSERT_FALSE(image.isNull());
+  // BREAKERLAB_GRAB_SENSITIVITY=file.png keeps the image to look at.
+  if (const QByteArray out = qgetenv("BREAKERLAB_GRAB_SENSITIVITY"); !out.isEmpty())
+    image.save(QString::fromLocal8Bit(out));
+  // A met cell's centre is a saturated colour; a missed cell's is faded towards grey.
+  std::optional<std::size_t> met, missed;
+  for (std::size_t i = 0; i < m.map.cellCount(); ++i) {
+    if (m.map.all_goals[i] == CellVerdict::met && !met) met = i;
+    if (m.map.all_goals[i] == CellVerdict::missed && !missed) missed = i;
+  }
+  ASSERT_TRUE(met && missed);
+  const QColor met_colour = image.pixelColor(plot.cellCentre(*met).toPoint() + QPoint(3, 3));
+  const QColor missed_colour = image.pixelColor(plot.cellCentre(*missed).toPoint() + QPoint(3, 3));
+  EXPECT_GT(met_colour.hsvSaturation(), 100) << met_colour.name().toStdString();
+  EXPECT_LT(missed_colour.hsvSaturation(), 90) << missed_colour.name().toStdString();
+}
+
+TEST_F(ShownPlot, AClickOnACellOffersItsKnobValues) {
+  const PricingMap m;
+  plot.setMap(m.map);
+  plot.plot()->replot();
+  QSignalSpy chosen(&plot, &SensitivityPlot::cellChosen);
+  const std::size_t cell = 7;
+  QTest::mouseClick(plot.plot(), Qt::LeftButton, {}, plot.cellCentre(cell).toPoint());
+  ASSERT_EQ(chosen.count(), 1);
+  EXPECT_EQ(chosen.at(0).at(0).value<std::vector<double>>(), m.map.cellValues(cell));
+  // Outside the cells (on the colour scale's side): nothing.
+  QTest::mouseClick(plot.plot(), Qt::LeftButton, {}, QPoint(plot.plot()->width() - 5, 20));
+  EXPECT_EQ(chosen.count(), 1);
+}
+
+TEST_F(ShownPlot, OneKnobIsALineWithTheMissedStretchesAndTheGoalsLevel) {
+  PricingMap m;
+  m.knobs.pop_back();
+  TuneCase c{&m.incident, m.incident.goals, m.incident.deployed};
+  const Evaluator evaluator({c}, m.metrics);
+  const std::size_t points[] = {12};
+  const SweepResult line = sweep(evaluator, m.knobs, points);
+  plot.setMap(sensitivityMapOf(line, m.knobs, m.metrics, m.incident.goals));
+  plot.setCurrent({20});
+  plot.plot()->replot();
+  QCustomPlot* p = plot.plot();
+  ASSERT_EQ(p->graphCount(), 1);
+  EXPECT_EQ(p->graph(0)->dataCount(), static_cast<int>(line.cells.size()));
+  EXPECT_EQ(p->xAxis->scaleType(), QCPAxis::stLogarithmic);
+  EXPECT_EQ(p->yAxis->label(), QStringLiteral("Cached while healthy (s)"));
+  // The goal's level (3 s) is in view.
+  EXPECT_LE(p->yAxis->range().lower, 3.0);
+  EXPECT_GE(p->yAxis->range().upper, 3.0);
+  ASSERT_TRUE(plot.currentMarker());
+  EXPECT_NEAR(plot.currentMarker()->x(), p->xAxis->coordToPixel(20), 0.5);
+  for (std::size_t i = 0; i < line.cells.size(); ++i)
+    EXPECT_EQ(plot.cellAt(plot.cellCentre(i)), i) << i;
+}
+
+TEST_F(ShownPlot, WithoutAMapItShowsItsPlaceholder) {
+  plot.setPlaceholder(QStringLiteral("Choose a knob and compute"));
+  plot.setMap({});
+  plot.plot()->replot();
+  EXPECT_EQ(plot.plot()->plottableCount(), 0);
+  EXPECT_EQ(plot.cellAt(QPointF(100, 100)), std::nullopt);
+  EXPECT_FALSE(plot.currentMarker());
+  const QImage image = plot.renderImage(QSize(300, 200));
+  EXPECT_FALSE(image.isNull());
+}
+
+}  // namespace
+}  // namespace breakerlab::views
