@@ -1,13 +1,11 @@
 #include "long_replay.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -17,39 +15,11 @@
 #include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
+#include "interrupt_flag.h"
 
 namespace breakerlab::cli {
 
 namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-
-extern "C" void onInterrupt(int) {
-  g_interrupted = 1;
-}
-
-// SIGINT sets a flag the progress hook reads, for as long as the replay runs. SA_RESETHAND: a
-// second Ctrl+C finds the default action again and ends the process at once.
-class InterruptScope {
- public:
-  InterruptScope() {
-    g_interrupted = 0;
-    struct sigaction action {};
-    action.sa_handler = onInterrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
-  }
-  ~InterruptScope() {
-    if (installed_) ::sigaction(SIGINT, &previous_, nullptr);
-  }
-  InterruptScope(const InterruptScope&) = delete;
-  InterruptScope& operator=(const InterruptScope&) = delete;
-
- private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
-};
 
 // "\rbreakerlab-cli: replaying 42% (12.3 M events; Ctrl+C stops)" on a terminal, redrawn at most
 // five times a second, from half a second in; erased when the replay ends.
@@ -105,12 +75,12 @@ void requireWorkWithin(const Incident& incident, const Config& config, double ma
 }
 
 Result replayWithProgress(const Incident& incident, const Config& config) {
-  const InterruptScope interrupt;
+  const InterruptFlag interrupt;
   ProgressLine line;
   SimulateOptions options;
   options.progress = [&](const ReplayProgress& p) {
     line.update(p);
-    return g_interrupted == 0;
+    return !interrupt.raised();
   };
   try {
     return simulate(incident, config, options);
@@ -123,7 +93,7 @@ Result replayWithProgress(const Incident& incident, const Config& config) {
 }
 
 std::vector<Result> replayAll(const std::vector<ReplayJob>& jobs, unsigned threads) {
-  const InterruptScope interrupt;
+  const InterruptFlag interrupt;
   std::vector<Result> results(jobs.size());
   std::vector<std::exception_ptr> errors(jobs.size());
   std::atomic<std::size_t> next{0};
@@ -131,7 +101,7 @@ std::vector<Result> replayAll(const std::vector<ReplayJob>& jobs, unsigned threa
   const auto work = [&] {
     SimulateOptions options;
     options.progress = [&](const ReplayProgress&) {
-      return g_interrupted == 0 && !failed.load(std::memory_order_relaxed);
+      return !interrupt.raised() && !failed.load(std::memory_order_relaxed);
     };
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       try {
@@ -148,7 +118,7 @@ std::vector<Result> replayAll(const std::vector<ReplayJob>& jobs, unsigned threa
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
-  if (g_interrupted != 0) throw ReplayInterrupted("replay cancelled (Ctrl+C); no report");
+  if (interrupt.raised()) throw ReplayInterrupted("replay cancelled (Ctrl+C); no report");
   // A replay stopped because another failed is not the error to report.
   for (const std::exception_ptr& e : errors) {
     if (!e) continue;
