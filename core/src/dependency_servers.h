@@ -127,12 +127,15 @@ class DependencyServers {
   void recordBusy(Micros from, Micros to) {
     from = std::max(from, usage_start_);
     to = std::min(to, usage_end_);
+    if (to <= from) return;
+    auto second = static_cast<std::size_t>((from - usage_start_) / kSecond);
+    Micros end_of_second = usage_start_ + static_cast<Micros>(second + 1) * kSecond;
     while (to > from) {
-      const auto second = static_cast<std::size_t>((from - usage_start_) / kSecond);
-      const Micros boundary =
-          std::min(to, usage_start_ + static_cast<Micros>(second + 1) * kSecond);
+      const Micros boundary = std::min(to, end_of_second);
       usage_[second] += static_cast<double>(boundary - from);
       from = boundary;
+      ++second;
+      end_of_second += kSecond;
     }
   }
 

@@ -23,6 +23,8 @@ class LevelTracker {
     areas_.assign(seconds_, 0.0);
     if (seconds_ > 0) peaks_[0] = level;
     filled_ = 0;
+    second_ = 0;
+    boundary_ = start + kSecond;
     active_ = true;
   }
   bool active() const { return active_; }
@@ -35,7 +37,9 @@ class LevelTracker {
       level_ = level;
       return;
     }
-    const auto second = static_cast<std::size_t>((t - start_) / kSecond);
+    // accumulate() left last_ at t (in second_) unless t came before it.
+    const std::size_t second =
+        t == last_ ? second_ : static_cast<std::size_t>((t - start_) / kSecond);
     // Seconds without a change held the old level throughout.
     while (filled_ < second) {
       ++filled_;
@@ -68,15 +72,19 @@ class LevelTracker {
   }
 
  private:
-  // Adds the current level from last_ to `to`, split at second boundaries.
+  // Adds the current level from last_ to `to`, split at second boundaries. second_ is the second
+  // that holds last_ ((last_ - start_) / kSecond) and boundary_ its end, kept up as last_ moves.
   void accumulate(Micros to) {
     while (to > last_) {
-      const auto second = static_cast<std::size_t>((last_ - start_) / kSecond);
-      const Micros boundary = std::min(to, start_ + static_cast<Micros>(second + 1) * kSecond);
+      const Micros boundary = std::min(to, boundary_);
       const double area = static_cast<double>(level_) * static_cast<double>(boundary - last_);
       area_ += area;
-      if (second < areas_.size()) areas_[second] += area;
+      if (second_ < areas_.size()) areas_[second_] += area;
       last_ = boundary;
+      if (last_ == boundary_) {
+        ++second_;
+        boundary_ += kSecond;
+      }
     }
   }
 
@@ -85,6 +93,8 @@ class LevelTracker {
   std::uint32_t peak_ = 0;
   double area_ = 0;
   std::size_t seconds_ = 0, filled_ = 0;
+  std::size_t second_ = 0;  // of last_
+  Micros boundary_ = 0;     // the end of second_
   std::vector<std::uint32_t> peaks_;
   std::vector<double> areas_;
   bool active_ = false;

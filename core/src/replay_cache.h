@@ -13,6 +13,7 @@
 #include "price_cache.h"
 #include "retry_loop.h"
 #include "run_shape.h"
+#include "traffic_model.h"
 
 namespace breakerlab {
 
@@ -59,6 +60,9 @@ struct ReplayCache::Snapshot {
   std::vector<HeldCall> held;
   std::vector<std::uint32_t> free_held;
   std::uint64_t lead_in_requests;
+  // The window's arrivals, drawn by the first replay that needed them; they outlive the lead-in
+  // (a new snapshot takes them over) and are checked against the incident before each use.
+  std::shared_ptr<const WindowArrivals> arrivals = nullptr;
 
   bool serves(const Incident& i, const Config& c, const RunShape& run_shape) const;
 };

@@ -155,10 +155,12 @@ class Simulation {
     if (start > start - traffic.lead_in) drain(start - 1);
     const std::uint64_t requests = lead_in.produced();
     if (cache != nullptr) {
+      std::shared_ptr<const WindowArrivals> arrivals =
+          cache->snapshot_ != nullptr ? std::move(cache->snapshot_->arrivals) : nullptr;
       cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
           &incident_, incident_.seed, traffic.lead_in, config_, shape_,
           !breaker_.transitions().empty(), lead_in_times_, breaker_, dependency_, prices_,
-          in_flight_, retries_, client_, held_, free_held_, requests});
+          in_flight_, retries_, client_, held_, free_held_, requests, std::move(arrivals)});
     }
     return requests;
   }
@@ -169,6 +171,24 @@ class Simulation {
     const Traffic& traffic = incident_.traffic;
     const Micros start = incident_.start;
     const Micros end = incident_.end;
+    if (const WindowArrivals* drawn = drawnArrivals(cache)) {
+      const std::size_t n = drawn->times.size();
+      if (cache->spare_records_.capacity() >= n) {
+        result_.checkouts = std::move(cache->spare_records_);
+        result_.checkouts.clear();
+      }
+      result_.checkouts.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Micros t = drawn->times[i];
+        const auto index = static_cast<std::uint32_t>(i);
+        result_.checkouts.push_back(
+            CheckoutRecord{t, 0, CheckoutOutcome::fresh, FailReason::none, true, 0});
+        arriveWithKey(t, index, index, drawn->keys[i]);
+      }
+      if (next_change_at_ <= end) applyChangesThrough(end);
+      drain(end);
+      return n;
+    }
     ArrivalStream arrivals =
         traffic.arrivals == ArrivalProcess::recorded
             ? ArrivalStream(traffic.recorded, start, end)
@@ -187,6 +207,16 @@ class Simulation {
     if (next_change_at_ <= end) applyChangesThrough(end);
     drain(end);
     return arrivals.produced();
+  }
+
+  // The window's arrivals as the cache keeps them (drawn now if it has none for this incident),
+  // or nullptr: no cache, or traffic that is read rather than drawn.
+  const WindowArrivals* drawnArrivals(ReplayCache* cache) {
+    if (cache == nullptr || cache->snapshot_ == nullptr || !WindowArrivals::applies(incident_))
+      return nullptr;
+    std::shared_ptr<const WindowArrivals>& drawn = cache->snapshot_->arrivals;
+    if (drawn == nullptr || !drawn->drawnFor(incident_)) drawn = WindowArrivals::draw(incident_);
+    return drawn.get();
   }
 
   // The report: lanes, metrics and events from what the run recorded.
@@ -483,14 +513,21 @@ class Simulation {
   }
 
   void arrive(Micros t, Stream stream, std::uint64_t request, std::uint32_t record) {
+    const bool counted = record != kLeadInRecord;
+    const std::uint32_t key = counted && !recorded_keys_.empty()
+                                  ? recorded_keys_[first_arrival_ + request]
+                                  : keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
+    arriveWithKey(t, request, record, key);
+  }
+
+  // An arrival whose key is known (a pure function of the request: drawing it first changes
+  // nothing).
+  void arriveWithKey(Micros t, std::uint64_t request, std::uint32_t record, std::uint32_t key) {
     tick(t);
     if (t >= next_change_at_) [[unlikely]]
       applyChangesThrough(t);
     if (t >= nextEventAt()) drain(t);
     const bool counted = record != kLeadInRecord;
-    const std::uint32_t key = counted && !recorded_keys_.empty()
-                                  ? recorded_keys_[first_arrival_ + request]
-                                  : keys_.sample(rng_.uniform(stream, request, 0, Purpose::key));
     if (trace_ != nullptr && counted) [[unlikely]] {
       trace_->keys.push_back(key);
       trace_->pods.push_back(static_cast<std::uint16_t>(

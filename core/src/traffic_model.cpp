@@ -127,4 +127,38 @@ KeySampler::KeySampler(const KeyDistribution& keys)
   for (auto k : small) probability_[k] = 1.0;  // rounding leftovers
 }
 
+bool WindowArrivals::applies(const Incident& incident) {
+  const Traffic& traffic = incident.traffic;
+  return traffic.arrivals != ArrivalProcess::recorded && traffic.recorded_keys.empty();
+}
+
+std::shared_ptr<const WindowArrivals> WindowArrivals::draw(const Incident& incident) {
+  const Traffic& traffic = incident.traffic;
+  auto drawn = std::make_shared<WindowArrivals>();
+  drawn->process = traffic.arrivals;
+  drawn->rate = traffic.rate;
+  drawn->key_distribution = traffic.keys;
+  drawn->from = incident.start;
+  drawn->to = incident.end;
+  drawn->seed = incident.seed;
+  const CounterRng rng(incident.seed);
+  const KeySampler sampler(traffic.keys);
+  ArrivalStream stream(traffic.arrivals, traffic.rate, incident.start, incident.end, rng,
+                       Stream::window);
+  for (Micros t = stream.next(); t != kNever; t = stream.next()) {
+    const std::uint64_t request = stream.produced() - 1;
+    drawn->times.push_back(t);
+    drawn->keys.push_back(sampler.sample(rng.uniform(Stream::window, request, 0, Purpose::key)));
+  }
+  return drawn;
+}
+
+bool WindowArrivals::drawnFor(const Incident& incident) const {
+  const Traffic& traffic = incident.traffic;
+  return applies(incident) && process == traffic.arrivals && rate == traffic.rate &&
+         key_distribution.count == traffic.keys.count &&
+         key_distribution.zipf == traffic.keys.zipf && from == incident.start &&
+         to == incident.end && seed == incident.seed;
+}
+
 }  // namespace breakerlab

@@ -1,6 +1,7 @@
 #pragma once
 // Turns a traffic profile into arrival times and request keys.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "breakerlab/core/incident.h"
@@ -70,6 +71,26 @@ class KeySampler {
   bool uniform_;
   std::vector<double> probability_;
   std::vector<std::uint32_t> alias_;
+};
+
+// The window's drawn arrivals and their keys: a pure function of the incident's traffic, window
+// and seed, so that the replays of one incident under many configs (a map, a tune) draw them once.
+// Only for drawn traffic (uniform or Poisson) with drawn keys; recorded arrivals are read as they
+// are.
+struct WindowArrivals {
+  static bool applies(const Incident& incident);
+  // Draws them as the window's ArrivalStream and the key draws of its requests would.
+  static std::shared_ptr<const WindowArrivals> draw(const Incident& incident);
+  // Whether these are `incident`'s (compared by value: the cache may outlive an edited incident).
+  bool drawnFor(const Incident& incident) const;
+
+  ArrivalProcess process = ArrivalProcess::uniform;
+  std::vector<RatePiece> rate;
+  KeyDistribution key_distribution;
+  Micros from = 0, to = 0;
+  std::uint64_t seed = 0;
+  std::vector<Micros> times;        // of request i, in order
+  std::vector<std::uint32_t> keys;  // of request i
 };
 
 }  // namespace breakerlab
