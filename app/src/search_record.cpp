@@ -26,6 +26,27 @@ std::vector<std::string> incidentArgumentsOf(const nlohmann::json& record,
   return arguments;
 }
 
+nlohmann::ordered_json searchRecord(const SearchArguments& a, const SearchSetup& setup) {
+  return {{"incidents", incidentsRecord(a, setup)},   {"knobs", a.knobs},     {"goals", a.goals},
+          {"no_incident_goals", a.no_incident_goals}, {"library", a.library}, {"seeds", a.seeds}};
+}
+
+SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::string& file) {
+  SearchArguments a;
+  try {
+    a.incidents = incidentArgumentsOf(record.at("incidents"), file);
+    a.knobs = record.at("knobs").get<std::vector<std::string>>();
+    a.goals = record.at("goals").get<std::vector<std::string>>();
+    a.no_incident_goals = record.at("no_incident_goals").get<bool>();
+    a.library = record.at("library").get<std::string>();
+    a.seeds = record.at("seeds").get<unsigned>();
+  } catch (const nlohmann::json::exception&) {
+    throw LoadError(file, 0, 0,
+                    "the search's arguments are incomplete: expected what --shard writes");
+  }
+  return a;
+}
+
 void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup) {
   for (std::size_t i = 0; i < setup.incidents.size(); ++i)
     if (i >= record.size() || !record[i].contains("content") ||

@@ -15,6 +15,10 @@ namespace breakerlab::cli {
 nlohmann::ordered_json incidentsRecord(const SearchArguments& arguments, const SearchSetup& setup);
 // The incident arguments of a record (LoadError naming `file` when it is not one).
 std::vector<std::string> incidentArgumentsOf(const nlohmann::json& record, const std::string& file);
+// The arguments every search and map shares (incidents with their content, knobs, goals, library,
+// seeds) as a part records them; the command adds its own. And back (LoadError naming `file`).
+nlohmann::ordered_json searchRecord(const SearchArguments& arguments, const SearchSetup& setup);
+SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::string& file);
 // UsageError when an incident opened again is not the one the shards searched.
 void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup);
 

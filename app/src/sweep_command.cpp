@@ -100,27 +100,18 @@ void layBases(const SweepArguments& a, SearchSetup& setup) {
 
 // A sweep's arguments as its parts record them (the incidents with their content), and back.
 nlohmann::ordered_json searchJson(const SweepArguments& a, const SearchSetup& setup) {
-  return {{"incidents", incidentsRecord(a.search, setup)},
-          {"knobs", a.search.knobs},
-          {"goals", a.search.goals},
-          {"no_incident_goals", a.search.no_incident_goals},
-          {"library", a.search.library},
-          {"seeds", a.search.seeds},
-          {"points", a.points},
-          {"metrics", a.metrics},
-          {"sets", a.sets},
-          {"what_if", a.what_if}};
+  nlohmann::ordered_json search = searchRecord(a.search, setup);
+  search["points"] = a.points;
+  search["metrics"] = a.metrics;
+  search["sets"] = a.sets;
+  search["what_if"] = a.what_if;
+  return search;
 }
 
 SweepArguments argumentsOf(const nlohmann::json& search, const std::string& file) {
   SweepArguments a;
   try {
-    a.search.incidents = incidentArgumentsOf(search.at("incidents"), file);
-    a.search.knobs = search.at("knobs").get<std::vector<std::string>>();
-    a.search.goals = search.at("goals").get<std::vector<std::string>>();
-    a.search.no_incident_goals = search.at("no_incident_goals").get<bool>();
-    a.search.library = search.at("library").get<std::string>();
-    a.search.seeds = search.at("seeds").get<unsigned>();
+    a.search = searchArgumentsOf(search, file);
     a.points = search.at("points").get<std::string>();
     a.metrics = search.at("metrics").get<std::vector<std::string>>();
     a.sets = search.at("sets").get<std::vector<std::string>>();

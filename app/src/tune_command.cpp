@@ -76,18 +76,14 @@ TuneOptions::Method methodNamed(const std::string& name) {
 // The search's arguments with the incidents' content: the parts of one search carry the same,
 // and merge opens the search again from them.
 json searchJson(const TuneArguments& a, const SearchSetup& setup) {
-  return json{{"incidents", incidentsRecord(a.search, setup)},
-              {"knobs", a.search.knobs},
-              {"goals", a.search.goals},
-              {"no_incident_goals", a.search.no_incident_goals},
-              {"library", a.search.library},
-              {"seeds", a.search.seeds},
-              {"minimize", a.minimize},
-              {"budget", a.budget},
-              {"seed", a.seed},
-              {"method", a.method},
-              {"give_up", !a.no_give_up},
-              {"against", a.against}};
+  json search = searchRecord(a.search, setup);
+  search["minimize"] = a.minimize;
+  search["budget"] = a.budget;
+  search["seed"] = a.seed;
+  search["method"] = a.method;
+  search["give_up"] = !a.no_give_up;
+  search["against"] = a.against;
+  return search;
 }
 
 // "\rtune: 4,200 of 10,000 configs; best cached_while_healthy_s 2.05 (Ctrl+C stops)" on a
@@ -424,12 +420,7 @@ namespace {
 TuneArguments argumentsOf(const json& search, const std::string& file) {
   TuneArguments a;
   try {
-    a.search.incidents = incidentArgumentsOf(search.at("incidents"), file);
-    a.search.knobs = search.at("knobs").get<std::vector<std::string>>();
-    a.search.goals = search.at("goals").get<std::vector<std::string>>();
-    a.search.no_incident_goals = search.at("no_incident_goals").get<bool>();
-    a.search.library = search.at("library").get<std::string>();
-    a.search.seeds = search.at("seeds").get<unsigned>();
+    a.search = searchArgumentsOf(search, file);
     a.minimize = search.at("minimize").get<std::vector<std::string>>();
     a.budget = search.at("budget").get<std::size_t>();
     a.seed = search.at("seed").get<std::string>();

@@ -7,14 +7,7 @@ file(MAKE_DIRECTORY "${WORK}")
 set(base "${FIXTURES}/gate/timeout-30s.yaml")
 set(head "${FIXTURES}/gate/timeout-2s.yaml")
 
-function(run_cli expect_code out_var)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err)
-  if(NOT code EQUAL expect_code)
-    message(FATAL_ERROR "breakerlab-cli ${ARGN}: exit ${code}, expected ${expect_code}\n${out}\n${err}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_script.cmake)
 
 set(md "${WORK}/gate.md")
 run_cli(0 json gate --base ${base} --head ${head} --markdown ${md} --json

@@ -6,14 +6,7 @@
 file(MAKE_DIRECTORY "${WORK}")
 set(incident inc-2026-0908-pricing)
 
-function(run expect_code out_var)
-  execute_process(COMMAND "${CLI}" ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err)
-  if(NOT code STREQUAL expect_code)
-    message(FATAL_ERROR "breakerlab-cli ${ARGN}: exit ${code}, expected ${expect_code}\n${out}\n${err}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_script.cmake)
 
 set(csv "${WORK}/map.csv")
 set(png "${WORK}/map.png")
@@ -22,7 +15,7 @@ set(picture)
 if(PNG)
   set(picture --png "${png}" --png-size 640x480)
 endif()
-run(0 said sweep ${incident} --whatif early-probe --knob breaker.open.interval=5..20
+run_cli(0 said sweep ${incident} --whatif early-probe --knob breaker.open.interval=5..20
     --knob breaker.open.early_probe.poll=1s..3s --points 4,3 --metric cached_while_healthy_s
     --metric failed_checkouts -o "${csv}" ${picture})
 if(NOT said MATCHES "^Swept 12 cells \\(4 x 3\\) in [0-9.]+ s: [0-9]+ meet every goal \\(2\\)\\.\n")
@@ -59,7 +52,7 @@ if(NOT interval EQUAL 15 OR NOT poll EQUAL 3)
   message(FATAL_ERROR "row 9 is ${cell}, expected the cell 15 s x 3 s")
 endif()
 # The what-if is the early probe on (its own checks would fail at other knobs' values: exit 1).
-run(0 replayed replay ${incident} --set breaker.open.early_probe.enabled=true
+run_cli(0 replayed replay ${incident} --set breaker.open.early_probe.enabled=true
     --set breaker.open.interval=15s --set breaker.open.early_probe.poll=3s --json)
 string(JSON replayed_cached GET "${replayed}" metrics cached_while_healthy_s)
 string(JSON replayed_failed GET "${replayed}" metrics failed_checkouts)
@@ -87,13 +80,13 @@ set(map sweep ${incident} --whatif early-probe --knob breaker.open.interval=5..2
     --knob breaker.open.early_probe.poll=1s..3s --points 4,3 --metric cached_while_healthy_s
     --metric failed_checkouts)
 foreach(shard 0 1 2)
-  run(0 ignored ${map} --shard ${shard}/3 --partial "${WORK}/part-${shard}.json")
+  run_cli(0 ignored ${map} --shard ${shard}/3 --partial "${WORK}/part-${shard}.json")
 endforeach()
 set(merged_picture)
 if(PNG)
   set(merged_picture --png "${WORK}/merged.png" --png-size 640x480)
 endif()
-run(0 merged merge "${WORK}/part-1.json" "${WORK}/part-2.json" "${WORK}/part-0.json"
+run_cli(0 merged merge "${WORK}/part-1.json" "${WORK}/part-2.json" "${WORK}/part-0.json"
     -o "${WORK}/merged.csv" ${merged_picture})
 if(NOT merged MATCHES "^Merged 12 cells \\(4 x 3\\): [0-9]+ meet every goal")
   message(FATAL_ERROR "unexpected merge summary: ${merged}")
@@ -111,11 +104,11 @@ if(PNG)
   endif()
 endif()
 # A shard missing, one given twice, or a search's part among a map's: refused.
-run(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-1.json" -o "${WORK}/x.csv")
-run(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-0.json" "${WORK}/part-2.json" -o "${WORK}/x.csv")
-run(0 ignored tune ${incident} --knob breaker.open.interval=5..20 --minimize cached_while_healthy_s
+run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-1.json" -o "${WORK}/x.csv")
+run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-0.json" "${WORK}/part-2.json" -o "${WORK}/x.csv")
+run_cli(0 ignored tune ${incident} --knob breaker.open.interval=5..20 --minimize cached_while_healthy_s
     --budget 8 --shard 1/3 --partial "${WORK}/tune-1.json")
-run(2 ignored merge "${WORK}/part-0.json" "${WORK}/tune-1.json" "${WORK}/part-2.json" -o "${WORK}/x.csv")
+run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/tune-1.json" "${WORK}/part-2.json" -o "${WORK}/x.csv")
 if(EXISTS "${WORK}/x.csv")
   message(FATAL_ERROR "a refused merge wrote ${WORK}/x.csv")
 endif()

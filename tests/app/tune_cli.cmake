@@ -8,16 +8,9 @@
 file(MAKE_DIRECTORY "${WORK}")
 set(incident inc-2026-0908-pricing)
 
-function(run expect_code out_var)
-  execute_process(COMMAND "${CLI}" ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err)
-  if(NOT code STREQUAL expect_code)
-    message(FATAL_ERROR "breakerlab-cli ${ARGN}: exit ${code}, expected ${expect_code}\n${out}\n${err}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_script.cmake)
 
-run(0 fix replay ${incident} --whatif early-probe --json)
+run_cli(0 fix replay ${incident} --whatif early-probe --json)
 string(JSON fix_cached GET "${fix}" metrics cached_while_healthy_s)
 string(JSON fix_failed GET "${fix}" metrics failed_checkouts)
 
@@ -28,7 +21,7 @@ set(resilience4j --knob resilience4j.waitDurationInOpenState=500ms..60s:log
     --knob resilience4j.permittedNumberOfCallsInHalfOpenState=1..10
     --knob resilience4j.automaticTransitionFromOpenToHalfOpenEnabled)
 foreach(library generic gobreaker resilience4j)
-  run(0 tuned tune ${incident} --library ${library} ${${library}} --goal "failed_checkouts == 0"
+  run_cli(0 tuned tune ${incident} --library ${library} ${${library}} --goal "failed_checkouts == 0"
       --minimize cached_while_healthy_s --budget 1500 --json -o "${WORK}/tuned-${library}")
   string(JSON meets GET "${tuned}" meets_goals)
   string(JSON cached GET "${tuned}" front 0 objectives cached_while_healthy_s)
@@ -45,9 +38,9 @@ endforeach()
 
 # The generic config written with -o replays to the tuned value.
 file(RENAME "${WORK}/tuned-generic" "${WORK}/tuned-generic.yaml")
-run(0 replayed replay ${incident} --config "${WORK}/tuned-generic.yaml" --json --no-incident-expect)
+run_cli(0 replayed replay ${incident} --config "${WORK}/tuned-generic.yaml" --json --no-incident-expect)
 string(JSON replayed_cached GET "${replayed}" metrics cached_while_healthy_s)
-run(0 tuned tune ${incident} ${generic} --goal "failed_checkouts == 0"
+run_cli(0 tuned tune ${incident} ${generic} --goal "failed_checkouts == 0"
     --minimize cached_while_healthy_s --budget 1500 --json)
 string(JSON cached GET "${tuned}" front 0 objectives cached_while_healthy_s)
 if(NOT replayed_cached EQUAL cached)
@@ -57,11 +50,11 @@ endif()
 # Sharded three ways and merged: the same result, byte for byte.
 set(search tune ${incident} ${generic} --knob fallback.cache.ttl=10s..120s
     --minimize cached_while_healthy_s --minimize dependency_calls --budget 1000)
-run(0 whole ${search} --json)
+run_cli(0 whole ${search} --json)
 foreach(shard 0 1 2)
-  run(0 ignored ${search} --shard ${shard}/3 --partial "${WORK}/part-${shard}.json")
+  run_cli(0 ignored ${search} --shard ${shard}/3 --partial "${WORK}/part-${shard}.json")
 endforeach()
-run(0 merged merge "${WORK}/part-2.json" "${WORK}/part-0.json" "${WORK}/part-1.json" --json)
+run_cli(0 merged merge "${WORK}/part-2.json" "${WORK}/part-0.json" "${WORK}/part-1.json" --json)
 if(NOT merged STREQUAL whole)
   file(WRITE "${WORK}/whole.json" "${whole}")
   file(WRITE "${WORK}/merged.json" "${merged}")
@@ -72,7 +65,7 @@ if(front_size LESS 2)
   message(FATAL_ERROR "two objectives: expected a front of several configs, got ${front_size}")
 endif()
 # A shard missing, or one of another search, is refused.
-run(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-1.json")
-run(0 ignored tune ${incident} ${generic} --minimize cached_while_healthy_s --budget 1000
+run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-1.json")
+run_cli(0 ignored tune ${incident} ${generic} --minimize cached_while_healthy_s --budget 1000
     --shard 1/3 --partial "${WORK}/other-1.json")
-run(2 ignored merge "${WORK}/part-0.json" "${WORK}/other-1.json" "${WORK}/part-2.json")
+run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/other-1.json" "${WORK}/part-2.json")
