@@ -49,7 +49,8 @@ SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::strin
 
 void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup) {
   for (std::size_t i = 0; i < setup.incidents.size(); ++i)
-    if (i >= record.size() || !record[i].contains("content") ||
+    if (!record.is_array() || i >= record.size() || !record[i].is_object() ||
+        !record[i].contains("content") ||
         record[i]["content"] != contentHash(incidentToYaml(setup.incidents[i])))
       throw UsageError("merge: " + setup.files[i].string() +
                        " is not the incident the shards searched (its content changed)");

@@ -29,6 +29,7 @@ json evaluationJson(const Evaluation& e) {
               {"invalid", e.invalid},
               {"shortfall", number(e.shortfall)},
               {"objectives", numbers(e.objectives)},
+              {"goals_met", e.goals_met},
               {"replays", e.replays}};
 }
 
@@ -57,6 +58,11 @@ class Reader {
       }
       throw LoadError(file, static_cast<int>(line), static_cast<int>(column),
                       "not JSON: expected a partial result written by breakerlab-cli");
+    } catch (const json::exception&) {
+      // A number too large for a double (1e999): nlohmann says which, not where.
+      throw LoadError(file, 0, 0,
+                      "a number out of range: expected a partial result written by "
+                      "breakerlab-cli");
     }
     if (!root_.is_object()) fail("expected a JSON object with \"format\"");
   }
@@ -111,6 +117,10 @@ class Reader {
     e.invalid = flag(field(v, "invalid", "an evaluation"), "invalid");
     e.shortfall = toNumber(field(v, "shortfall", "an evaluation"), "shortfall");
     e.objectives = numberList(field(v, "objectives", "an evaluation"), "objectives");
+    const json& met = field(v, "goals_met", "an evaluation");
+    if (!met.is_array() || met.size() > kMaxValues)
+      fail("expected a list of true or false in goals_met");
+    for (const json& g : met) e.goals_met.push_back(flag(g, "goals_met"));
     e.replays = static_cast<std::uint32_t>(
         count(field(v, "replays", "an evaluation"), "replays", UINT32_MAX));
     return e;
