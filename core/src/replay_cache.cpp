@@ -48,6 +48,11 @@ bool ReplayCache::Snapshot::serves(const Incident& i, const Config& c,
   return leadInView(config, breaker_moved, outlasted) == leadInView(c, breaker_moved, outlasted);
 }
 
+std::uint64_t& workerLimitReuses() {
+  thread_local std::uint64_t reuses = 0;
+  return reuses;
+}
+
 ReplayCache::ReplayCache() = default;
 ReplayCache::~ReplayCache() = default;
 ReplayCache::ReplayCache(ReplayCache&&) noexcept = default;

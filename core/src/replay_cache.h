@@ -2,6 +2,7 @@
 // The replay cache's lead-in snapshot: the simulation's state right after the lead-in, and when
 // it may stand in for replaying the lead-in again.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "breakerlab/core/breaker_model.h"
@@ -12,6 +13,7 @@
 #include "in_flight.h"
 #include "price_cache.h"
 #include "retry_loop.h"
+#include "run_facts.h"
 #include "run_shape.h"
 #include "traffic_model.h"
 
@@ -40,6 +42,33 @@ struct LeadInTimes {
 // request feeds).
 Config leadInView(Config config, bool breaker_moved, bool calls_outlasted = false);
 
+// A finished replay that would have gone the same under other worker limits per pod: every
+// comparison of a pod's busy workers with its limit (a worker for an arrival or a call, a health
+// check on the shared pool) came out as it did for each limit in [workers_lo, workers_hi]. Nothing
+// else of the run reads the limit but the capacity in the report, so a replay with such a limit
+// is this run with its report built again. Kept only for runs without timed changes.
+struct WorkerLimitRun {
+  const Incident* incident;
+  std::uint64_t seed;
+  Micros lead_in;
+  Config config;  // the run's, workers.per_pod 0
+  std::uint32_t workers_lo, workers_hi;
+  RunFacts facts;  // as the report reads them, worker_capacity aside
+  Result result;   // records and series; the report not yet built
+
+  static Config keyOf(Config config) {
+    config.workers.per_pod = 0;
+    return config;
+  }
+  bool serves(const Incident& i, const Config& c) const {
+    return incident == &i && seed == i.seed && lead_in == i.traffic.lead_in &&
+           c.workers.per_pod >= workers_lo && c.workers.per_pod <= workers_hi && keyOf(c) == config;
+  }
+};
+
+// How many replays on this thread a WorkerLimitRun has served (for tests and benchmarks).
+std::uint64_t& workerLimitReuses();
+
 // The simulation's state right after the lead-in. The cache's fallback settings are not part of
 // it unless pricing is cache-first: otherwise the lead-in's requests are not counted, so nothing
 // in it reads the cache.
@@ -63,6 +92,10 @@ struct ReplayCache::Snapshot {
   // The window's arrivals, drawn by the first replay that needed them; they outlive the lead-in
   // (a new snapshot takes them over) and are checked against the incident before each use.
   std::shared_ptr<const WindowArrivals> arrivals = nullptr;
+  // The worker limits the lead-in's comparisons allow (see WorkerLimitRun).
+  std::uint32_t workers_lo = 1, workers_hi = UINT32_MAX;
+  // The last replay that serves other worker limits; a new snapshot takes it over too.
+  std::shared_ptr<const WorkerLimitRun> worker_limit_run = nullptr;
 
   bool serves(const Incident& i, const Config& c, const RunShape& run_shape) const;
 };

@@ -93,6 +93,7 @@ class Simulation {
   void giveUpAfterFailedCheckouts(std::uint64_t allowed) {
     if (allowed == ~std::uint64_t{0} || retry_modes_.anyBackground()) return;
     failures_allowed_ = allowed + 1;
+    may_give_up_ = true;
   }
 
   void traceInto(CallTrace* trace) {
@@ -108,6 +109,14 @@ class Simulation {
   // tail in which requests still under way at the end run to completion, and the collection of
   // the report.
   Result run(ReplayCache* cache) {
+    if (const WorkerLimitRun* same = sameRunUnderWorkerLimit(cache)) {
+      // The run this config makes is that one: only the capacity the report reads differs.
+      ++workerLimitReuses();
+      result_ = same->result;
+      facts_ = same->facts;
+      facts_.worker_capacity = workers_limit_ * shape_.max_pods;
+      return report();
+    }
     const auto seconds =
         static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
     result_.per_second.dependency_calls.assign(seconds, 0);
@@ -118,7 +127,7 @@ class Simulation {
     finishTracking();
     dispatch<true, true>(kNever);  // the tail
     result_.simulated_requests = lead_in_requests + window_requests;
-    return collect();
+    return collect(cache);
   }
 
  private:
@@ -139,6 +148,8 @@ class Simulation {
       held_ = snapshot->held;
       free_held_ = snapshot->free_held;
       lead_in_times_ = snapshot->times;
+      workers_lo_ = snapshot->workers_lo;
+      workers_hi_ = snapshot->workers_hi;
       if (snapshot->shape.longest_timeout != shape_.longest_timeout)
         in_flight_.respan(start - 1, shape_.longest_timeout);
       ++cache->hits_;
@@ -157,10 +168,15 @@ class Simulation {
     if (cache != nullptr) {
       std::shared_ptr<const WindowArrivals> arrivals =
           cache->snapshot_ != nullptr ? std::move(cache->snapshot_->arrivals) : nullptr;
+      std::shared_ptr<const WorkerLimitRun> worker_limit_run =
+          cache->snapshot_ != nullptr ? std::move(cache->snapshot_->worker_limit_run) : nullptr;
       cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
           &incident_, incident_.seed, traffic.lead_in, config_, shape_,
           !breaker_.transitions().empty(), lead_in_times_, breaker_, dependency_, prices_,
           in_flight_, retries_, client_, held_, free_held_, requests, std::move(arrivals)});
+      cache->snapshot_->workers_lo = workers_lo_;
+      cache->snapshot_->workers_hi = workers_hi_;
+      cache->snapshot_->worker_limit_run = std::move(worker_limit_run);
     }
     return requests;
   }
@@ -220,7 +236,7 @@ class Simulation {
   }
 
   // The report: lanes, metrics and events from what the run recorded.
-  Result collect() {
+  Result collect(ReplayCache* cache) {
     facts_.transitions = std::move(earlier_transitions_);
     facts_.transitions.insert(facts_.transitions.end(), breaker_.transitions().begin(),
                               breaker_.transitions().end());
@@ -228,6 +244,34 @@ class Simulation {
     facts_.probes.insert(facts_.probes.end(), breaker_.probeResults().begin(),
                          breaker_.probeResults().end());
     if (client_.servers.limited()) facts_.dependency_utilization = client_.servers.utilization();
+    keepForOtherWorkerLimits(cache);
+    return report();
+  }
+
+  // Whether runs under other worker limits may stand for one another: a limit (0 is none, another
+  // mode), no timed changes (the run's decisions are compared only for the config's own), every
+  // failure allowed (a run that would stop early returns no report to reuse), nothing traced.
+  bool workerLimitRunsShared() const {
+    return workers_limit_ > 0 && changes_.empty() && !may_give_up_ && trace_ == nullptr;
+  }
+
+  const WorkerLimitRun* sameRunUnderWorkerLimit(const ReplayCache* cache) const {
+    if (cache == nullptr || cache->snapshot_ == nullptr || !workerLimitRunsShared()) return nullptr;
+    const WorkerLimitRun* run = cache->snapshot_->worker_limit_run.get();
+    return run != nullptr && run->serves(incident_, deployed_) ? run : nullptr;
+  }
+
+  // Keeps this run for the worker limits its comparisons allow besides its own.
+  void keepForOtherWorkerLimits(ReplayCache* cache) {
+    if (cache == nullptr || cache->snapshot_ == nullptr || !workerLimitRunsShared()) return;
+    if (workers_lo_ == workers_limit_ && workers_hi_ == workers_limit_) return;
+    cache->snapshot_->worker_limit_run = std::make_shared<const WorkerLimitRun>(WorkerLimitRun{
+        &incident_, incident_.seed, incident_.traffic.lead_in, WorkerLimitRun::keyOf(deployed_),
+        workers_lo_, workers_hi_, facts_, result_});
+  }
+
+  // Lanes, metrics and events from the facts and records.
+  Result report() {
     buildReport(incident_, deployed_, health_, facts_, result_);
     if (!changes_.empty()) reportChanges();
     if (!deployed_.breaker.enabled && !shape_.breaker_switches) {
@@ -563,6 +607,7 @@ class Simulation {
     Pod& p = client_.pods[pod];
     if (workers_limit_ > 0) {
       if (p.workers_busy >= workers_limit_) {
+        noteWorkersFull(p.workers_busy);
         if (p.worker_queue.size() < config_.workers.queue) {
           p.worker_queue.push_back({t, key, record, request});
         } else if (counted) {
@@ -571,6 +616,7 @@ class Simulation {
         }
         return;
       }
+      noteWorkersFree(p.workers_busy);
       ++p.workers_busy;
       levels_.workers.set(t, ++client_.workers_busy);
     }
@@ -739,14 +785,21 @@ class Simulation {
     return true;
   }
 
+  // A comparison of a pod's busy workers with the limit: it finds a worker free, which any limit
+  // above `busy` would; or none, as any limit up to `busy` would.
+  void noteWorkersFree(std::uint32_t busy) { workers_lo_ = std::max(workers_lo_, busy + 1); }
+  void noteWorkersFull(std::uint32_t busy) { workers_hi_ = std::min(workers_hi_, busy); }
+
   // A worker of the call's pod to make the call on; without one the attempt fails at once.
   [[gnu::noinline]] bool takeCallThread(const PendingCall& call) {
     Pod& p = client_.pods[call.pod];
     if (p.workers_busy < workers_limit_) {
+      noteWorkersFree(p.workers_busy);
       ++p.workers_busy;
       levels_.workers.set(call.at, ++client_.workers_busy);
       return true;
     }
+    noteWorkersFull(p.workers_busy);
     PendingCall failed = call;
     failed.outcome = CallOutcome::pool_exhausted;
     if (isCheckout(call.record)) ++facts_.pool_exhausted;
@@ -940,8 +993,15 @@ class Simulation {
     client_.next_check_at =
         client_.checks_origin + static_cast<Micros>(client_.checks_done) * hc.interval / pods;
     Pod& p = client_.pods[index];
-    const bool passes = hc.pool == HealthCheckPool::separate || workers_limit_ == 0 ||
-                        p.workers_busy < workers_limit_;
+    bool passes = true;
+    if (hc.pool != HealthCheckPool::separate && workers_limit_ != 0) {
+      passes = p.workers_busy < workers_limit_;
+      if (passes) {
+        noteWorkersFree(p.workers_busy);
+      } else {
+        noteWorkersFull(p.workers_busy);
+      }
+    }
     if (passes) {
       p.failed_checks = 0;
       ++p.passed_checks;
@@ -1093,6 +1153,13 @@ class Simulation {
   RetryLoop retries_;
   ClientState client_;
   std::uint32_t workers_limit_;
+  // The worker limits per pod under which every comparison with the limit so far (the lead-in's
+  // included) would have come out as it did: see WorkerLimitRun. Whatever decides something by
+  // workers_limit_ must note how it came out (noteWorkersFree / noteWorkersFull), or a run would
+  // stand for limits under which it goes otherwise; besides those, only the report's capacity
+  // reads the limit, and it is set again when a run is reused.
+  std::uint32_t workers_lo_ = 1;
+  std::uint32_t workers_hi_ = UINT32_MAX;
   std::uint32_t pool_limit_;
   bool health_checks_;
   RetryModes retry_modes_;
@@ -1116,6 +1183,7 @@ class Simulation {
   // One more than the failed checkouts the caller allows; the failure that uses it up ends the
   // replay (never, for 2^64).
   std::uint64_t failures_allowed_ = ~std::uint64_t{0};
+  bool may_give_up_ = false;  // a count of failures allowed was set
   // Timed changes: the next to apply, requests' retry modes over time, and the breaker's
   // spells (which calls it sees, when it was off, what its earlier spells reported).
   std::size_t next_change_ = 0;
