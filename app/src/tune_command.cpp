@@ -448,6 +448,9 @@ int runMerge(const MergeArguments& arguments, std::ostream& out) {
     }
     parts.push_back(parseTunePartial(text, file));
   }
+  if (!arguments.png.empty())
+    throw UsageError(
+        "merge --png: a PNG is drawn of a map's parts (sweep --shard), not a search's");
   checkEveryShardOnce(parts, arguments.parts);
   const TunePartial& first = parts.front();
   TuneArguments a = argumentsOf(json::parse(first.search), arguments.parts[0]);
