@@ -1,6 +1,5 @@
 #include "long_replay.h"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,42 +15,28 @@
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
 #include "interrupt_flag.h"
+#include "status_line.h"
 
 namespace breakerlab::cli {
 
 namespace {
 
-// "\rbreakerlab-cli: replaying 42% (12.3 M events; Ctrl+C stops)" on a terminal, redrawn at most
-// five times a second, from half a second in; erased when the replay ends.
+// "\rbreakerlab-cli: replaying 42% (12.3 M events; Ctrl+C stops)", from half a second in.
 class ProgressLine {
  public:
-  ProgressLine() : terminal_(::isatty(STDERR_FILENO) == 1), started_(Clock::now()) {}
-  ~ProgressLine() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-  }
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-
   void update(const ReplayProgress& p) {
     done_ = p.done;
-    if (!terminal_) return;
-    const auto now = Clock::now();
-    if (now - started_ < std::chrono::milliseconds(500)) return;
-    if (shown_ && now - last_ < std::chrono::milliseconds(200)) return;
-    last_ = now;
-    shown_ = true;
-    std::fprintf(stderr, "\rbreakerlab-cli: replaying %3.0f%% (%.1f M events; Ctrl+C stops)",
-                 100 * p.done, static_cast<double>(p.events) / 1e6);
-    std::fflush(stderr);
+    if (!line_.due()) return;
+    char text[96];
+    std::snprintf(text, sizeof text,
+                  "breakerlab-cli: replaying %3.0f%% (%.1f M events; Ctrl+C stops)", 100 * p.done,
+                  static_cast<double>(p.events) / 1e6);
+    line_.show(text);
   }
   double done() const { return done_; }
 
  private:
-  using Clock = std::chrono::steady_clock;
-  bool terminal_;
-  bool shown_ = false;
-  Clock::time_point started_;
-  Clock::time_point last_;
+  StatusLine line_{std::chrono::milliseconds(500)};
   double done_ = 0;
 };
 

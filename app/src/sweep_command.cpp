@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "interrupt_flag.h"
 #include "search_record.h"
+#include "status_line.h"
 #include "sweep_png.h"
 
 namespace breakerlab::cli {
@@ -224,8 +225,16 @@ int runSweep(const SweepArguments& a, std::ostream& out) {
   options.threads = a.search.threads;
   InterruptFlag interrupt;
   options.cancel = interrupt.flag();
+  // "\rsweep: 420 of 2,500 cells (Ctrl+C stops)"
+  StatusLine line;
+  options.progress = [&line](std::size_t done, std::size_t total) {
+    if (line.due(done == total))
+      line.show("sweep: " + std::to_string(done) + " of " + std::to_string(total) +
+                " cells (Ctrl+C stops)");
+  };
   const auto started = std::chrono::steady_clock::now();
   const SweepResult result = sweep(evaluator, plan.setup.knobs, plan.points, options);
+  line.clear();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (result.cancelled) {

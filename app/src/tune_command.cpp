@@ -1,7 +1,5 @@
 // `breakerlab-cli tune` and `merge`: search the knob space for the config that meets every goal
 // with the least of what is minimised, on one machine or as shards.
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -26,6 +24,7 @@
 #include "commands.h"
 #include "interrupt_flag.h"
 #include "search_record.h"
+#include "status_line.h"
 #include "sweep_command.h"
 #include "text_report.h"
 #include "tuning_commands.h"
@@ -86,37 +85,25 @@ json searchJson(const TuneArguments& a, const SearchSetup& setup) {
   return search;
 }
 
-// "\rtune: 4,200 of 10,000 configs; best cached_while_healthy_s 2.05 (Ctrl+C stops)" on a
-// terminal, at most five times a second.
+// "\rtune: 4,200 of 10,000 configs; best cached_while_healthy_s 2.05 (Ctrl+C stops)".
 class TuneProgressLine {
  public:
-  explicit TuneProgressLine(std::string metric)
-      : terminal_(::isatty(STDERR_FILENO) == 1), metric_(std::move(metric)) {}
-  ~TuneProgressLine() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-  }
-  TuneProgressLine(const TuneProgressLine&) = delete;
-  TuneProgressLine& operator=(const TuneProgressLine&) = delete;
+  explicit TuneProgressLine(std::string metric) : metric_(std::move(metric)) {}
+  void clear() { line_.clear(); }
 
   void update(const TuneProgress& p) {
-    if (!terminal_) return;
-    const auto now = Clock::now();
-    if (shown_ && now - last_ < std::chrono::milliseconds(200) && p.evaluated < p.budget) return;
-    last_ = now;
-    shown_ = true;
+    if (!line_.due(p.evaluated >= p.budget)) return;
     std::string best =
         p.have_feasible
             ? "best " + metric_ + " " + formatNumber(std::round(p.best_objective * 1000) / 1000)
             : "no config meets the goals yet";
-    std::fprintf(stderr, "\r\033[Ktune: %zu of %zu configs; %s (Ctrl+C stops)", p.evaluated,
-                 p.budget, best.c_str());
+    line_.show("tune: " + std::to_string(p.evaluated) + " of " + std::to_string(p.budget) +
+               " configs; " + best + " (Ctrl+C stops)");
   }
 
  private:
-  bool terminal_;
-  bool shown_ = false;
+  StatusLine line_;
   std::string metric_;
-  Clock::time_point last_;
 };
 
 std::string knobsChanged(const std::vector<KnobRange>& knobs, const std::vector<double>& values,
@@ -402,6 +389,7 @@ int runTune(const TuneArguments& arguments, std::ostream& out) {
   options.progress = [&line](const TuneProgress& p) { line.update(p); };
   const auto started = Clock::now();
   TuneResult result = tune(evaluator, setup.knobs, options);
+  line.clear();
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
   if (!arguments.partial.empty()) {
