@@ -260,7 +260,8 @@ void addSweep(CLI::App& app, SweepArguments& o) {
                     "With --shard: write the shard's cells here (JSON), for `merge`");
   sweep->footer(
       "Two knobs make a heatmap of the first metric with the boundary of every goal met and the\n"
-      "base config marked; one knob, a line per metric. docs/sensitivity.md.\n"
+      "base config marked; one knob, a line of each of the first two metrics (the CSV has\n"
+      "every metric). docs/sensitivity.md.\n"
       "Exit codes: 0 written; 2 bad input or usage; 3 internal error; 130 stopped with Ctrl+C.");
 }
 void addTune(CLI::App& app, TuneArguments& o) {

@@ -1,5 +1,7 @@
 #include "search_record.h"
 
+#include <algorithm>
+
 #include "breakerlab/data/content_hash.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/load_error.h"
@@ -45,6 +47,25 @@ SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::strin
                     "the search's arguments are incomplete: expected what --shard writes");
   }
   return a;
+}
+
+std::size_t goalCount(const SearchSetup& setup) {
+  std::size_t goals = 0;
+  for (const TuneCase& c : setup.cases) goals += c.goals.size();
+  return goals;
+}
+
+void checkEvaluationFits(const Evaluation& e, std::size_t metrics, std::size_t goals,
+                         const std::string& file) {
+  if (e.objectives.size() != metrics || e.goals_met.size() != goals)
+    throw LoadError(file, 0, 0,
+                    "an evaluation has " + std::to_string(e.objectives.size()) + " metric(s) and " +
+                        std::to_string(e.goals_met.size()) + " goal verdict(s); the search has " +
+                        std::to_string(metrics) + " and " + std::to_string(goals));
+  const bool every_goal_met =
+      std::all_of(e.goals_met.begin(), e.goals_met.end(), [](bool met) { return met; });
+  if (e.feasible != (!e.invalid && !e.stopped_early && every_goal_met))
+    throw LoadError(file, 0, 0, "an evaluation's \"feasible\" disagrees with its goal verdicts");
 }
 
 void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup) {

@@ -22,6 +22,13 @@ SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::strin
 // UsageError when an incident opened again is not the one the shards searched.
 void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup);
 
+// The goals every evaluation of the setup has a verdict on (every case's, in order).
+std::size_t goalCount(const SearchSetup& setup);
+// LoadError naming `file` unless `e` has one objective per measured metric and one verdict per
+// goal: a part that does not fit the search its arguments open again.
+void checkEvaluationFits(const Evaluation& e, std::size_t metrics, std::size_t goals,
+                         const std::string& file);
+
 // UsageError unless `parts` (any type with search, shard and shards) are each shard of one
 // search exactly once; `files` name them.
 template <class Part>
@@ -36,6 +43,9 @@ void checkEveryShardOnce(const std::vector<Part>& parts, const std::vector<std::
       throw UsageError(files[i] + " is shard " + std::to_string(parts[i].shard) + " of " +
                        std::to_string(parts[i].shards) + ", not of " +
                        std::to_string(first.shards));
+    if (parts[i].result.cancelled)
+      throw UsageError(files[i] + ": shard " + std::to_string(parts[i].shard) +
+                       " was stopped before its end; run it again");
     if (seen[parts[i].shard])
       throw UsageError(files[i] + ": shard " + std::to_string(parts[i].shard) + "/" +
                        std::to_string(first.shards) + " is given twice");

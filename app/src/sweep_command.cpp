@@ -31,7 +31,6 @@ namespace {
 
 // Enough for any map one looks at; a finer one is a tune.
 constexpr std::size_t kMaxPoints = 1000;
-constexpr std::size_t kMaxCells = 1'000'000;
 
 std::vector<std::size_t> pointsOf(const std::string& text, std::size_t knobs) {
   std::vector<std::size_t> points;
@@ -70,9 +69,11 @@ std::pair<int, int> sizeOf(const std::string& text) {
   const std::size_t x = text.find('x');
   const auto w = parseNumber(text.substr(0, x == std::string::npos ? 0 : x));
   const auto h = x == std::string::npos ? std::nullopt : parseNumber(text.substr(x + 1));
-  if (!w || !h || *w < 300 || *h < 240 || *w > 8000 || *h > 8000)
-    throw UsageError("--png-size: expected WIDTHxHEIGHT from 300x240 to 8000x8000, got \"" +
-                     clipText(text) + "\"");
+  if (!w || !h || *w < 300 || *h < 240 || *w > 8000 || *h > 8000 || *w != std::floor(*w) ||
+      *h != std::floor(*h))
+    throw UsageError(
+        "--png-size: expected WIDTHxHEIGHT in whole pixels from 300x240 to 8000x8000, got \"" +
+        clipText(text) + "\"");
   return {static_cast<int>(*w), static_cast<int>(*h)};
 }
 
@@ -144,9 +145,9 @@ void openSweep(const SweepArguments& a, SweepPlan& plan) {
   plan.axes = sweepAxes(plan.setup.knobs, plan.points);
   plan.cells = 1;
   for (const auto& axis : plan.axes) plan.cells *= axis.size();
-  if (plan.cells > kMaxCells)
+  if (plan.cells > kMaxSweepCells)
     throw UsageError("sweep: " + std::to_string(plan.cells) + " cells is more than " +
-                     std::to_string(kMaxCells) + "; take fewer --points");
+                     std::to_string(kMaxSweepCells) + "; take fewer --points");
 }
 
 struct MapFiles {
@@ -274,6 +275,13 @@ int runSweepMerge(const MergeArguments& arguments, std::ostream& out) {
   SweepPlan plan;
   openSweep(argumentsOf(search, arguments.parts.front()), plan);
   checkIncidentsUnchanged(search["incidents"], plan.setup);
+  const std::size_t goals = goalCount(plan.setup);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].result.axes != plan.axes)
+      throw UsageError(arguments.parts[i] + ": its grid is not the one its arguments give");
+    for (const SweepCell& cell : parts[i].result.cells)
+      checkEvaluationFits(cell.evaluation, plan.metrics.size(), goals, arguments.parts[i]);
+  }
   std::vector<SweepResult> results;
   for (const SweepPartial& p : parts) results.push_back(p.result);
   SweepResult merged;
@@ -282,8 +290,6 @@ int runSweepMerge(const MergeArguments& arguments, std::ostream& out) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("merge: ") + e.what());
   }
-  if (merged.axes != plan.axes)
-    throw UsageError("merge: the parts' grid is not the one their arguments give");
   writeMap(plan, merged, files, -1, out);
   return kExitOk;
 }

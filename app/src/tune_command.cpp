@@ -393,12 +393,18 @@ int runTune(const TuneArguments& arguments, std::ostream& out) {
   const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
 
   if (!arguments.partial.empty()) {
+    if (result.cancelled) {
+      std::cerr << "breakerlab-cli: tune shard " << options.shard << "/" << options.shards
+                << " stopped after " << result.stats.evaluated
+                << " configs; no part written (run the shard again)\n";
+      return kExitInterrupted;
+    }
     TunePartial partial{searchJson(arguments, setup).dump(), options.shard, options.shards, result};
     writeFileAtomically(arguments.partial, tunePartialToJson(partial));
     std::cerr << "tune: shard " << options.shard << "/" << options.shards << ": "
               << result.stats.evaluated << " configs in " << std::fixed << std::setprecision(2)
               << seconds << " s; wrote " << arguments.partial << '\n';
-    return result.cancelled ? kExitInterrupted : kExitOk;
+    return kExitOk;
   }
   return report(ReportInputs{arguments, setup, evaluator, result, seconds}, out);
 }
@@ -448,9 +454,24 @@ int runMerge(const MergeArguments& arguments, std::ostream& out) {
   openSearch(a.search, setup);
   checkIncidentsUnchanged(json::parse(first.search)["incidents"], setup);
   const Evaluator evaluator(setup.cases, minimisedMetrics(a.minimize), a.search.seeds);
+  // Every config the parts hold must be one this search could have found.
+  const std::size_t goals = goalCount(setup);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (const auto* list : {&parts[i].result.front, &parts[i].result.closest})
+      for (const TunedConfig& t : *list) {
+        checkEvaluationFits(t.evaluation, a.minimize.size(), goals, arguments.parts[i]);
+        bool inside = t.values.size() == setup.knobs.size();
+        for (std::size_t d = 0; inside && d < t.values.size(); ++d)
+          inside = t.values[d] >= setup.knobs[d].low && t.values[d] <= setup.knobs[d].high;
+        if (!inside)
+          throw LoadError(arguments.parts[i], 0, 0,
+                          "a config's values do not lie in the search's knob ranges");
+      }
   std::vector<TuneResult> results;
   for (const TunePartial& p : parts) results.push_back(p.result);
   TuneResult merged = mergeTuneResults(results);
+  if (merged.front.empty() && merged.closest.empty())
+    throw UsageError("merge: the parts hold no config; were they written by `tune --shard`?");
   merged.restarts = first.result.restarts;
   return report(ReportInputs{a, setup, evaluator, merged, -1}, out);
 }

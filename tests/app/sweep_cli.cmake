@@ -109,6 +109,23 @@ run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/part-0.json" "${WORK}/par
 run_cli(0 ignored tune ${incident} --knob breaker.open.interval=5..20 --minimize cached_while_healthy_s
     --budget 8 --shard 1/3 --partial "${WORK}/tune-1.json")
 run_cli(2 ignored merge "${WORK}/part-0.json" "${WORK}/tune-1.json" "${WORK}/part-2.json" -o "${WORK}/x.csv")
+# A part edited after it was written: stopped before its end, a cell with a metric too few, a
+# cell whose feasible flag disagrees with its goals, a grid of other values.
+file(READ "${WORK}/part-0.json" part)
+string(JSON stopped SET "${part}" cancelled true)
+string(JSON short SET "${part}" cells 0 evaluation objectives "[1]")
+string(JSON feasible GET "${part}" cells 0 evaluation feasible)
+if(feasible)
+  string(JSON flipped SET "${part}" cells 0 evaluation feasible false)
+else()
+  string(JSON flipped SET "${part}" cells 0 evaluation feasible true)
+endif()
+string(JSON regrid SET "${part}" axes 0 0 6)
+foreach(edit stopped short flipped regrid)
+  file(WRITE "${WORK}/edited-0.json" "${${edit}}")
+  run_cli(2 ignored merge "${WORK}/edited-0.json" "${WORK}/part-1.json" "${WORK}/part-2.json"
+          -o "${WORK}/x.csv")
+endforeach()
 if(EXISTS "${WORK}/x.csv")
   message(FATAL_ERROR "a refused merge wrote ${WORK}/x.csv")
 endif()

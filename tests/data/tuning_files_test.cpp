@@ -48,8 +48,9 @@ TEST(KnobRangeText, SaysWhatIsWrong) {
   const Case cases[] = {
       {"breaker.open.intervall=1..3", "unknown knob \"breaker.open.intervall\""},
       {"breaker.open.interval=30..1", "the low end is above the high end"},
-      {"timeout.attempt=fast..5s", "expected a duration such as 800ms or 2s (or a number of ms) "
-                                   "for timeout.attempt, got \"fast\""},
+      {"timeout.attempt=fast..5s",
+       "expected a duration such as 800ms or 2s (or a number of ms) "
+       "for timeout.attempt, got \"fast\""},
       {"breaker.open.interval=0..10:log", "a log range must start above 0"},
       {"breaker.open.interval=1..10:square", ":log"},
   };
@@ -69,7 +70,9 @@ TEST(ShardText, IsIOfNWithIBelowN) {
   const Shard s = parseShard("3/16", "--shard");
   EXPECT_EQ(s.index, 3u);
   EXPECT_EQ(s.count, 16u);
-  for (const char* bad : {"2/2", "0/0", "-1/3", "1", "1/", "a/b", "1/3/4", ""})
+  EXPECT_EQ(parseShard("1048575/1048576", "--shard").count, kMaxShards);
+  // More shards than a partial file may say: refused here, not by `merge` after the work.
+  for (const char* bad : {"2/2", "0/0", "-1/3", "1", "1/", "a/b", "1/3/4", "", "1/2000000"})
     EXPECT_THROW((void)parseShard(bad, "--shard"), LoadError) << bad;
 }
 
@@ -194,6 +197,13 @@ TEST(SweepPartialFile, RefusesWhatMergeCouldNotTrust) {
   EXPECT_NE(expectRefused(head + R"("axes":[[1,2]],"cells":[)" + beyond + "]}").find("index"),
             std::string::npos);
   EXPECT_NE(expectRefused(head + R"("axes":[[1],[2],[3]],"cells":[]})").find("one or two axes"),
+            std::string::npos);
+  // A grid larger than any map `sweep` makes, refused before anything is allocated for it.
+  std::string axis = "[";
+  for (int i = 0; i < 1001; ++i) axis += (i == 0 ? "" : ",") + std::to_string(i);
+  axis += "]";
+  EXPECT_NE(expectRefused(head + "\"axes\":[" + axis + "," + axis + "],\"cells\":[]}")
+                .find("at most 1000000 cells"),
             std::string::npos);
 }
 

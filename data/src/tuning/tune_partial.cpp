@@ -1,5 +1,7 @@
 #include "breakerlab/data/tune_partial.h"
 
+#include "breakerlab/data/tuning_text.h"
+
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -150,7 +152,6 @@ class Reader {
   }
 
   static constexpr std::size_t kMaxValues = 1 << 16;
-  static constexpr std::size_t kMaxShards = 1 << 20;
 
  private:
   std::string file_;
@@ -244,6 +245,8 @@ SweepPartial parseSweepPartial(std::string_view text, const std::string& file_na
     if (p.result.axes.back().empty()) r.fail("expected values on every axis");
     total *= p.result.axes.back().size();
   }
+  if (total > kMaxSweepCells)
+    r.fail("expected at most " + std::to_string(kMaxSweepCells) + " cells in the grid");
   const json& cells = r.field(root, "cells", "the file");
   if (!cells.is_array() || cells.size() > total) r.fail("expected at most one cell per grid point");
   for (const json& cell : cells) {

@@ -123,10 +123,12 @@ Shard parseShard(std::string_view text, const std::string& origin) {
   const auto count =
       slash == std::string_view::npos ? std::nullopt : parseNumber(text.substr(slash + 1));
   auto whole = [](std::optional<double> v) {
-    return v && *v >= 0 && *v < 1e9 && std::floor(*v) == *v;
+    return v && *v >= 0 && *v <= static_cast<double>(kMaxShards) && std::floor(*v) == *v;
   };
   if (!whole(index) || !whole(count) || *count < 1)
-    fail(origin, 0, "expected I/N with 0 <= I < N (e.g. 0/4), got \"" + clipText(text, 24) + "\"");
+    fail(origin, 0,
+         "expected I/N with 0 <= I < N <= " + std::to_string(kMaxShards) + " (e.g. 0/4), got \"" +
+             clipText(text, 24) + "\"");
   if (*index >= *count)
     fail(origin, 0,
          "the shard index must be below the count: shards of N are 0/N to (N-1)/N, got \"" +

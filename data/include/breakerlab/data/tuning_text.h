@@ -18,7 +18,12 @@ namespace breakerlab {
 // `origin` (e.g. "--knob") and the column of what is wrong.
 KnobRange parseKnobRange(std::string_view text, const std::string& origin);
 
-// "I/N" with 0 <= I < N: which of N shards this is.
+// The most shards a search or map is cut into, and the most cells a map has: `--shard` and
+// `--points` refuse more, and so does the reader of their partial files.
+inline constexpr std::size_t kMaxShards = 1 << 20;
+inline constexpr std::size_t kMaxSweepCells = 1'000'000;
+
+// "I/N" with 0 <= I < N <= kMaxShards: which of N shards this is.
 struct Shard {
   std::size_t index = 0;
   std::size_t count = 1;
