@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace breakerlab {
 
@@ -24,10 +25,23 @@ double onStep(double v, double step) {
 
 }  // namespace
 
+namespace {
+std::string formatBound(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+}  // namespace
+
 std::string rangeProblem(const KnobRange& range) {
   if (range.knob == nullptr) return "no knob";
   if (!std::isfinite(range.low) || !std::isfinite(range.high)) return "the range must be finite";
   if (range.low > range.high) return "the low end is above the high end";
+  // The knob table's bounds are the model's: beyond them a duration overflows its microseconds.
+  if (range.low < range.knob->min || range.high > range.knob->max)
+    return "the range must lie within the knob's own, " + formatBound(range.knob->min) + " to " +
+           formatBound(range.knob->max) +
+           (range.knob->unit.empty() ? "" : " " + std::string(range.knob->unit));
   if (range.log && range.low <= 0) return "a log range must start above 0";
   if (range.knob->kind != KnobSpec::Kind::number && range.log)
     return "only a number knob takes a log range";

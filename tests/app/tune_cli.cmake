@@ -17,7 +17,7 @@ string(JSON fix_failed GET "${fix}" metrics failed_checkouts)
 set(generic --knob breaker.open.interval=1..60:log --knob breaker.open.early_probe.enabled
     --knob breaker.open.early_probe.poll=500ms..10s:log)
 set(gobreaker --knob gobreaker.Timeout=0.5..60:log --knob gobreaker.MaxRequests=1..10)
-set(resilience4j --knob resilience4j.waitDurationInOpenState=500ms..60s:log
+set(resilience4j --knob resilience4j.waitDurationInOpenState=1s..60s:log
     --knob resilience4j.permittedNumberOfCallsInHalfOpenState=1..10
     --knob resilience4j.automaticTransitionFromOpenToHalfOpenEnabled)
 foreach(library generic gobreaker resilience4j)

@@ -51,7 +51,10 @@ TEST(KnobRangeText, SaysWhatIsWrong) {
       {"timeout.attempt=fast..5s",
        "expected a duration such as 800ms or 2s (or a number of ms) "
        "for timeout.attempt, got \"fast\""},
-      {"breaker.open.interval=0..10:log", "a log range must start above 0"},
+      {"pool.size=0..10:log", "a log range must start above 0"},
+      // Beyond the knob table's bounds a duration would overflow its microseconds (a fuzzer's
+      // find: 5..6.8e65 s).
+      {"breaker.open.interval=5..1e70", "the range must lie within the knob's own, 0.5 to 120 s"},
       {"breaker.open.interval=1..10:square", ":log"},
   };
   for (const Case& c : cases) {
