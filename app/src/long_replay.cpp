@@ -1,6 +1,5 @@
 #include "long_replay.h"
 
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
