@@ -1,6 +1,7 @@
 #include "breakerlab/core/sweep.h"
 
 #include <algorithm>
+#include <bit>
 #include <mutex>
 #include <stdexcept>
 
@@ -35,6 +36,32 @@ std::vector<double> cellValues(const std::vector<std::vector<double>>& axes, std
 }
 }  // namespace
 
+std::vector<std::size_t> coarseToFineOrder(std::span<const std::size_t> axis_sizes) {
+  std::size_t total = axis_sizes.empty() ? 0 : 1;
+  for (const std::size_t n : axis_sizes) total *= n;
+  // The stride at which a place first lies on the lattice: log2 of the coarsest stride less the
+  // place's trailing zero bits (a multiple of 2^z is on every lattice of stride 2^z or finer).
+  const auto levelOf = [](std::size_t place, std::size_t n) -> int {
+    if (place == 0 || place + 1 == n || n <= 2) return 0;
+    const int coarsest = std::bit_width(n - 1) - 1;  // log2 of the largest power of two below n
+    return std::max(0, coarsest - std::countr_zero(place));
+  };
+  std::vector<std::pair<int, std::size_t>> ranked(total);
+  for (std::size_t index = 0; index < total; ++index) {
+    int level = 0;
+    std::size_t rest = index;
+    for (std::size_t d = axis_sizes.size(); d-- > 0;) {
+      level = std::max(level, levelOf(rest % axis_sizes[d], axis_sizes[d]));
+      rest /= axis_sizes[d];
+    }
+    ranked[index] = {level, index};
+  }
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::size_t> order(total);
+  for (std::size_t i = 0; i < total; ++i) order[i] = ranked[i].second;
+  return order;
+}
+
 SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
                   std::span<const std::size_t> points, const SweepOptions& options) {
   SweepResult result;
@@ -42,7 +69,14 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
   const std::size_t total = result.cellCount();
   const std::size_t shards = std::max<std::size_t>(1, options.shards);
   std::vector<std::size_t> mine;
-  for (std::size_t i = options.shard; i < total; i += shards) mine.push_back(i);
+  if (options.coarse_first) {
+    std::vector<std::size_t> sizes;
+    for (const auto& axis : result.axes) sizes.push_back(axis.size());
+    for (const std::size_t i : coarseToFineOrder(sizes))
+      if (i % shards == options.shard) mine.push_back(i);
+  } else {
+    for (std::size_t i = options.shard; i < total; i += shards) mine.push_back(i);
+  }
   std::vector<SweepCell> cells(mine.size());
   std::vector<char> done(mine.size(), 0);
   const unsigned threads = threadsToUse(options.threads, mine.size());
@@ -70,12 +104,20 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
       return;
     }
     done[i] = 1;
-    if (options.progress) {
+    if (options.progress || options.cell_done) {
       const std::lock_guard lock(progress_mutex);
-      options.progress(++finished, mine.size());
+      if (options.cell_done) options.cell_done(cell);
+      ++finished;
+      if (options.progress) options.progress(finished, mine.size());
     }
   });
-  for (std::size_t i = 0; i < cells.size(); ++i)
+  // By number, whichever order they were done in.
+  std::vector<std::size_t> by_number(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) by_number[i] = i;
+  if (options.coarse_first)
+    std::sort(by_number.begin(), by_number.end(),
+              [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
+  for (const std::size_t i : by_number)
     if (done[i]) result.cells.push_back(std::move(cells[i]));
   result.cancelled = stopped.load();
   return result;

@@ -1,6 +1,8 @@
 // The tuner and the sensitivity maps on the bundled incidents: what they find against what the
 // documents propose, and that threads, shards and early stopping change the cost, not the result.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <iostream>
 
 #include "breakerlab/core/expectations.h"
@@ -275,6 +277,78 @@ TEST(Sweep, ShardsMergeIntoTheWholeMapAndEachCellIsItsReplay) {
   EXPECT_EQ(whole.cells[5].evaluation.feasible, direct.metrics.failed_checkouts == 0);
   parts.pop_back();
   EXPECT_THROW(mergeSweepResults(parts), std::invalid_argument);
+}
+
+TEST(Sweep, CoarseToFineOrderStartsWithTheCornersAndHalvesTheStride) {
+  struct Case {
+    std::vector<std::size_t> sizes;
+    std::vector<std::size_t> first;  // the order's first cells
+  };
+  const Case cases[] = {
+      {{}, {}},
+      {{1}, {0}},
+      {{2}, {0, 1}},
+      {{5}, {0, 4, 2, 1, 3}},                  // stride 4 (and the last place), 2, then 1
+      {{50}, {0, 32, 49, 16, 48, 8, 24, 40}},  // 32, 16, 8, ...
+      {{3, 2}, {0, 1, 4, 5, 2, 3}},            // an axis of two is whole at once
+      // 50 x 50: the lattice {0, 32, 49} on both axes, by number, then stride 16.
+      {{50, 50}, {0, 32, 49, 1600, 1632, 1649, 2450, 2482, 2499, 16, 48}},
+  };
+  for (const Case& c : cases) {
+    const std::vector<std::size_t> order = coarseToFineOrder(c.sizes);
+    ASSERT_GE(order.size(), c.first.size());
+    EXPECT_EQ(std::vector<std::size_t>(order.begin(), order.begin() + c.first.size()), c.first)
+        << c.sizes.size() << " axes";
+  }
+  // Every cell once, also with axes of other lengths.
+  for (const std::vector<std::size_t>& sizes :
+       {std::vector<std::size_t>{50, 50}, {50, 10}, {7, 13}, {0, 4}, {16}}) {
+    std::vector<std::size_t> order = coarseToFineOrder(sizes);
+    std::size_t total = 1;
+    for (const std::size_t n : sizes) total *= n;
+    ASSERT_EQ(order.size(), total);
+    std::sort(order.begin(), order.end());
+    for (std::size_t i = 0; i < total; ++i) ASSERT_EQ(order[i], i);
+  }
+}
+
+TEST(Sweep, CoarseFirstReportsEachCellAsItIsDoneAndGivesTheSameMap) {
+  const Evaluator evaluator = pricingEvaluator();
+  const KnobRange knobs[] = {range("breaker.open.interval", 5, 30),
+                             range("breaker.open.early_probe.poll", 1, 4)};
+  const std::size_t points[] = {6, 4};
+  const SweepResult by_number = sweep(evaluator, knobs, points);
+  for (const unsigned threads : {1u, 2u}) {
+    SweepOptions options;
+    options.threads = threads;
+    options.coarse_first = true;
+    std::vector<std::size_t> reported;
+    std::size_t progress_calls = 0;
+    options.cell_done = [&](const SweepCell& cell) {
+      EXPECT_EQ(progress_calls, reported.size()) << "a cell is reported before it is counted";
+      reported.push_back(cell.index);
+    };
+    options.progress = [&](std::size_t done, std::size_t) {
+      ++progress_calls;
+      EXPECT_EQ(done, reported.size());
+    };
+    const SweepResult coarse = sweep(evaluator, knobs, points, options);
+    ASSERT_EQ(coarse.cells.size(), by_number.cells.size());
+    for (std::size_t i = 0; i < coarse.cells.size(); ++i) {
+      EXPECT_EQ(coarse.cells[i].index, i) << "the result is by number";
+      EXPECT_EQ(coarse.cells[i].values, by_number.cells[i].values);
+      EXPECT_EQ(coarse.cells[i].evaluation.objectives, by_number.cells[i].evaluation.objectives);
+      EXPECT_EQ(coarse.cells[i].evaluation.goals_met, by_number.cells[i].evaluation.goals_met);
+    }
+    const std::size_t sizes[] = {6, 4};
+    if (threads == 1) {
+      EXPECT_EQ(reported, coarseToFineOrder(sizes));
+    } else {
+      std::sort(reported.begin(), reported.end());
+      EXPECT_EQ(reported.size(), 24u);
+      EXPECT_EQ(std::adjacent_find(reported.begin(), reported.end()), reported.end());
+    }
+  }
 }
 
 TEST(Sweep, EachGoalHasItsOwnVerdictPerCell) {

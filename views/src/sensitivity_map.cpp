@@ -1,6 +1,8 @@
 #include "breakerlab/views/sensitivity_map.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace breakerlab::views {
 
@@ -73,6 +75,46 @@ SensitivityMap sensitivityMapOf(const SweepResult& sweep, std::span<const KnobRa
     map.all_goals[cell.index] = verdict(e.feasible);
     for (std::size_t g = 0; g < map.goals.size() && g < e.goals_met.size(); ++g)
       map.goals[g].cells[cell.index] = verdict(e.goals_met[g]);
+  }
+  return map;
+}
+
+SensitivityMap sensitivityPreviewOf(const SweepResult& partial, std::span<const KnobRange> knobs,
+                                    std::span<const MetricInfo* const> metrics,
+                                    std::span<const Expectation> goals) {
+  SensitivityMap map = sensitivityMapOf(partial, knobs, metrics, goals);
+  const std::size_t cells = map.cellCount();
+  std::vector<std::vector<std::size_t>> computed;  // the places of the computed cells
+  std::vector<std::size_t> computed_index;
+  std::vector<char> is_computed(cells, 0);
+  for (const SweepCell& cell : partial.cells)
+    if (cell.index < cells && !is_computed[cell.index]) {
+      is_computed[cell.index] = 1;
+      computed_index.push_back(cell.index);
+    }
+  std::sort(computed_index.begin(), computed_index.end());  // the lower number wins a tie
+  for (const std::size_t index : computed_index) computed.push_back(map.cellPlace(index));
+  map.preview_cells = computed_index.size();
+  if (computed_index.empty() || computed_index.size() == cells) return map;
+  for (std::size_t index = 0; index < cells; ++index) {
+    if (is_computed[index]) continue;
+    const std::vector<std::size_t> at = map.cellPlace(index);
+    std::size_t best = 0, best_distance = SIZE_MAX;
+    for (std::size_t k = 0; k < computed.size(); ++k) {
+      std::size_t distance = 0;
+      for (std::size_t d = 0; d < at.size(); ++d) {
+        const std::size_t step =
+            at[d] > computed[k][d] ? at[d] - computed[k][d] : computed[k][d] - at[d];
+        distance += step * step;
+      }
+      if (distance < best_distance) {
+        best_distance = distance;
+        best = computed_index[k];
+      }
+    }
+    for (SensitivityMetric& metric : map.metrics) metric.values[index] = metric.values[best];
+    map.all_goals[index] = map.all_goals[best];
+    for (SensitivityGoal& goal : map.goals) goal.cells[index] = goal.cells[best];
   }
   return map;
 }

@@ -26,6 +26,12 @@ struct SweepOptions {
   const std::atomic<bool>* cancel = nullptr;
   // Cells done of this shard's; from a sweeping thread, never two at once.
   std::function<void(std::size_t done, std::size_t total)> progress;
+  // Each cell as it is done, before `progress` counts it; from a sweeping thread, never two at
+  // once.
+  std::function<void(const SweepCell& cell)> cell_done;
+  // Evaluate the cells coarse to fine (coarseToFineOrder) rather than by number, so that the
+  // cells done early cover the whole grid. The map is the same either way.
+  bool coarse_first = false;
 };
 
 struct SweepResult {
@@ -39,6 +45,12 @@ struct SweepResult {
 // has fewer distinct values in its range).
 std::vector<std::vector<double>> sweepAxes(std::span<const KnobRange> knobs,
                                            std::span<const std::size_t> points);
+
+// The grid's cell numbers (last axis fastest) from coarse to fine: first the cells whose place on
+// every axis is a multiple of the coarsest stride (the largest power of two below the axis's
+// length) or the axis's last place, then those of half that stride, and so on down to every
+// cell; by number within a stride. Each cell once.
+std::vector<std::size_t> coarseToFineOrder(std::span<const std::size_t> axis_sizes);
 
 SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
                   std::span<const std::size_t> points, const SweepOptions& options = {});

@@ -46,6 +46,9 @@ struct SensitivityMap {
   std::vector<CellVerdict> all_goals;      // per cell: every goal met
   std::vector<SensitivityGoal> goals;
   std::string title;  // drawn above the plot when not empty (the CLI's PNG)
+  // A preview of a map still computing: how many cells are computed (the others show their
+  // nearest computed cell); 0 for a map whose every cell is its own.
+  std::size_t preview_cells = 0;
 
   std::size_t cellCount() const;
   bool empty() const { return cellCount() == 0; }
@@ -64,5 +67,13 @@ struct SensitivityMap {
 SensitivityMap sensitivityMapOf(const SweepResult& sweep, std::span<const KnobRange> knobs,
                                 std::span<const MetricInfo* const> metrics,
                                 std::span<const Expectation> goals);
+
+// The map of a sweep still under way (its cells so far), whole: every cell not yet computed takes
+// the metrics and verdicts of the computed cell nearest to it on the grid (by place along each
+// axis, the lower-numbered on a tie), so that a coarse-to-fine sweep (SweepOptions::coarse_first)
+// shows the map's shape from its first cells. preview_cells counts the computed ones.
+SensitivityMap sensitivityPreviewOf(const SweepResult& partial, std::span<const KnobRange> knobs,
+                                    std::span<const MetricInfo* const> metrics,
+                                    std::span<const Expectation> goals);
 
 }  // namespace breakerlab::views
