@@ -57,6 +57,28 @@ void SensitivityJob::start(SensitivityRequest request) {
           },
           Qt::QueuedConnection);
     };
+    // The cells so far, handed to the UI thread (which fills in the rest) now and then.
+    auto partial = std::make_shared<SweepResult>();
+    partial->axes = sweepAxes(request.knobs, request.points);
+    QElapsedTimer since_preview;
+    since_preview.start();
+    int wait_ms = kFirstPreviewMs;
+    options.coarse_first = true;
+    options.cell_done = [&](const SweepCell& cell) {
+      partial->cells.push_back(cell);
+      if (since_preview.elapsed() < wait_ms) return;
+      since_preview.restart();
+      wait_ms = kPreviewIntervalMs;
+      auto cells = std::make_shared<const SweepResult>(*partial);
+      QMetaObject::invokeMethod(
+          this,
+          [this, cells, generation, knobs = request.knobs, metrics = request.metrics,
+           incident = request.incident] {
+            if (generation != generation_) return;
+            emit preview(views::sensitivityPreviewOf(*cells, knobs, metrics, incident->goals));
+          },
+          Qt::QueuedConnection);
+    };
     SweepResult result;
     QString error;
     try {

@@ -1,6 +1,7 @@
 #pragma once
 // A sensitivity map computed off the UI thread: the sweep replays the incident once per cell on
-// every core but one (the UI keeps its own). A newer request supersedes the one running, which
+// every core but one (the UI keeps its own), coarse to fine, with a preview of the map so far
+// every kPreviewIntervalMs. A newer request supersedes the one running, which
 // stops within a cell; only the newest request's map is ever handed out (a generation number
 // tells them apart), so a map of an incident that was closed meanwhile is never shown.
 #include <QObject>
@@ -30,6 +31,12 @@ struct SensitivityRequest {
 class SensitivityJob : public QObject {
   Q_OBJECT
  public:
+  // A map still computing after kFirstPreviewMs shows a preview then and every
+  // kPreviewIntervalMs after: its shape in the first fraction of the time (a 50 x 50 map of 14 Aug
+  // takes about a minute on one core). A map quicker than that (8 Sep's) shows none.
+  static constexpr int kFirstPreviewMs = 500;
+  static constexpr int kPreviewIntervalMs = 250;
+
   explicit SensitivityJob(QObject* parent = nullptr);
   ~SensitivityJob() override;  // stops the sweep and waits for it
 
@@ -44,6 +51,8 @@ class SensitivityJob : public QObject {
  signals:
   // Cells done of the map being computed (the newest request's only).
   void progress(std::size_t done, std::size_t total);
+  // The newest request's map so far (sensitivityPreviewOf), now and then while it computes.
+  void preview(const breakerlab::views::SensitivityMap& map);
   // The newest request's map, and how long it took.
   void finished(const breakerlab::views::SensitivityMap& map, double seconds);
   // The sweep stopped on an error (out of memory: a config the model refuses is a cell of its

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/views/sensitivity_plot.h"
@@ -201,6 +202,7 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
     progress_->setValue(static_cast<int>(done));
     progress_->setFormat(tr("%1 of %2 cells").arg(done).arg(total));
   });
+  connect(job_, &SensitivityJob::preview, this, &SensitivityPanel::onPreview);
   connect(job_, &SensitivityJob::finished, this, &SensitivityPanel::onFinished);
   connect(job_, &SensitivityJob::failed, this, [this](const QString& reason) {
     computing_.reset();
@@ -502,8 +504,30 @@ void SensitivityPanel::cancel() {
   computing_.reset();
   compute_->setText(tr("Compute"));
   progress_->hide();
-  status_->setText(inputs_ ? tr("Stopped; the map shown is the last one computed.")
-                           : tr("Stopped."));
+  const std::size_t preview = plot_->map().preview_cells;
+  if (preview > 0) {
+    status_->setText(tr("Stopped at %1 of %2 cells; the others show their nearest computed cell.")
+                         .arg(preview)
+                         .arg(plot_->map().cellCount()));
+  } else {
+    status_->setText(inputs_ ? tr("Stopped; the map shown is the last one computed.")
+                             : tr("Stopped."));
+  }
+}
+
+void SensitivityPanel::onPreview(const views::SensitivityMap& map) {
+  if (!computing_) return;
+  // The map shown is now the one computing: the marker and staleness are of its inputs, and it is
+  // not one quick enough to recompute by itself.
+  inputs_ = computing_;
+  last_seconds_ = std::numeric_limits<double>::infinity();
+  plot_->setMap(map);
+  status_->setText(tr("Preview: %1 of %2 cells computed, the others show their nearest computed "
+                      "cell · click a cell to apply it")
+                       .arg(map.preview_cells)
+                       .arg(map.cellCount()));
+  updateMarker();
+  updateStale();
 }
 
 void SensitivityPanel::onFinished(const views::SensitivityMap& map, double seconds) {

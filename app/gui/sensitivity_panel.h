@@ -57,7 +57,7 @@ class SensitivityPanel : public QWidget {
 
   // Computes the map of the current config (a map still computing is superseded).
   void compute();
-  // Stops the map computing; the last whole map stays.
+  // Stops the map computing; the map shown stays (the last whole one, or the preview of this one).
   void cancel();
   bool busy() const { return job_->busy(); }
   // Whether the map shown no longer matches the config, the timed changes or the scenario.
@@ -107,6 +107,7 @@ class SensitivityPanel : public QWidget {
   void updateNotice();
   void updateMarker();
   void updateStale();
+  void onPreview(const views::SensitivityMap& map);
   void onFinished(const views::SensitivityMap& map, double seconds);
   void onCellChosen(const std::vector<double>& values);
   const KnobSpec* knobOf(int axis) const;

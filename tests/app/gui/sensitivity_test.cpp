@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -217,6 +218,43 @@ TEST_F(SensitivityDock, ANewIncidentStopsTheMapComputingAndNeverShowsIt) {
   computeSmallMap();
   EXPECT_EQ(computed.count(), 1);
   EXPECT_EQ(plot().map().axes[0].knob->id, kInterval.toStdString());
+}
+
+TEST_F(SensitivityDock, ASlowMapShowsItsWholeShapeWhileItComputesAndStoppingKeepsIt) {
+  open(orders());
+  window.showSensitivity();
+  QSignalSpy previews(&panel().job(), &SensitivityJob::preview);
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  panel().setPoints(20);
+  panel().compute();  // 14 Aug, 20 x 10: seconds on one core
+  QElapsedTimer waited;
+  waited.start();
+  while (previews.count() == 0 && panel().busy() && waited.elapsed() < 60'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  QCoreApplication::processEvents();
+  ASSERT_GT(previews.count(), 0) << "no preview before the map was done";
+  ASSERT_TRUE(panel().busy());
+  const views::SensitivityMap& preview = plot().map();
+  const std::size_t cells = preview.cellCount();  // 20 call timeouts (fewer on its step) x 10
+  ASSERT_GE(cells, 150u);
+  EXPECT_GT(preview.preview_cells, 0u);
+  EXPECT_LT(preview.preview_cells, cells);
+  // Every cell shows a value: its own or its nearest computed cell's.
+  for (const views::CellVerdict v : preview.all_goals) EXPECT_NE(v, views::CellVerdict::unknown);
+  const QLabel* status = panel().findChild<QLabel*>(QStringLiteral("sensitivity-status"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().startsWith(
+      QStringLiteral("Preview: %1 of %2 cells computed").arg(preview.preview_cells).arg(cells)))
+      << status->text().toStdString();
+  EXPECT_EQ(computed.count(), 0);
+
+  panel().cancel();
+  ASSERT_TRUE(waitForMap(60'000));
+  EXPECT_TRUE(status->text().startsWith(QStringLiteral("Stopped at ")))
+      << status->text().toStdString();
+  EXPECT_EQ(computed.count(), 0) << "a stopped map is not handed out as whole";
+  EXPECT_GT(plot().map().preview_cells, 0u) << "the preview stays";
+  EXPECT_EQ(plot().map().cellCount(), cells);
 }
 
 TEST_F(SensitivityDock, ClosingTheDockStopsTheMapComputing) {
