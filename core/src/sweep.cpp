@@ -85,10 +85,11 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
   std::mutex progress_mutex;
   std::size_t finished = 0;
   std::atomic<bool> stopped{false};
-  parallelFor(mine.size(), threads, [&](std::size_t i, unsigned worker) {
+  // Evaluates cell i of mine on `worker`'s scratch; false once the sweep is to stop.
+  const auto evaluateCell = [&](std::size_t i, unsigned worker) {
     if (stopped.load() || (options.cancel != nullptr && options.cancel->load())) {
       stopped = true;
-      return;
+      return false;
     }
     SweepCell& cell = cells[i];
     cell.index = mine[i];
@@ -101,7 +102,7 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
           false, scratch[worker], options.cancel);
     } catch (const ReplayCancelled&) {
       stopped = true;
-      return;
+      return false;
     }
     done[i] = 1;
     if (options.progress || options.cell_done) {
@@ -110,6 +111,22 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
       ++finished;
       if (options.progress) options.progress(finished, mine.size());
     }
+    return true;
+  };
+  // A thread takes a whole row (the last knob's values, in order) at a time: a replay kept for
+  // the neighbouring values of that knob (a run that stands for other worker limits) then serves
+  // the rest of its row on that thread rather than once per thread. Rows are few only in odd
+  // maps; those, line plots, shards and coarse-first sweeps go a cell at a time.
+  const std::size_t row = result.axes.empty() ? 1 : result.axes.back().size();
+  const std::size_t rows = row == 0 ? 0 : mine.size() / row;
+  const std::size_t run = !options.coarse_first && shards == 1 && result.axes.size() >= 2 &&
+                                  rows >= 4 * std::size_t{threads}
+                              ? row
+                              : 1;
+  parallelFor((mine.size() + run - 1) / run, threads, [&](std::size_t task, unsigned worker) {
+    const std::size_t end = std::min(mine.size(), (task + 1) * run);
+    for (std::size_t i = task * run; i < end; ++i)
+      if (!evaluateCell(i, worker)) return;
   });
   // By number, whichever order they were done in.
   std::vector<std::size_t> by_number(cells.size());

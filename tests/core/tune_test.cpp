@@ -351,6 +351,28 @@ TEST(Sweep, CoarseFirstReportsEachCellAsItIsDoneAndGivesTheSameMap) {
   }
 }
 
+TEST(Sweep, ThreadsTakingWholeRowsGiveTheMapOfOneThread) {
+  // Ten rows on two threads: each thread takes a row at a time (the worker-limit runs a row
+  // shares stay on its thread).
+  const Evaluator evaluator = pricingEvaluator();
+  const KnobRange knobs[] = {range("breaker.open.interval", 3, 30),
+                             range("breaker.open.early_probe.poll", 1, 3)};
+  const std::size_t points[] = {10, 3};
+  SweepOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  const SweepResult a = sweep(evaluator, knobs, points, one);
+  const SweepResult b = sweep(evaluator, knobs, points, two);
+  ASSERT_EQ(a.cells.size(), 30u);
+  ASSERT_EQ(b.cells.size(), 30u);
+  for (std::size_t i = 0; i < a.cells.size(); ++i) {
+    EXPECT_EQ(b.cells[i].index, i);
+    EXPECT_EQ(b.cells[i].values, a.cells[i].values);
+    EXPECT_EQ(b.cells[i].evaluation.objectives, a.cells[i].evaluation.objectives);
+    EXPECT_EQ(b.cells[i].evaluation.goals_met, a.cells[i].evaluation.goals_met);
+  }
+}
+
 TEST(Sweep, EachGoalHasItsOwnVerdictPerCell) {
   // A map draws each goal's boundary: the goals' verdicts are each its own check of the replay.
   Incident early = pricing();
