@@ -4,6 +4,7 @@
 // peaks and Little's-law averages.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "breakerlab/core/time.h"
@@ -25,33 +26,35 @@ class LevelTracker {
     filled_ = 0;
     second_ = 0;
     boundary_ = start + kSecond;
+    second_area_ = 0;
+    fast_end_ = seconds_ > 0 ? std::min(boundary_, end_) : kNoFastPath;
     active_ = true;
   }
   bool active() const { return active_; }
 
   // The level is `level` from time t on (t never decreases).
   [[gnu::always_inline]] void set(Micros t, std::uint32_t level) {
-    if (!active_ || t < start_) return;
-    accumulate(std::min(t, end_));
-    if (t >= end_) {
+    // Within the second of the last change (and the window): one chunk of area, no boundary.
+    // The product is exact (a level below 2^32 times under 2^20 us), so it is the same double
+    // the general path adds; the second's area is kept as an exact integer until it closes.
+    if (t >= last_ && t < fast_end_) [[likely]] {
+      const std::uint64_t area =
+          static_cast<std::uint64_t>(level_) * static_cast<std::uint64_t>(t - last_);
+      area_ += static_cast<double>(area);
+      second_area_ += area;
+      last_ = t;
       level_ = level;
+      std::uint32_t& peak = peaks_[second_];
+      if (level > peak) peak = level;
       return;
     }
-    // accumulate() left last_ at t (in second_) unless t came before it.
-    const std::size_t second =
-        t == last_ ? second_ : static_cast<std::size_t>((t - start_) / kSecond);
-    // Seconds without a change held the old level throughout.
-    while (filled_ < second) {
-      ++filled_;
-      peaks_[filled_] = std::max(peaks_[filled_], level_);
-    }
-    level_ = level;
-    peaks_[second] = std::max(peaks_[second], level);
+    setAcross(t, level);
   }
 
   // Closes the window: the remaining seconds held the last level.
   void finish() {
     if (!active_) return;
+    closeSecondArea();
     accumulate(end_);
     while (filled_ + 1 < seconds_) {
       ++filled_;
@@ -72,6 +75,38 @@ class LevelTracker {
   }
 
  private:
+  // set() when t leaves the second of the last change (or the window).
+  [[gnu::noinline]] void setAcross(Micros t, std::uint32_t level) {
+    if (!active_ || t < start_) return;
+    closeSecondArea();
+    accumulate(std::min(t, end_));
+    if (t >= end_) {
+      level_ = level;
+      fast_end_ = kNoFastPath;
+      return;
+    }
+    // accumulate() left last_ at t (in second_) unless t came before it.
+    const std::size_t second =
+        t == last_ ? second_ : static_cast<std::size_t>((t - start_) / kSecond);
+    // Seconds without a change held the old level throughout.
+    while (filled_ < second) {
+      ++filled_;
+      peaks_[filled_] = std::max(peaks_[filled_], level_);
+    }
+    level_ = level;
+    peaks_[second] = std::max(peaks_[second], level);
+    // The fast path adds to second_ and needs no filling: last_ is in second_, in the window.
+    fast_end_ =
+        last_ == t && filled_ >= second_ && last_ < end_ ? std::min(boundary_, end_) : kNoFastPath;
+  }
+
+  // Adds the fast path's exact integer area of second_ to its double (exact: a second's area is
+  // below 2^53, so every partial sum is an integer the double holds).
+  void closeSecondArea() {
+    if (second_area_ != 0) areas_[second_] += static_cast<double>(second_area_);
+    second_area_ = 0;
+  }
+
   // Adds the current level from last_ to `to`, split at second boundaries. second_ is the second
   // that holds last_ ((last_ - start_) / kSecond) and boundary_ its end, kept up as last_ moves.
   void accumulate(Micros to) {
@@ -95,6 +130,10 @@ class LevelTracker {
   std::size_t seconds_ = 0, filled_ = 0;
   std::size_t second_ = 0;  // of last_
   Micros boundary_ = 0;     // the end of second_
+  // set() takes the fast path for t in [last_, fast_end_): the rest of second_ within the window.
+  static constexpr Micros kNoFastPath = std::numeric_limits<Micros>::min();
+  Micros fast_end_ = kNoFastPath;
+  std::uint64_t second_area_ = 0;  // of second_, not yet in areas_
   std::vector<std::uint32_t> peaks_;
   std::vector<double> areas_;
   bool active_ = false;
