@@ -117,11 +117,16 @@ DependencyModel::DependencyModel(const Dependency& dependency, std::size_t first
     seg.ramps = !std::equal(seg.cum_start, seg.cum_start + 4, seg.cum_end) ||
                 seg.mu_start != seg.mu_end || seg.sigma_start != seg.sigma_end ||
                 seg.fixed_start != seg.fixed_end;
+    // Without a ramp f is always 0: the thresholds are these, computed as answer() would.
+    constexpr double kNoRamp = 0.0;
+    for (int i = 0; i < 4; ++i)
+      seg.cum_flat[i] = seg.cum_start[i] + kNoRamp * (seg.cum_end[i] - seg.cum_start[i]);
     seg.refused_latency = s.refused_latency;
     seg.retry_correlation = s.retry_correlation;
     seg.quantiles = seg.lognormal && seg.mu_start == seg.mu_end && seg.sigma_start == seg.sigma_end
                         ? latencyQuantiles(seg.mu_start, seg.sigma_start)
                         : nullptr;
+    seg.quantile_table = seg.quantiles != nullptr ? seg.quantiles->data() : nullptr;
     segments_.push_back(seg);
   }
 }
@@ -141,7 +146,9 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
       rng.uniform(stream, request, attempt, Purpose::correlation) < s.retry_correlation)
     attempt = 0;
   const double u = rng.uniform(stream, request, attempt, Purpose::outcome);
-  auto threshold = [&](int i) { return s.cum_start[i] + f * (s.cum_end[i] - s.cum_start[i]); };
+  auto threshold = [&](int i) {
+    return s.ramps ? s.cum_start[i] + f * (s.cum_end[i] - s.cum_start[i]) : s.cum_flat[i];
+  };
   if (u < threshold(0)) return {CallOutcome::timeout, kNever};
   if (u < threshold(1)) return {CallOutcome::refused, s.refused_latency};
 
@@ -168,8 +175,8 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
 
 Micros DependencyModel::sampleLognormal(const Segment& s, double f, double u) {
   constexpr double kEdge = 1.0 / kZTableSize;
-  if (s.quantiles != nullptr && u >= kEdge && u < 1 - kEdge) {
-    const std::vector<double>& t = *s.quantiles;
+  if (s.quantile_table != nullptr && u >= kEdge && u < 1 - kEdge) {
+    const double* t = s.quantile_table;
     const double x = u * kZTableSize;
     const auto i = static_cast<std::size_t>(x);
     return static_cast<Micros>(t[i] + (x - static_cast<double>(i)) * (t[i + 1] - t[i]) + 0.5);

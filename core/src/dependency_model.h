@@ -29,6 +29,7 @@ class DependencyModel {
     // Cumulative thresholds for timeout, refused, server_error, client_error, at start and end.
     double cum_start[4];
     double cum_end[4];
+    double cum_flat[4];  // the thresholds when the segment does not ramp (f = 0)
     bool lognormal;
     bool exponential;                                 // mean in fixed_start / fixed_end
     double mu_start, sigma_start, mu_end, sigma_end;  // ln-microseconds; mu = fixed value's ln
@@ -37,6 +38,7 @@ class DependencyModel {
     double retry_correlation;
     // Latency at u = i/4096 when the distribution does not ramp; shared with a per-thread cache.
     std::shared_ptr<const std::vector<double>> quantiles;
+    const double* quantile_table;  // quantiles->data(), or nullptr
   };
   static Micros sampleLognormal(const Segment& s, double f, double u);
   std::vector<Segment> segments_;
