@@ -941,7 +941,7 @@ class Simulation {
   [[gnu::noinline]] void releaseConnection(std::uint16_t pod, Micros t) {
     Pod& p = client_.pods[pod];
     // A pool shrunk below what it had in use closes connections as they come back.
-    if (p.pool_busy > pool_limit_ || !serveNextWaiter(pod, t)) {
+    if (p.pool_busy > pool_limit_ || p.pool_queue.empty() || !serveNextWaiter(pod, t)) {
       --p.pool_busy;
       levels_.pool.set(t, --client_.pool_busy);
     }
