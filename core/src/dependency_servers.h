@@ -74,19 +74,27 @@ class DependencyServers {
 
  private:
   // The server that came free first takes the new call: one sift-down instead of a pop and a
-  // push (the heap stays a valid std:: min-heap).
+  // push (the heap stays a valid std:: min-heap). `done` is never below the earliest (the call
+  // begins no sooner) and usually belongs near the bottom, so the hole left by the earliest goes
+  // down the path of lesser children to a leaf with one comparison per level, and `done` rises
+  // from there to its place (Floyd's). The path is sorted, so the heap holds the same values in
+  // the same places as with the usual sift-down that stops early.
   void replaceEarliest(Micros done) {
     const std::size_t n = free_at_.size();
     Micros* h = free_at_.data();
     std::size_t i = 0;
     for (;;) {
-      const std::size_t left = 2 * i + 1;
-      if (left >= n) break;
-      std::size_t child = left;
-      if (left + 1 < n && h[left + 1] < h[left]) child = left + 1;
-      if (h[child] >= done) break;
+      std::size_t child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && h[child + 1] < h[child]) ++child;
       h[i] = h[child];
       i = child;
+    }
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / 2;
+      if (h[parent] <= done) break;
+      h[i] = h[parent];
+      i = parent;
     }
     h[i] = done;
   }
