@@ -11,6 +11,9 @@
 
 namespace breakerlab {
 
+// kMeans: whether it also follows the time integral (mean() and secondMeans()); a level whose
+// peaks alone are read skips it.
+template <bool kMeans = true>
 class LevelTracker {
  public:
   // Starts following at the window start with the level the lead-in left.
@@ -21,7 +24,7 @@ class LevelTracker {
     last_ = start;
     seconds_ = static_cast<std::size_t>((end - start + kSecond - 1) / kSecond);
     peaks_.assign(seconds_, 0);
-    areas_.assign(seconds_, 0.0);
+    if constexpr (kMeans) areas_.assign(seconds_, 0.0);
     if (seconds_ > 0) peaks_[0] = level;
     filled_ = 0;
     second_ = 0;
@@ -38,10 +41,12 @@ class LevelTracker {
     // The product is exact (a level below 2^32 times under 2^20 us), so it is the same double
     // the general path adds; the second's area is kept as an exact integer until it closes.
     if (t >= last_ && t < fast_end_) [[likely]] {
-      const std::uint64_t area =
-          static_cast<std::uint64_t>(level_) * static_cast<std::uint64_t>(t - last_);
-      area_ += static_cast<double>(area);
-      second_area_ += area;
+      if constexpr (kMeans) {
+        // Below 2^52, so the signed conversion is exact (and one instruction).
+        const auto area = static_cast<std::int64_t>(level_) * (t - last_);
+        area_ += static_cast<double>(area);
+        second_area_ += area;
+      }
       last_ = t;
       level_ = level;
       std::uint32_t& peak = peaks_[second_];
@@ -103,8 +108,10 @@ class LevelTracker {
   // Adds the fast path's exact integer area of second_ to its double (exact: a second's area is
   // below 2^53, so every partial sum is an integer the double holds).
   void closeSecondArea() {
-    if (second_area_ != 0) areas_[second_] += static_cast<double>(second_area_);
-    second_area_ = 0;
+    if constexpr (kMeans) {
+      if (second_area_ != 0) areas_[second_] += static_cast<double>(second_area_);
+      second_area_ = 0;
+    }
   }
 
   // Adds the current level from last_ to `to`, split at second boundaries. second_ is the second
@@ -112,9 +119,11 @@ class LevelTracker {
   void accumulate(Micros to) {
     while (to > last_) {
       const Micros boundary = std::min(to, boundary_);
-      const double area = static_cast<double>(level_) * static_cast<double>(boundary - last_);
-      area_ += area;
-      if (second_ < areas_.size()) areas_[second_] += area;
+      if constexpr (kMeans) {
+        const double area = static_cast<double>(level_) * static_cast<double>(boundary - last_);
+        area_ += area;
+        if (second_ < areas_.size()) areas_[second_] += area;
+      }
       last_ = boundary;
       if (last_ == boundary_) {
         ++second_;
@@ -133,7 +142,7 @@ class LevelTracker {
   // set() takes the fast path for t in [last_, fast_end_): the rest of second_ within the window.
   static constexpr Micros kNoFastPath = std::numeric_limits<Micros>::min();
   Micros fast_end_ = kNoFastPath;
-  std::uint64_t second_area_ = 0;  // of second_, not yet in areas_
+  std::int64_t second_area_ = 0;  // of second_, not yet in areas_
   std::vector<std::uint32_t> peaks_;
   std::vector<double> areas_;
   bool active_ = false;

@@ -20,12 +20,13 @@ inline void countInSecond(std::vector<std::uint32_t>& series, Micros window_star
 }
 
 struct ResourceLevels {
-  LevelTracker workers, pool, pending, load, ejected;
+  LevelTracker<true> workers, pool;            // their means are read too
+  LevelTracker<false> pending, load, ejected;  // their peaks only
 
   // At the window's end: every followed level's per-second peaks into `series` (pods in
   // rotation as `max_pods` less those ejected), and its peak and mean into `facts`.
   void collect(SecondSeries& series, RunFacts& facts, std::uint32_t max_pods) {
-    auto take = [](LevelTracker& tracker, std::vector<std::uint32_t>& out) {
+    auto take = [](auto& tracker, std::vector<std::uint32_t>& out) {
       if (!tracker.active()) return;
       tracker.finish();
       out = std::move(tracker.peaks());
