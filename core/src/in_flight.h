@@ -156,8 +156,13 @@ class TimingWheel {
     active_ = true;
   }
 
-  void settle() {
-    if (active_ && head_ < current_.size()) return;
+  // The active batch has an entry, or is made from the next bucket that holds some.
+  [[gnu::always_inline]] void settle() {
+    if (active_ && head_ < current_.size()) [[likely]]
+      return;
+    settleNext();
+  }
+  [[gnu::noinline]] void settleNext() {
     const std::size_t i = cursor_ & mask_;
     if (!active_ && heads_[i] != kNone) {
       activate(cursor_);
