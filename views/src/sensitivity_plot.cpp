@@ -172,9 +172,18 @@ class SwatchItem : public QCPAbstractLegendItem {
  public:
   enum class Kind { line, dashed, faded, hatched, marker };
   SwatchItem(QCPLegend* legend, Kind kind, const QString& text, QColor color = {})
-      : QCPAbstractLegendItem(legend), kind_(kind), text_(text), color_(color) {}
+      : QCPAbstractLegendItem(legend), kind_(kind), text_(text), color_(color) {
+    // A pixel above and below the words: the line is as tall as the font, and an antialiased
+    // item is painted half a pixel down (QCPPainter::setAntialiasing), which puts the
+    // descenders and the marker's rim on the line's last row.
+    setMargins(QMargins(0, 1, 0, 1));
+  }
 
  protected:
+  // QCustomPlot draws each layerable clipped to clipRect().translated(0, -1) (QCPLayer::draw),
+  // a pixel above the rect it laid out: on its own, a legend item loses its last row, the
+  // bottom of every "g", "y" and of the marker. Clipped to the item's own rect instead.
+  QRect clipRect() const override { return mOuterRect.translated(0, 1); }
   void draw(QCPPainter* painter) override {
     const QRect r = mRect;
     const QSize icon = mParentLegend->iconSize();
@@ -799,6 +808,11 @@ void SensitivityPlot::placeColorScale() {
     color_scale_->setMarginGroup(QCP::msAll, nullptr);
     delete margin_group_;
   }
+  // A margin group set the scale's margins on its sides, and they stay when it leaves the group
+  // (a layout element's own automatic margin is the margin it has): moved under the cells, it
+  // would keep the top and bottom margins of the cells it stood beside, 42 pixels more than it
+  // needs, and a small plot's rows, the legend's among them, would be squeezed to make room.
+  color_scale_->setMargins(color_scale_->minimumMargins());
   color_scale_->setType(type);
   color_scale_->setBarWidth(under ? 12 : 14);
   margin_group_ = new QCPMarginGroup(plot_);

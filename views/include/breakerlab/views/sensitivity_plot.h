@@ -52,6 +52,8 @@ class SensitivityPlot : public QWidget {
   QImage renderImage(QSize size);
 
   QCustomPlot* plot() const { return plot_; }
+  // The legend under the cells (null while there is no map).
+  QCPLegend* legend() const { return legend_; }
   // In the plot widget's pixels: the cell under a point, a cell's centre, the current config's
   // marker (nullopt when it is off the map or not set).
   std::optional<std::size_t> cellAt(QPointF pixel) const;
