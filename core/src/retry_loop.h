@@ -72,7 +72,9 @@ class RetryLoop {
     const std::uint32_t next = call.attempt + 1u;
     if (next >= r.max_attempts || (!rejected && !r.retry_on.contains(call.outcome)))
       return Verdict::not_retried;
-    const Micros at = call.at + retryDelay(r, next, uniform);
+    // No backoff and no jitter: retryDelay's 0 (rounded from 0.0), without its switches.
+    const bool immediate = r.backoff == BackoffKind::none && r.jitter == Jitter::none;
+    const Micros at = call.at + (immediate ? 0 : retryDelay(r, next, uniform));
     if (timeout.total > 0 && at >= call.request_start + timeout.total) return Verdict::not_retried;
     if (!governor_.allowRetry(call.at)) return Verdict::refused_by_budget;
     PendingCall retry = call;
