@@ -83,10 +83,15 @@ class DependencyServers {
     const std::size_t n = free_at_.size();
     Micros* h = free_at_.data();
     std::size_t i = 0;
-    for (;;) {
-      std::size_t child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && h[child + 1] < h[child]) ++child;
+    std::size_t child = 1;
+    // Nodes with both children: the lesser (the right one only when strictly less), chosen
+    // without a branch; then a lone left child, if the path ends at one.
+    for (; child + 1 < n; child = 2 * i + 1) {
+      child += static_cast<std::size_t>(h[child + 1] < h[child]);
+      h[i] = h[child];
+      i = child;
+    }
+    if (child < n) {
       h[i] = h[child];
       i = child;
     }
