@@ -14,9 +14,14 @@ namespace breakerlab {
 // Counts one event in the second of the window that holds t. Retries of the window's last
 // requests can start after the window ends: those are counted in the totals but have no second
 // of their own.
-inline void countInSecond(std::vector<std::uint32_t>& series, Micros window_start, Micros t) {
-  const auto second = static_cast<std::size_t>((t - window_start) / kSecond);
+inline std::size_t secondOf(Micros window_start, Micros t) {
+  return static_cast<std::size_t>((t - window_start) / kSecond);
+}
+inline void countAt(std::vector<std::uint32_t>& series, std::size_t second) {
   if (second < series.size()) ++series[second];
+}
+inline void countInSecond(std::vector<std::uint32_t>& series, Micros window_start, Micros t) {
+  countAt(series, secondOf(window_start, t));
 }
 
 struct ResourceLevels {

@@ -855,10 +855,13 @@ class Simulation {
       breaker_.connected(t, c.permit);
     if (client_.servers.limited() && answer.outcome != CallOutcome::refused)
       queueAtDependency(t, timeout, answer);
+    // The second of the window that holds t, for the calls and the failures per second.
+    std::size_t second = 0;
     if (counted) {
       ++facts_.dependency_calls;
       facts_.retries += c.attempt > 0 ? 1 : 0;
-      countInSecond(result_.per_second.dependency_calls, incident_.start, t);
+      second = secondOf(incident_.start, t);
+      countAt(result_.per_second.dependency_calls, second);
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
@@ -880,7 +883,7 @@ class Simulation {
     if (resources_) levels_.load.set(t, ++client_.calls_in_flight);
     if (counted && config_.breaker.failures.contains(outcome)) {
       ++facts_.dependency_failures;
-      countInSecond(result_.per_second.dependency_failures, incident_.start, t);
+      countAt(result_.per_second.dependency_failures, second);
     }
   }
 
