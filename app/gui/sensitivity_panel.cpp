@@ -129,15 +129,17 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
   compute_ = new QPushButton(tr("Compute"));
   compute_->setObjectName(QStringLiteral("sensitivity-compute"));
   connect(compute_, &QPushButton::clicked, this, [this] { busy() ? cancel() : compute(); });
+  // The metric's name says the goal it is bounded by ("Cached while healthy ≤ 3 s"): a row of its
+  // own, so that it is not cut short in a narrow dock.
+  grid->addWidget(new QLabel(tr("Colour")), 2, 0);
+  grid->addWidget(metric_, 2, 1, 1, 5);
   auto* row = new QHBoxLayout;
   row->setSpacing(6);
-  auto* points_label = new QLabel(tr("Points"));
-  row->addWidget(metric_, 1);
-  row->addWidget(points_label);
   row->addWidget(points_);
+  row->addStretch(1);
   row->addWidget(compute_);
-  grid->addWidget(new QLabel(tr("Colour")), 2, 0);
-  grid->addLayout(row, 2, 1, 1, 5);
+  grid->addWidget(new QLabel(tr("Points")), 3, 0);
+  grid->addLayout(row, 3, 1, 1, 5);
 
   progress_ = new QProgressBar;
   progress_->setObjectName(QStringLiteral("sensitivity-progress"));
