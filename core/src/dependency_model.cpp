@@ -175,12 +175,16 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
 
 Micros DependencyModel::sampleLognormal(const Segment& s, double f, double u) {
   constexpr double kEdge = 1.0 / kZTableSize;
-  if (s.quantile_table != nullptr && u >= kEdge && u < 1 - kEdge) {
+  if (s.quantile_table != nullptr && u >= kEdge && u < 1 - kEdge) [[likely]] {
     const double* t = s.quantile_table;
     const double x = u * kZTableSize;
     const auto i = static_cast<std::size_t>(x);
     return static_cast<Micros>(t[i] + (x - static_cast<double>(i)) * (t[i + 1] - t[i]) + 0.5);
   }
+  return sampleLognormalExactly(s, f, u);
+}
+
+Micros DependencyModel::sampleLognormalExactly(const Segment& s, double f, double u) {
   const double mu = s.mu_start + f * (s.mu_end - s.mu_start);
   const double sigma = s.sigma_start + f * (s.sigma_end - s.sigma_start);
   return static_cast<Micros>(std::min(std::exp(mu + sigma * standardNormal(u)), 1e15) + 0.5);

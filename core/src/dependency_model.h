@@ -40,7 +40,10 @@ class DependencyModel {
     std::shared_ptr<const std::vector<double>> quantiles;
     const double* quantile_table;  // quantiles->data(), or nullptr
   };
-  static Micros sampleLognormal(const Segment& s, double f, double u);
+  // The table's interpolation (inlined into answer()), or the quantile computed: a ramp, or u
+  // in the table's outer cells.
+  [[gnu::always_inline]] static inline Micros sampleLognormal(const Segment& s, double f, double u);
+  [[gnu::noinline]] static Micros sampleLognormalExactly(const Segment& s, double f, double u);
   std::vector<Segment> segments_;
   std::size_t cursor_ = 0;
   RecordedDependency recorded_;  // a request log's calls answer instead of the segments
