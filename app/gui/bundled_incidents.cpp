@@ -3,6 +3,7 @@
 #include <QDir>
 
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/incident_lookup.h"
 
 namespace breakerlab::app {
 
@@ -26,6 +27,12 @@ std::vector<BundledIncident> bundledIncidents() {
     if (!out.empty()) break;
   }
   return out;
+}
+
+QString incidentArgumentPath(const QString& argument) {
+  const std::filesystem::path dirs[] = {BREAKERLAB_SOURCE_INCIDENTS,
+                                        BREAKERLAB_INSTALLED_INCIDENTS};
+  return QString::fromStdString(resolveIncidentArgument(argument.toStdString(), dirs).string());
 }
 
 }  // namespace breakerlab::app

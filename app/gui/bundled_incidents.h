@@ -16,4 +16,8 @@ struct BundledIncident {
 // fail to load are skipped (they are reported when opened).
 std::vector<BundledIncident> bundledIncidents();
 
+// The file a command-line incident argument names: a path, or a bundled incident's name
+// ("inc-2026-0908-pricing"), as breakerlab-cli reads it (resolveIncidentArgument).
+QString incidentArgumentPath(const QString& argument);
+
 }  // namespace breakerlab::app

@@ -9,6 +9,7 @@
 
 #include "breakerlab/data/workspace.h"
 #include "breakerlab/views/lanes_view.h"
+#include "bundled_incidents.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "sensitivity_panel.h"
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("incident"),
-                               QStringLiteral("An incident file to open (optional)."));
+                               QStringLiteral("An incident file to open, or a bundled "
+                                              "incident's name (optional)."));
   QCommandLineOption grab(QStringLiteral("grab"),
                           QStringLiteral("Render the window to a PNG file and quit."),
                           QStringLiteral("png"));
@@ -96,7 +98,13 @@ int main(int argc, char** argv) {
 
   breakerlab::app::MainWindow window;
   const bool grabbing = parser.isSet(grab);
-  if (grabbing) window.setInteractive(false);
+  if (grabbing) {
+    // No one to click a message box away: errors go to stderr.
+    window.setInteractive(false);
+    window.setErrorReporter([](const QString& title, const QString& text) {
+      qWarning("%s: %s", qPrintable(title), qPrintable(text));
+    });
+  }
   if (parser.isSet(size)) {
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() == 2) window.resize(wh[0].toInt(), wh[1].toInt());
@@ -112,7 +120,9 @@ int main(int argc, char** argv) {
   if (!workspace_file.isEmpty() && window.workspace().open(workspace_file))
     // In front of the knobs once the window has its layout (the incident opened below).
     QTimer::singleShot(0, &window, [&window] { window.workspaceDock()->raise(); });
-  const bool opened = !files.isEmpty() && window.openIncident(files.front());
+  const bool opened =
+      !files.isEmpty() && window.openIncident(breakerlab::app::incidentArgumentPath(files.front()));
+  if (grabbing && !files.isEmpty() && !opened) return 2;  // the reason is on stderr
   if (opened && parser.isSet(policy)) window.importConfigFrom(parser.value(policy));
   if (opened && parser.isSet(what_if)) {
     const auto* w = window.session().incident().whatIf(parser.value(what_if).toStdString());

@@ -12,6 +12,7 @@
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/incident_lookup.h"
 #include "breakerlab/data/report_json.h"
 #include "breakerlab/data/workspace_run.h"
 #include "commands.h"
@@ -48,16 +49,9 @@ void writeCallsOutOf(const Incident& incident, const Config& config, const std::
 }  // namespace
 
 std::filesystem::path resolveIncident(const std::string& argument) {
-  const std::filesystem::path given(argument);
-  std::error_code ec;
-  if (std::filesystem::exists(given, ec) || given.has_parent_path()) return given;
-  for (const char* dir : {BREAKERLAB_SOURCE_INCIDENTS, BREAKERLAB_INSTALLED_INCIDENTS}) {
-    for (const std::string& name : {argument, argument + ".yaml"}) {
-      const std::filesystem::path candidate = std::filesystem::path(dir) / name;
-      if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
-    }
-  }
-  return given;  // loading it reports "No such file or directory"
+  const std::filesystem::path dirs[] = {BREAKERLAB_SOURCE_INCIDENTS,
+                                        BREAKERLAB_INSTALLED_INCIDENTS};
+  return resolveIncidentArgument(argument, dirs);
 }
 
 int runReplay(const ReplayOptions& options, std::ostream& out) {
