@@ -128,14 +128,12 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
     for (std::size_t i = task * run; i < end; ++i)
       if (!evaluateCell(i, worker)) return;
   });
-  // By number, whichever order they were done in.
-  std::vector<std::size_t> by_number(cells.size());
-  for (std::size_t i = 0; i < cells.size(); ++i) by_number[i] = i;
-  if (options.coarse_first)
-    std::sort(by_number.begin(), by_number.end(),
-              [&](std::size_t a, std::size_t b) { return mine[a] < mine[b]; });
-  for (const std::size_t i : by_number)
+  for (std::size_t i = 0; i < cells.size(); ++i)
     if (done[i]) result.cells.push_back(std::move(cells[i]));
+  // By number, whichever order they were done in.
+  if (options.coarse_first)
+    std::sort(result.cells.begin(), result.cells.end(),
+              [](const SweepCell& a, const SweepCell& b) { return a.index < b.index; });
   result.cancelled = stopped.load();
   return result;
 }
