@@ -53,6 +53,7 @@ class LevelTracker {
       if (level > peak) peak = level;
       return;
     }
+    if (!active_) return;  // not followed (never begun): a branch, not a call
     setAcross(t, level);
   }
 

@@ -28,10 +28,12 @@ struct Unwrapped<std::optional<T>> {
 
 template <auto Member>
 constexpr MetricInfo metric(std::string_view name, std::string_view label, std::string_view unit,
-                            std::string_view description, MetricDirection direction) {
+                            std::string_view description, MetricDirection direction,
+                            ReportParts needs = {}) {
   using Field =
       typename Unwrapped<std::remove_cvref_t<decltype(std::declval<Metrics>().*Member)>>::type;
-  return {name, label, unit, description, field<Member>, direction, std::is_integral_v<Field>};
+  return {name, label, unit, description, field<Member>, direction, std::is_integral_v<Field>,
+          needs};
 }
 
 constexpr MetricDirection kLower = MetricDirection::lower_is_better;
@@ -85,13 +87,15 @@ constexpr std::array kRegistry = {
     metric<&Metrics::trips>("trips", "Trips", "", "closed-to-open transitions", kNeutral),
     metric<&Metrics::reopens>("reopens", "Reopens", "", "half-open-to-open transitions", kNeutral),
     metric<&Metrics::latency_p50_ms>("latency_p50_ms", "Latency p50", "ms",
-                                     "median checkout latency", kLower),
+                                     "median checkout latency", kLower, {ReportPart::latency}),
     metric<&Metrics::latency_p95_ms>("latency_p95_ms", "Latency p95", "ms",
-                                     "95th percentile checkout latency", kLower),
+                                     "95th percentile checkout latency", kLower,
+                                     {ReportPart::latency}),
     metric<&Metrics::latency_p99_ms>("latency_p99_ms", "Latency p99", "ms",
-                                     "99th percentile checkout latency", kLower),
+                                     "99th percentile checkout latency", kLower,
+                                     {ReportPart::latency}),
     metric<&Metrics::latency_max_ms>("latency_max_ms", "Latency max", "ms", "slowest checkout",
-                                     kLower),
+                                     kLower, {ReportPart::latency}),
     metric<&Metrics::calls_per_failed_checkout>(
         "calls_per_failed_checkout", "Calls per failed checkout", "",
         "attempts per failed checkout that reached the dependency (not refused a worker or pod)",
@@ -101,9 +105,11 @@ constexpr std::array kRegistry = {
                                    kLower),
     metric<&Metrics::peak_pool_utilization_pct>(
         "peak_pool_utilization_pct", "Peak pool use", "%",
-        "most connections in use at once, as a share of all pods' pools", kLower),
+        "most connections in use at once, as a share of all pods' pools", kLower,
+        {ReportPart::pool_levels}),
     metric<&Metrics::mean_pool_busy>("mean_pool_busy", "Mean connections in use", "",
-                                     "time-average connections in use over all pods", kLower),
+                                     "time-average connections in use over all pods", kLower,
+                                     {ReportPart::pool_levels}),
     metric<&Metrics::pool_wait_share_pct>("pool_wait_share_pct", "Waited for a connection", "%",
                                           "share of connection acquisitions that had to wait",
                                           kLower),
@@ -113,12 +119,15 @@ constexpr std::array kRegistry = {
                                      "attempts that gave up waiting for a connection", kLower),
     metric<&Metrics::peak_worker_utilization_pct>(
         "peak_worker_utilization_pct", "Peak worker use", "%",
-        "most workers busy at once, as a share of all pods' workers", kLower),
+        "most workers busy at once, as a share of all pods' workers", kLower,
+        {ReportPart::worker_levels}),
     metric<&Metrics::mean_workers_busy>("mean_workers_busy", "Mean workers busy", "",
-                                        "time-average busy workers over all pods", kLower),
+                                        "time-average busy workers over all pods", kLower,
+                                        {ReportPart::worker_levels}),
     metric<&Metrics::worker_utilization_at_trip_pct>(
         "worker_utilization_at_trip_pct", "Worker use at trip", "%",
-        "mean busy workers over the 10 s up to the breaker's first trip in the window", kLower),
+        "mean busy workers over the 10 s up to the breaker's first trip in the window", kLower,
+        {ReportPart::worker_levels}),
     metric<&Metrics::worker_rejections>("worker_rejections", "No worker", "",
                                         "checkouts failed: every worker busy, queue full", kLower),
     metric<&Metrics::min_pods_in_rotation>("min_pods_in_rotation", "Fewest pods in rotation", "",
@@ -130,19 +139,22 @@ constexpr std::array kRegistry = {
                                         "checkouts failed: no pod in rotation", kLower),
     metric<&Metrics::peak_calls_in_flight>("peak_calls_in_flight", "Peak calls in flight", "",
                                            "most dependency calls sent and not yet answered",
-                                           kLower),
+                                           kLower, {ReportPart::calls_in_flight}),
     metric<&Metrics::dependency_load_while_unhealthy>(
         "dependency_load_while_unhealthy", "Load while unhealthy", "/s",
-        "dependency calls per second while its health check was red", kLower),
+        "dependency calls per second while its health check was red", kLower,
+        {ReportPart::calls_per_second}),
     metric<&Metrics::peak_dependency_utilization_pct>(
         "peak_dependency_utilization_pct", "Peak dependency use", "%",
-        "busiest second of a capped dependency: mean share of its ceiling in use", kLower),
+        "busiest second of a capped dependency: mean share of its ceiling in use", kLower,
+        {ReportPart::dependency_use}),
     metric<&Metrics::dependency_saturated_s>(
         "dependency_saturated_s", "Dependency saturated", "s",
-        "seconds a capped dependency had 99% or more of its ceiling in use", kLower),
+        "seconds a capped dependency had 99% or more of its ceiling in use", kLower,
+        {ReportPart::dependency_use}),
     metric<&Metrics::peak_pending_retries>("peak_pending_retries", "Peak pending retries", "",
-                                           "most retries waiting out their backoff at once",
-                                           kLower),
+                                           "most retries waiting out their backoff at once", kLower,
+                                           {ReportPart::pending_retries}),
     metric<&Metrics::time_to_recover_s>(
         "time_to_recover_s", "Time to recover", "s",
         "from the last red health span's end until no second fails checkouts (lane threshold)",
@@ -158,6 +170,12 @@ const MetricInfo* findMetric(std::string_view name) {
   for (const auto& m : kRegistry)
     if (m.name == name) return &m;
   return nullptr;
+}
+
+ReportParts reportPartsFor(std::span<const MetricInfo* const> metrics) {
+  ReportParts parts;
+  for (const MetricInfo* m : metrics) parts |= m->needs;
+  return parts;
 }
 
 }  // namespace breakerlab

@@ -53,16 +53,18 @@ struct WorkerLimitRun {
   Micros lead_in;
   Config config;  // the run's, workers.per_pod 0
   std::uint32_t workers_lo, workers_hi;
-  RunFacts facts;  // as the report reads them, worker_capacity aside
-  Result result;   // records and series; the report not yet built
+  ReportParts parts;  // what the run followed: it serves replays asking for no more
+  RunFacts facts;     // as the report reads them, worker_capacity aside
+  Result result;      // records and series; the report not yet built
 
   static Config keyOf(Config config) {
     config.workers.per_pod = 0;
     return config;
   }
-  bool serves(const Incident& i, const Config& c) const {
+  bool serves(const Incident& i, const Config& c, ReportParts wanted) const {
     return incident == &i && seed == i.seed && lead_in == i.traffic.lead_in &&
-           c.workers.per_pod >= workers_lo && c.workers.per_pod <= workers_hi && keyOf(c) == config;
+           c.workers.per_pod >= workers_lo && c.workers.per_pod <= workers_hi &&
+           parts.contains(wanted) && keyOf(c) == config;
   }
 };
 

@@ -279,7 +279,7 @@ struct Tally {
   LatencyHistogram latency;
 };
 
-void tallyCheckouts(const Incident& incident, Result& result, Tally& tally) {
+void tallyCheckouts(const Incident& incident, Result& result, Tally& tally, bool latencies) {
   const Micros start = incident.start;
   const Micros end = incident.end;
   const Micros bucket = incident.checkout_lane.bucket;
@@ -302,7 +302,7 @@ void tallyCheckouts(const Incident& incident, Result& result, Tally& tally) {
     ++lane.total;
     lane.slow += r.latency_us > slow ? 1 : 0;
     ++series.checkouts[second];
-    tally.latency.record(r.latency_us);
+    if (latencies) tally.latency.record(r.latency_us);
     switch (r.outcome) {
       case CheckoutOutcome::fresh:
         ++m.fresh_checkouts;
@@ -471,17 +471,20 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
 }  // namespace
 
 void buildReport(const Incident& incident, const Config& config, const HealthTimeline& health,
-                 RunFacts& facts, Result& result) {
+                 RunFacts& facts, Result& result, ReportParts parts) {
   const Micros start = incident.start;
   const Micros end = incident.end;
+  // The metrics read the breaker and health lanes.
   result.breaker = breakerLane(facts.transitions, start, end);
   result.dependency = dependencyLane(incident.dependency, start, end);
   result.health = healthLane(health, start, end);
   Tally tally;
-  tallyCheckouts(incident, result, tally);
-  result.checkout = checkoutLane(tally.buckets, incident.checkout_lane, start, end);
-  result.pods = podsLane(facts, start, end);
-  addEvents(facts, config, result, start, end, result.events);
+  tallyCheckouts(incident, result, tally, parts.has(ReportPart::latency));
+  if (parts.has(ReportPart::lanes_and_events)) {
+    result.checkout = checkoutLane(tally.buckets, incident.checkout_lane, start, end);
+    result.pods = podsLane(facts, start, end);
+    addEvents(facts, config, result, start, end, result.events);
+  }
   computeMetrics(incident, facts, tally, result);
 }
 

@@ -52,8 +52,9 @@ struct RunFacts {
   double mean_workers = 0, mean_pool = 0;
 };
 
-// Fills lanes, events and metrics of `result` (whose records and series are complete).
+// Fills lanes, events and metrics of `result` (whose records and series are complete); of the
+// report's `parts` (metrics.h), only those given.
 void buildReport(const Incident& incident, const Config& config, const HealthTimeline& health,
-                 RunFacts& facts, Result& result);
+                 RunFacts& facts, Result& result, ReportParts parts = ReportParts::whole());
 
 }  // namespace breakerlab

@@ -96,6 +96,8 @@ class Simulation {
     may_give_up_ = true;
   }
 
+  void reportOnly(ReportParts parts) { parts_ = parts; }
+
   void traceInto(CallTrace* trace) {
     trace_ = trace;
     if (trace_ != nullptr) {
@@ -119,8 +121,11 @@ class Simulation {
     }
     const auto seconds =
         static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
-    result_.per_second.dependency_calls.assign(seconds, 0);
-    result_.per_second.dependency_failures.assign(seconds, 0);
+    if (parts_.has(ReportPart::calls_per_second)) {
+      // Left empty otherwise: countAt() counts nothing past a series' end.
+      result_.per_second.dependency_calls.assign(seconds, 0);
+      result_.per_second.dependency_failures.assign(seconds, 0);
+    }
     const std::uint64_t lead_in_requests = leadIn(cache);
     beginTracking();
     const std::uint64_t window_requests = window(cache);
@@ -258,7 +263,7 @@ class Simulation {
   const WorkerLimitRun* sameRunUnderWorkerLimit(const ReplayCache* cache) const {
     if (cache == nullptr || cache->snapshot_ == nullptr || !workerLimitRunsShared()) return nullptr;
     const WorkerLimitRun* run = cache->snapshot_->worker_limit_run.get();
-    return run != nullptr && run->serves(incident_, deployed_) ? run : nullptr;
+    return run != nullptr && run->serves(incident_, deployed_, parts_) ? run : nullptr;
   }
 
   // Keeps this run for the worker limits its comparisons allow besides its own.
@@ -267,12 +272,12 @@ class Simulation {
     if (workers_lo_ == workers_limit_ && workers_hi_ == workers_limit_) return;
     cache->snapshot_->worker_limit_run = std::make_shared<const WorkerLimitRun>(WorkerLimitRun{
         &incident_, incident_.seed, incident_.traffic.lead_in, WorkerLimitRun::keyOf(deployed_),
-        workers_lo_, workers_hi_, facts_, result_});
+        workers_lo_, workers_hi_, parts_, facts_, result_});
   }
 
   // Lanes, metrics and events from the facts and records.
   Result report() {
-    buildReport(incident_, deployed_, health_, facts_, result_);
+    buildReport(incident_, deployed_, health_, facts_, result_, parts_);
     if (!changes_.empty()) reportChanges();
     if (!deployed_.breaker.enabled && !shape_.breaker_switches) {
       // Off for the whole run: a lane that says so, not one "closed" bar (the metrics above
@@ -300,14 +305,19 @@ class Simulation {
 
   void beginTracking() {
     const Micros start = incident_.start, end = incident_.end;
+    // A level not begun is not followed (report parts left out).
     if (resources_) {
-      if (workers_limit_ > 0) levels_.workers.begin(start, end, client_.workers_busy);
-      if (shape_.pool_tracked) levels_.pool.begin(start, end, client_.pool_busy);
-      if (health_checks_ || shape_.max_pods != config_.load_balancer.pods)
+      if (workers_limit_ > 0 && parts_.has(ReportPart::worker_levels))
+        levels_.workers.begin(start, end, client_.workers_busy);
+      if (shape_.pool_tracked && parts_.has(ReportPart::pool_levels))
+        levels_.pool.begin(start, end, client_.pool_busy);
+      if ((health_checks_ || shape_.max_pods != config_.load_balancer.pods) &&
+          parts_.has(ReportPart::pods_in_rotation))
         levels_.ejected.begin(start, end, shape_.max_pods - client_.in_rotation);
-      levels_.load.begin(start, end, client_.calls_in_flight);
+      if (parts_.has(ReportPart::calls_in_flight))
+        levels_.load.begin(start, end, client_.calls_in_flight);
     }
-    if (shape_.retries)
+    if (shape_.retries && parts_.has(ReportPart::pending_retries))
       levels_.pending.begin(start, end, static_cast<std::uint32_t>(retries_.waiting()));
     facts_.pods = config_.load_balancer.pods;
     facts_.pods_in_rotation_at_start = client_.in_rotation;
@@ -316,7 +326,8 @@ class Simulation {
     facts_.worker_capacity = workers_limit_ * shape_.max_pods;
     facts_.pool_capacity = shape_.max_pool_capacity;
     facts_.dependency_limited = client_.servers.limited();
-    if (client_.servers.limited()) client_.servers.recordUsage(start, end);
+    if (client_.servers.limited() && parts_.has(ReportPart::dependency_use))
+      client_.servers.recordUsage(start, end);
   }
 
   void finishTracking() { levels_.collect(result_.per_second, facts_, shape_.max_pods); }
@@ -1186,7 +1197,8 @@ class Simulation {
   // One more than the failed checkouts the caller allows; the failure that uses it up ends the
   // replay (never, for 2^64).
   std::uint64_t failures_allowed_ = ~std::uint64_t{0};
-  bool may_give_up_ = false;  // a count of failures allowed was set
+  bool may_give_up_ = false;                  // a count of failures allowed was set
+  ReportParts parts_ = ReportParts::whole();  // what the report is built from
   // Timed changes: the next to apply, requests' retry modes over time, and the breaker's
   // spells (which calls it sees, when it was off, what its earlier spells reported).
   std::size_t next_change_ = 0;
@@ -1222,6 +1234,7 @@ Result simulate(const Incident& incident, const Config& config, const SimulateOp
                         options.changes ? *options.changes : incident.changes);
   simulation.progressEvery(options.progress_every_events);
   simulation.giveUpAfterFailedCheckouts(options.give_up_after_failed_checkouts);
+  simulation.reportOnly(options.report);
   return simulation.run(options.cache);
 }
 

@@ -47,6 +47,13 @@ Evaluator::Evaluator(std::vector<TuneCase> cases, std::vector<const MetricInfo*>
     reseeded_.push_back(std::move(copies));
     failures_allowed_.push_back(failedCheckoutsAllowed(c.goals));
   }
+  parts_ = reportPartsFor(minimize_);
+  for (const TuneCase& c : cases_)
+    for (const Expectation& goal : c.goals) {
+      const MetricInfo* metric =
+          goal.kind == Expectation::Kind::metric ? findMetric(goal.metric) : nullptr;
+      parts_ |= metric != nullptr ? metric->needs : ReportParts::whole();
+    }
 }
 Evaluator::~Evaluator() = default;
 Evaluator::Evaluator(Evaluator&&) noexcept = default;
@@ -84,6 +91,7 @@ Evaluation Evaluator::evaluateConfigs(std::span<const Config> configs, bool may_
       const Incident& incident = s == 0 ? *c.incident : reseeded_[i][s - 1];
       SimulateOptions options;
       options.cache = &scratch.caches_->per_case[i][s];
+      options.report = parts_;
       if (cancelled != nullptr) {
         options.progress = [cancelled](const ReplayProgress&) { return !cancelled->load(); };
         options.progress_every_events = 16384;

@@ -2,6 +2,7 @@
 // The metrics of one run (DESIGN §5), each defined precisely in docs/metrics.md, and a
 // registry that names them for expectations, the CLI and the GUI.
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -65,6 +66,44 @@ struct Metrics {
 // its delta is not coloured; read it with the metrics that have a direction.
 enum class MetricDirection : std::uint8_t { lower_is_better, higher_is_better, neutral };
 
+// The parts of a replay's report that cost something on every call or checkout, beyond the
+// outcomes and the counters every metric can be computed from. A replay that serves a few
+// metrics only (each cell of a map, each config of a tune) follows just the parts they read.
+enum class ReportPart : std::uint32_t {
+  latency = 1u << 0,           // the checkout latency histogram (latency_p50_ms ...)
+  worker_levels = 1u << 1,     // busy workers over time (peaks, means, per second)
+  pool_levels = 1u << 2,       // connections in use over time
+  pending_retries = 1u << 3,   // retries waiting out their backoff over time
+  calls_in_flight = 1u << 4,   // calls sent and not yet answered over time
+  pods_in_rotation = 1u << 5,  // pods in rotation per second (a series, no metric)
+  calls_per_second = 1u << 6,  // dependency calls and failures per second
+  dependency_use = 1u << 7,    // a capped dependency's servers in use per second
+  lanes_and_events = 1u << 8,  // the checkout and pods lanes and the events
+};
+
+// A set of report parts.
+class ReportParts {
+ public:
+  constexpr ReportParts() = default;
+  constexpr ReportParts(std::initializer_list<ReportPart> parts) {
+    for (const ReportPart p : parts) bits_ |= static_cast<std::uint32_t>(p);
+  }
+  static constexpr ReportParts whole() { return ReportParts(kAll); }
+  constexpr bool has(ReportPart p) const { return (bits_ & static_cast<std::uint32_t>(p)) != 0; }
+  constexpr bool isWhole() const { return bits_ == kAll; }
+  constexpr bool contains(ReportParts other) const { return (other.bits_ & ~bits_) == 0; }
+  constexpr ReportParts& operator|=(ReportParts other) {
+    bits_ |= other.bits_;
+    return *this;
+  }
+  constexpr bool operator==(const ReportParts&) const = default;
+
+ private:
+  static constexpr std::uint32_t kAll = (1u << 9) - 1;
+  constexpr explicit ReportParts(std::uint32_t bits) : bits_(bits) {}
+  std::uint32_t bits_ = 0;
+};
+
 struct MetricInfo {
   std::string_view name;
   std::string_view label;  // short, for tables: "Time to trip"
@@ -72,10 +111,14 @@ struct MetricInfo {
   std::string_view description;
   std::optional<double> (*get)(const Metrics&);
   MetricDirection direction;
-  bool integral;  // a count: shown without decimals
+  bool integral;      // a count: shown without decimals
+  ReportParts needs;  // what a replay must follow for this metric to be right
 };
 
 std::span<const MetricInfo> metricRegistry();
 const MetricInfo* findMetric(std::string_view name);
+
+// What a replay must follow for every one of `metrics` to be right.
+ReportParts reportPartsFor(std::span<const MetricInfo* const> metrics);
 
 }  // namespace breakerlab

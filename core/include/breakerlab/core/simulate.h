@@ -113,6 +113,10 @@ struct SimulateOptions {
   // Stop (ReplayGaveUp) as soon as more window checkouts than this have failed; the default
   // never stops. Checking costs a decrement per failed checkout.
   std::uint64_t give_up_after_failed_checkouts = ~std::uint64_t{0};
+  // What the report is built from besides the outcomes and counters (metrics.h). A part left
+  // out is not followed: the metrics that need it (MetricInfo::needs), its series and lanes are
+  // left empty or at their defaults. A tune or a map asks for its metrics' parts only.
+  ReportParts report = ReportParts::whole();
 };
 
 Result simulate(const Incident& incident, const Config& config, const SimulateOptions& options);

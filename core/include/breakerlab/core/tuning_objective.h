@@ -90,6 +90,9 @@ class Evaluator {
   std::span<const TuneCase> cases() const { return cases_; }
   std::span<const MetricInfo* const> minimized() const { return minimize_; }
   unsigned seeds() const { return seeds_; }
+  // What its replays follow: the parts the minimised metrics and the goals read (a lane goal
+  // reads the whole report).
+  ReportParts reportParts() const { return parts_; }
 
  private:
   std::vector<TuneCase> cases_;
@@ -98,6 +101,7 @@ class Evaluator {
   // Per case, the incident with each seed after its own (seeds_ - 1 of them).
   std::vector<std::vector<Incident>> reseeded_;
   std::vector<std::optional<std::uint64_t>> failures_allowed_;  // per case
+  ReportParts parts_;
 };
 
 // The seed replay `index` of an incident uses when a config is checked over several: 0 is the
