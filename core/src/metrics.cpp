@@ -158,7 +158,7 @@ constexpr std::array kRegistry = {
     metric<&Metrics::time_to_recover_s>(
         "time_to_recover_s", "Time to recover", "s",
         "from the last red health span's end until no second fails checkouts (lane threshold)",
-        kLower),
+        kLower, {ReportPart::checkouts_per_second}),
 };
 }  // namespace
 

@@ -279,7 +279,23 @@ struct Tally {
   LatencyHistogram latency;
 };
 
-void tallyCheckouts(const Incident& incident, Result& result, Tally& tally, bool latencies) {
+void tallyCheckouts(const Incident& incident, Result& result, Tally& tally, ReportParts parts) {
+  Metrics& m = result.metrics;
+  if (!parts.has(ReportPart::checkouts_per_second) && !parts.has(ReportPart::latency) &&
+      !parts.has(ReportPart::lanes_and_events)) {
+    // The outcomes alone: what a map's or a tune's replay reads.
+    for (const CheckoutRecord& r : result.checkouts) {
+      m.fresh_checkouts += r.outcome == CheckoutOutcome::fresh ? 1 : 0;
+      m.failed_checkouts += r.outcome == CheckoutOutcome::failed ? 1 : 0;
+      if (r.outcome == CheckoutOutcome::cached) {
+        ++m.cached_checkouts;
+        m.cached_window_checkouts += r.breaker_closed ? 0 : 1;
+      }
+    }
+    m.checkouts = result.checkouts.size();
+    return;
+  }
+  const bool latencies = parts.has(ReportPart::latency);
   const Micros start = incident.start;
   const Micros end = incident.end;
   const Micros bucket = incident.checkout_lane.bucket;
@@ -290,7 +306,6 @@ void tallyCheckouts(const Incident& incident, Result& result, Tally& tally, bool
     v->assign(seconds, 0);
   tally.buckets.assign(static_cast<std::size_t>((end - start + bucket - 1) / bucket), {});
 
-  Metrics& m = result.metrics;
   std::size_t second = 0;
   Micros second_end = start + kSecond;
   std::size_t b = 0;
@@ -479,7 +494,7 @@ void buildReport(const Incident& incident, const Config& config, const HealthTim
   result.dependency = dependencyLane(incident.dependency, start, end);
   result.health = healthLane(health, start, end);
   Tally tally;
-  tallyCheckouts(incident, result, tally, parts.has(ReportPart::latency));
+  tallyCheckouts(incident, result, tally, parts);
   if (parts.has(ReportPart::lanes_and_events)) {
     result.checkout = checkoutLane(tally.buckets, incident.checkout_lane, start, end);
     result.pods = podsLane(facts, start, end);

@@ -38,10 +38,14 @@ std::string rangeProblem(const KnobRange& range) {
   if (!std::isfinite(range.low) || !std::isfinite(range.high)) return "the range must be finite";
   if (range.low > range.high) return "the low end is above the high end";
   // The knob table's bounds are the model's: beyond them a duration overflows its microseconds.
-  if (range.low < range.knob->min || range.high > range.knob->max)
-    return "the range must lie within the knob's own, " + formatBound(range.knob->min) + " to " +
-           formatBound(range.knob->max) +
-           (range.knob->unit.empty() ? "" : " " + std::string(range.knob->unit));
+  if (range.low < range.knob->min || range.high > range.knob->max) {
+    std::string problem = "the range must lie within the knob's own, " +
+                          formatBound(range.knob->min) + " to " + formatBound(range.knob->max);
+    // Appended rather than concatenated: GCC 12 at -O3 warns falsely (-Wrestrict) on
+    // `" " + std::string(unit)` (GCC bug 105329).
+    if (!range.knob->unit.empty()) problem.append(" ").append(range.knob->unit);
+    return problem;
+  }
   if (range.log && range.low <= 0) return "a log range must start above 0";
   if (range.knob->kind != KnobSpec::Kind::number && range.log)
     return "only a number knob takes a log range";

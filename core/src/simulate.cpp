@@ -96,7 +96,10 @@ class Simulation {
     may_give_up_ = true;
   }
 
-  void reportOnly(ReportParts parts) { parts_ = parts; }
+  void reportOnly(ReportParts parts) {
+    parts_ = parts;
+    calls_per_second_ = parts.has(ReportPart::calls_per_second);
+  }
 
   void traceInto(CallTrace* trace) {
     trace_ = trace;
@@ -352,10 +355,18 @@ class Simulation {
       throw ReplayCancelled();
   }
 
+  // The least of a few times, as a chain of two-way minimums: std::min of an initializer list
+  // loops over a copy of it, at every event.
+  static Micros earliest(Micros a, Micros b) { return std::min(a, b); }
+  template <typename... Rest>
+  static Micros earliest(Micros a, Micros b, Rest... rest) {
+    return std::min(a, earliest(b, rest...));
+  }
+
   Micros nextEventAt() {
-    Micros t = std::min({in_flight_.nextAt(), breakerTimer(), retries_.nextAt()});
+    Micros t = earliest(in_flight_.nextAt(), breakerTimer(), retries_.nextAt());
     if (resources_)
-      t = std::min({t, client_.nextGiveUp(), client_.next_check_at, client_.nextThreadRelease()});
+      t = earliest(t, client_.nextGiveUp(), client_.next_check_at, client_.nextThreadRelease());
     return t;
   }
 
@@ -385,11 +396,11 @@ class Simulation {
       const Micros check = kResources && !kTail ? client_.next_check_at : kNever;
       Micros next;
       if constexpr (kResources) {
-        const Micros other = std::min({completion, retry, give_up, thread, check});
+        const Micros other = earliest(completion, retry, give_up, thread, check);
         if (kTail && other == kNever) return;  // timers only while something else is due
         next = std::min(other, timer);
       } else {
-        next = std::min({completion, timer, retry});
+        next = earliest(completion, timer, retry);
       }
       if (next > until) return;
       if (completion == next) {
@@ -405,7 +416,7 @@ class Simulation {
         releaseCallThread();
       } else if (timer == next) {
         if (breaker_.skipIdleTimers(
-                std::min({until, completion - 1, thread - 1, retry, give_up, check})))
+                earliest(until, completion - 1, thread - 1, retry, give_up, check)))
           continue;
         breaker_.fireTimer();
       } else if (kResources && give_up == next) {
@@ -871,8 +882,10 @@ class Simulation {
     if (counted) {
       ++facts_.dependency_calls;
       facts_.retries += c.attempt > 0 ? 1 : 0;
-      second = secondOf(incident_.start, t);
-      countAt(result_.per_second.dependency_calls, second);
+      if (calls_per_second_) {
+        second = secondOf(incident_.start, t);
+        countAt(result_.per_second.dependency_calls, second);
+      }
     }
     const bool hung = answer.latency >= timeout;
     const Micros duration = hung ? timeout : answer.latency;
@@ -894,7 +907,7 @@ class Simulation {
     if (resources_) levels_.load.set(t, ++client_.calls_in_flight);
     if (counted && config_.breaker.failures.contains(outcome)) {
       ++facts_.dependency_failures;
-      countAt(result_.per_second.dependency_failures, second);
+      if (calls_per_second_) countAt(result_.per_second.dependency_failures, second);
     }
   }
 
@@ -1199,6 +1212,7 @@ class Simulation {
   std::uint64_t failures_allowed_ = ~std::uint64_t{0};
   bool may_give_up_ = false;                  // a count of failures allowed was set
   ReportParts parts_ = ReportParts::whole();  // what the report is built from
+  bool calls_per_second_ = true;
   // Timed changes: the next to apply, requests' retry modes over time, and the breaker's
   // spells (which calls it sees, when it was off, what its earlier spells reported).
   std::size_t next_change_ = 0;

@@ -34,6 +34,7 @@ const std::vector<ReportParts> kPartSets = {
     {ReportPart::calls_in_flight},
     {ReportPart::calls_per_second},
     {ReportPart::dependency_use},
+    {ReportPart::checkouts_per_second},
 };
 
 Result replay(const Incident& inc, const Config& config, const std::vector<TimedChange>& changes,
@@ -91,6 +92,8 @@ TEST(ReportParts, PartsLeftOutAreNotFollowed) {
   EXPECT_TRUE(none.per_second.workers_busy.empty());
   EXPECT_TRUE(none.per_second.dependency_busy.empty());
   EXPECT_TRUE(none.events.empty());
+  EXPECT_TRUE(none.per_second.failed.empty());
+  EXPECT_TRUE(none.checkout.intervals.empty());
   EXPECT_EQ(none.metrics.latency_p99_ms, 0);
   EXPECT_EQ(none.metrics.failed_pct, whole.metrics.failed_pct);
 }

@@ -70,15 +70,16 @@ enum class MetricDirection : std::uint8_t { lower_is_better, higher_is_better, n
 // outcomes and the counters every metric can be computed from. A replay that serves a few
 // metrics only (each cell of a map, each config of a tune) follows just the parts they read.
 enum class ReportPart : std::uint32_t {
-  latency = 1u << 0,           // the checkout latency histogram (latency_p50_ms ...)
-  worker_levels = 1u << 1,     // busy workers over time (peaks, means, per second)
-  pool_levels = 1u << 2,       // connections in use over time
-  pending_retries = 1u << 3,   // retries waiting out their backoff over time
-  calls_in_flight = 1u << 4,   // calls sent and not yet answered over time
-  pods_in_rotation = 1u << 5,  // pods in rotation per second (a series, no metric)
-  calls_per_second = 1u << 6,  // dependency calls and failures per second
-  dependency_use = 1u << 7,    // a capped dependency's servers in use per second
-  lanes_and_events = 1u << 8,  // the checkout and pods lanes and the events
+  latency = 1u << 0,               // the checkout latency histogram (latency_p50_ms ...)
+  worker_levels = 1u << 1,         // busy workers over time (peaks, means, per second)
+  pool_levels = 1u << 2,           // connections in use over time
+  pending_retries = 1u << 3,       // retries waiting out their backoff over time
+  calls_in_flight = 1u << 4,       // calls sent and not yet answered over time
+  pods_in_rotation = 1u << 5,      // pods in rotation per second (a series, no metric)
+  calls_per_second = 1u << 6,      // dependency calls and failures per second
+  dependency_use = 1u << 7,        // a capped dependency's servers in use per second
+  lanes_and_events = 1u << 8,      // the checkout and pods lanes and the events
+  checkouts_per_second = 1u << 9,  // checkouts and their outcomes per second
 };
 
 // A set of report parts.
@@ -99,7 +100,7 @@ class ReportParts {
   constexpr bool operator==(const ReportParts&) const = default;
 
  private:
-  static constexpr std::uint32_t kAll = (1u << 9) - 1;
+  static constexpr std::uint32_t kAll = (1u << 10) - 1;
   constexpr explicit ReportParts(std::uint32_t bits) : bits_(bits) {}
   std::uint32_t bits_ = 0;
 };
