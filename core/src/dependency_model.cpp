@@ -114,6 +114,9 @@ DependencyModel::DependencyModel(const Dependency& dependency, std::size_t first
     lognormalParameters(s.latency_end, seg.mu_end, seg.sigma_end);
     seg.fixed_start = s.latency_start.p50;
     seg.fixed_end = s.latency_end.p50;
+    seg.never_fails =
+        std::all_of(seg.cum_start, seg.cum_start + 4, [](double c) { return c == 0; }) &&
+        std::all_of(seg.cum_end, seg.cum_end + 4, [](double c) { return c == 0; });
     seg.ramps = !std::equal(seg.cum_start, seg.cum_start + 4, seg.cum_end) ||
                 seg.mu_start != seg.mu_end || seg.sigma_start != seg.sigma_end ||
                 seg.fixed_start != seg.fixed_end;
@@ -145,18 +148,19 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
   if (attempt > 0 && s.retry_correlation > 0 &&
       rng.uniform(stream, request, attempt, Purpose::correlation) < s.retry_correlation)
     attempt = 0;
-  const double u = rng.uniform(stream, request, attempt, Purpose::outcome);
-  auto threshold = [&](int i) {
-    return s.ramps ? s.cum_start[i] + f * (s.cum_end[i] - s.cum_start[i]) : s.cum_flat[i];
-  };
-  if (u < threshold(0)) return {CallOutcome::timeout, kNever};
-  if (u < threshold(1)) return {CallOutcome::refused, s.refused_latency};
-
   CallOutcome outcome = CallOutcome::success;
-  if (u < threshold(2)) {
-    outcome = CallOutcome::server_error;
-  } else if (u < threshold(3)) {
-    outcome = CallOutcome::client_error;
+  if (!s.never_fails) {
+    const double u = rng.uniform(stream, request, attempt, Purpose::outcome);
+    auto threshold = [&](int i) {
+      return s.ramps ? s.cum_start[i] + f * (s.cum_end[i] - s.cum_start[i]) : s.cum_flat[i];
+    };
+    if (u < threshold(0)) return {CallOutcome::timeout, kNever};
+    if (u < threshold(1)) return {CallOutcome::refused, s.refused_latency};
+    if (u < threshold(2)) {
+      outcome = CallOutcome::server_error;
+    } else if (u < threshold(3)) {
+      outcome = CallOutcome::client_error;
+    }
   }
   Micros latency;
   if (s.lognormal) {

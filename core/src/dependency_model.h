@@ -26,6 +26,9 @@ class DependencyModel {
     Micros from, to;
     double inverse_duration;  // 1 / (to - from) in 1/us
     bool ramps;
+    // Every threshold is 0 at both ends: every answer is a success, whatever the outcome draw,
+    // so it is not drawn.
+    bool never_fails;
     // Cumulative thresholds for timeout, refused, server_error, client_error, at start and end.
     double cum_start[4];
     double cum_end[4];

@@ -110,6 +110,10 @@ class TimingWheel {
 
  private:
   static constexpr std::uint64_t kMaxBuckets = 2048;
+  // Buckets at least 2^15 us (33 ms) wide. Narrower ones held about one call each at the rates of
+  // the bundled incidents (a few hundred calls a second), and gathering and sorting a bucket for
+  // each call cost more than sorting a few together; pop order is by key whatever the width.
+  static constexpr int kMinShift = 15;
   static constexpr std::uint32_t kNone = 0xffffffffu;
   struct Node {
     Entry entry;
@@ -186,7 +190,7 @@ class TimingWheel {
   }
 
   Micros origin_;
-  int shift_ = 0;
+  int shift_ = kMinShift;
   std::uint64_t mask_ = 0;
   std::vector<std::uint32_t> heads_;
   std::vector<std::uint64_t> occupied_;
