@@ -18,6 +18,28 @@ inline unsigned threadsToUse(unsigned requested, std::size_t work) {
   return static_cast<unsigned>(std::min<std::size_t>(n, std::max<std::size_t>(1, work)));
 }
 
+// Runs f(worker) once on each of `threads` threads (the caller's among them), workers 0 to
+// threads - 1. The first exception is rethrown after every thread has stopped.
+template <typename F>
+void onEachThread(unsigned threads, F&& f) {
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&](unsigned worker) {
+    try {
+      f(worker);
+    } catch (...) {
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned w = 1; w < threads; ++w) pool.emplace_back(work, w);
+    work(0);
+  }
+  if (error) std::rethrow_exception(error);
+}
+
 template <typename F>
 void parallelFor(std::size_t count, unsigned threads, F&& f) {
   std::atomic<std::size_t> next{0};

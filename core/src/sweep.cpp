@@ -7,6 +7,7 @@
 
 #include "breakerlab/core/simulate.h"
 #include "parallel_for.h"
+#include "row_scheduler.h"
 
 namespace breakerlab {
 
@@ -113,21 +114,28 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
     }
     return true;
   };
-  // A thread takes a whole row (the last knob's values, in order) at a time: a replay kept for
-  // the neighbouring values of that knob (a run that stands for other worker limits) then serves
-  // the rest of its row on that thread rather than once per thread. Rows are few only in odd
-  // maps; those, line plots, shards and coarse-first sweeps go a cell at a time.
+  // Threads take whole rows (RowScheduler): a replay kept for the neighbouring values of the last
+  // knob (a run that stands for other worker limits) then serves the rest of its row on that
+  // thread rather than once per thread. Rows are few only in odd maps; those, line plots, shards
+  // and coarse-first sweeps go a cell at a time.
   const std::size_t row = result.axes.empty() ? 1 : result.axes.back().size();
   const std::size_t rows = row == 0 ? 0 : mine.size() / row;
-  const std::size_t run = !options.coarse_first && shards == 1 && result.axes.size() >= 2 &&
-                                  rows >= 4 * std::size_t{threads}
-                              ? row
-                              : 1;
-  parallelFor((mine.size() + run - 1) / run, threads, [&](std::size_t task, unsigned worker) {
-    const std::size_t end = std::min(mine.size(), (task + 1) * run);
-    for (std::size_t i = task * run; i < end; ++i)
-      if (!evaluateCell(i, worker)) return;
-  });
+  if (!options.coarse_first && shards == 1 && result.axes.size() >= 2 &&
+      rows >= 4 * std::size_t{threads}) {
+    RowScheduler scheduler(mine.size(), row, threads);
+    onEachThread(threads, [&](unsigned worker) {
+      try {
+        while (const std::optional<std::size_t> i = scheduler.next(worker))
+          if (!evaluateCell(*i, worker)) return;
+      } catch (...) {
+        stopped = true;  // the other threads stop at their next cell
+        throw;
+      }
+    });
+  } else {
+    parallelFor(mine.size(), threads,
+                [&](std::size_t i, unsigned worker) { evaluateCell(i, worker); });
+  }
   for (std::size_t i = 0; i < cells.size(); ++i)
     if (done[i]) result.cells.push_back(std::move(cells[i]));
   // By number, whichever order they were done in.
