@@ -66,37 +66,54 @@ class DependencyServers {
     if (full) {
       replaceEarliest(done);
     } else {
-      free_at_.push_back(done);
-      std::push_heap(free_at_.begin(), free_at_.end(), std::greater<>{});
+      addServer(done);
     }
     return {wait, false};
   }
 
  private:
-  // The server that came free first takes the new call: one sift-down instead of a pop and a
-  // push (the heap stays a valid std:: min-heap). `done` is never below the earliest (the call
-  // begins no sooner) and usually belongs near the bottom, so the hole left by the earliest goes
-  // down the path of lesser children to a leaf with one comparison per level, and `done` rises
-  // from there to its place (Floyd's). The path is sorted, so the heap holds the same values in
-  // the same places as with the usual sift-down that stops early.
+  // The busy servers' free times are a 4-ary min-heap (children of i at 4i+1 .. 4i+4): half the
+  // levels of a binary heap for the dozens of servers a dependency has, and only the earliest is
+  // ever read, so which layout holds them changes no answer.
+  static constexpr std::size_t kArity = 4;
+
+  void addServer(Micros done) {
+    free_at_.push_back(done);
+    Micros* h = free_at_.data();
+    std::size_t i = free_at_.size() - 1;
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / kArity;
+      if (h[parent] <= done) break;
+      h[i] = h[parent];
+      i = parent;
+    }
+    h[i] = done;
+  }
+
+  // The server that came free first takes the new call. `done` is never below the earliest (the
+  // call begins no sooner) and usually belongs near the bottom, so the hole left by the earliest
+  // goes down the path of least children to a leaf, and `done` rises from there to its place
+  // (Floyd's).
   void replaceEarliest(Micros done) {
     const std::size_t n = free_at_.size();
     Micros* h = free_at_.data();
     std::size_t i = 0;
-    std::size_t child = 1;
-    // Nodes with both children: the lesser (the right one only when strictly less), chosen
-    // without a branch; then a lone left child, if the path ends at one.
-    for (; child + 1 < n; child = 2 * i + 1) {
-      child += static_cast<std::size_t>(h[child + 1] < h[child]);
-      h[i] = h[child];
-      i = child;
-    }
-    if (child < n) {
-      h[i] = h[child];
-      i = child;
+    for (std::size_t first = 1; first < n; first = kArity * i + 1) {
+      std::size_t least = first;
+      if (first + kArity <= n) {
+        // Four children: the least of two pairs, without a branch per child.
+        const std::size_t a = first + static_cast<std::size_t>(h[first + 1] < h[first]);
+        const std::size_t b = first + 2 + static_cast<std::size_t>(h[first + 3] < h[first + 2]);
+        least = h[b] < h[a] ? b : a;
+      } else {
+        for (std::size_t c = first + 1; c < n; ++c)
+          if (h[c] < h[least]) least = c;
+      }
+      h[i] = h[least];
+      i = least;
     }
     while (i > 0) {
-      const std::size_t parent = (i - 1) / 2;
+      const std::size_t parent = (i - 1) / kArity;
       if (h[parent] <= done) break;
       h[i] = h[parent];
       i = parent;
@@ -155,7 +172,7 @@ class DependencyServers {
   DependencyCapacity capacity_;
   Micros usage_start_ = 0, usage_end_ = 0;
   std::vector<double> usage_;    // server-microseconds per second
-  std::vector<Micros> free_at_;  // min-heap of the busy servers' free times
+  std::vector<Micros> free_at_;  // the busy servers' free times, a 4-ary min-heap
   std::vector<Micros> held_;     // share: min-heap of when the held calls end
 };
 

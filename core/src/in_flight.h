@@ -10,6 +10,7 @@
 #include "breakerlab/core/breaker.h"
 #include "breakerlab/core/outcome.h"
 #include "breakerlab/core/time.h"
+#include "fifo_queue.h"
 
 namespace breakerlab {
 
@@ -252,7 +253,7 @@ class InFlight {
     if (!wheel_.empty()) t = std::min(t, slots_[wheel_.top().slot].call.at);
     return t;
   }
-  PendingCall pop() {
+  [[gnu::always_inline]] PendingCall pop() {
     if (!timeouts_.empty()) {
       bool from_timeouts = wheel_.empty();
       if (!from_timeouts) {
@@ -273,33 +274,9 @@ class InFlight {
     PendingCall call;
     std::uint64_t seq;
   };
-  // A FIFO over a vector. The consumed prefix is dropped once it is the larger half, so memory
-  // stays proportional to the calls in flight even when the queue never drains.
-  class Fifo {
-   public:
-    bool empty() const { return head_ == items_.size(); }
-    const Sequenced& front() const { return items_[head_]; }
-    void push(const Sequenced& s) { items_.push_back(s); }
-    Sequenced pop() {
-      Sequenced s = items_[head_++];
-      if (head_ == items_.size()) {
-        items_.clear();
-        head_ = 0;
-      } else if (head_ >= 4096 && 2 * head_ >= items_.size()) {
-        items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-        head_ = 0;
-      }
-      return s;
-    }
-
-   private:
-    std::vector<Sequenced> items_;
-    std::size_t head_ = 0;
-  };
-
   Micros origin_;
   std::uint64_t next_seq_ = 0;
-  Fifo timeouts_;
+  FifoQueue<Sequenced> timeouts_;
   TimingWheel wheel_;
   std::vector<Sequenced> slots_;
   std::vector<std::uint32_t> free_;
