@@ -592,7 +592,9 @@ class Simulation {
     tick(t);
     if (t >= next_change_at_) [[unlikely]]
       applyChangesThrough(t);
-    if (t >= nextEventAt()) drain(t);
+    // With client resources most arrivals find something due, and the loop's first look at the
+    // next event is the same look: no separate one first.
+    if (resources_ || t >= nextEventAt()) drain(t);
     const bool counted = record != kLeadInRecord;
     if (trace_ != nullptr && counted) [[unlikely]] {
       trace_->keys.push_back(key);
