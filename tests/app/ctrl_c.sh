@@ -8,10 +8,12 @@ incident=$2
 err=$(mktemp)
 out=$(mktemp)
 trap 'rm -f "$err" "$out"' EXIT
+. "$(dirname "$0")/wait_for_sigint_handler.sh"
 # A background job of a non-interactive shell ignores SIGINT unless it is given back.
 (trap - INT; exec "$cli" replay "$incident" --no-incident-expect >"$out" 2>"$err") &
 pid=$!
-sleep 1.5
+wait_for_sigint_handler "$pid" || { echo "the replay never caught SIGINT"; exit 1; }
+sleep 0.5
 kill -INT "$pid"
 started=$SECONDS
 wait "$pid"

@@ -10,6 +10,7 @@ log="$work/big-request-log.csv"
 err="$work/import.err"
 out="$work/import.out"
 trap 'rm -f "$log" "$err" "$out"' EXIT
+. "$(dirname "$0")/wait_for_sigint_handler.sh"
 # 4 M calls (about 130 MB): long enough to interrupt and to show progress on any machine here.
 awk 'BEGIN {
   print "timestamp,duration_ms,status,key"
@@ -36,7 +37,8 @@ fi
 # Ctrl+C. A background job of a non-interactive shell ignores SIGINT unless it is given back.
 (trap - INT; exec "$cli" import "$log" -o /dev/null >"$out" 2>"$err") &
 pid=$!
-sleep 0.4
+wait_for_sigint_handler "$pid" || { echo "the import never caught SIGINT"; exit 1; }
+sleep 0.2
 kill -INT "$pid"
 started=$SECONDS
 wait "$pid"

@@ -2,6 +2,7 @@
 // moments, many times, leaves a sound workspace holding every run whose save returned; a full
 // disk fails a save with a clear error and loses nothing saved before.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -82,14 +83,27 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
       saveForever(file.path(), fixture, pipe_fds[1], k);
     }
     close(pipe_fds[1]);
+    std::string text;
+    char buffer[4096];
+    // Three kills in four wait for the child's first returned save and land a random moment
+    // into the stream; timed from the fork alone, a machine whose fsyncs are slow (a sanitizer
+    // build beside other tests) kills every child while it still opens the file. The fourth
+    // kill keeps hitting the open and the first save.
+    if (k % 4 != 3) {
+      pollfd first_save{pipe_fds[0], POLLIN, 0};
+      while (text.find('\n') == std::string::npos) {
+        ASSERT_EQ(poll(&first_save, 1, 120'000), 1) << "the child saved nothing in 2 minutes";
+        const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+        ASSERT_GT(n, 0) << "the child ended before its first save";
+        text.append(buffer, n);
+      }
+    }
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     int status = 0;
     ASSERT_EQ(waitpid(pid, &status, 0), pid);
     ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped by itself with " << WEXITSTATUS(status);
     // Every id the child wrote was written after its save returned.
-    std::string text;
-    char buffer[4096];
     for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
     close(pipe_fds[0]);
     std::size_t from = 0;
