@@ -1,6 +1,7 @@
 #include "sensitivity_job.h"
 
 #include <QElapsedTimer>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 #include <thread>
 
@@ -20,7 +21,11 @@ SensitivityJob::~SensitivityJob() {
 }
 
 unsigned SensitivityJob::defaultThreads() {
-  return std::max(1u, std::thread::hardware_concurrency() - 1);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void SensitivityJob::yieldThisThreadToOthers() {
+  QThread::currentThread()->setPriority(QThread::IdlePriority);
 }
 
 void SensitivityJob::cancel() {
@@ -45,6 +50,10 @@ void SensitivityJob::start(SensitivityRequest request) {
     SweepOptions options;
     options.threads = request.threads != 0 ? request.threads : defaultThreads();
     options.cancel = cancel.get();
+    // This thread keeps its priority, so the map always has a core; the others it starts run
+    // only when a core has nothing else to do (a knob's replay, the UI, the rest of the
+    // machine).
+    options.extra_thread_started = &SensitivityJob::yieldThisThreadToOthers;
     // Progress in steps a bar can show, not one event per cell of a big map.
     std::size_t shown = 0;
     options.progress = [&](std::size_t done, std::size_t total) {

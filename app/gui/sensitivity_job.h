@@ -1,9 +1,10 @@
 #pragma once
 // A sensitivity map computed off the UI thread: the sweep replays the incident once per cell on
-// every core but one (the UI keeps its own), coarse to fine, with a preview of the map so far
-// every kPreviewIntervalMs. A newer request supersedes the one running, which
-// stops within a cell; only the newest request's map is ever handed out (a generation number
-// tells them apart), so a map of an incident that was closed meanwhile is never shown.
+// every core, all but one at idle priority (a knob's replay and the UI come first), coarse to
+// fine, with a preview of the map so far every kPreviewIntervalMs. A newer request supersedes the
+// one running, which stops within a cell; only the newest request's map is ever handed out (a
+// generation number tells them apart), so a map of an incident that was closed meanwhile is never
+// shown.
 #include <QObject>
 #include <QThreadPool>
 #include <atomic>
@@ -25,7 +26,7 @@ struct SensitivityRequest {
   std::vector<KnobRange> knobs;              // one or two
   std::vector<std::size_t> points;           // per knob
   std::vector<const MetricInfo*> metrics;    // measured in every cell
-  unsigned threads = 0;                      // 0: every core but one
+  unsigned threads = 0;                      // 0: every core
 };
 
 class SensitivityJob : public QObject {
@@ -47,6 +48,10 @@ class SensitivityJob : public QObject {
   bool busy() const { return running_ != 0; }
   std::uint64_t generation() const { return generation_; }
   static unsigned defaultThreads();
+  // Runs the calling thread, and the threads it starts from now on, only when a core has
+  // nothing else to run (SCHED_IDLE on Linux). For a thread of the sweep's own: there is no
+  // way back without privileges.
+  static void yieldThisThreadToOthers();
 
  signals:
   // Cells done of the map being computed (the newest request's only).

@@ -86,8 +86,15 @@ SweepResult sweep(const Evaluator& evaluator, std::span<const KnobRange> knobs,
   std::mutex progress_mutex;
   std::size_t finished = 0;
   std::atomic<bool> stopped{false};
+  // Worker 0 is the caller's thread; each other worker is one thread, the only one to touch its
+  // flag.
+  std::vector<char> set_up(threads, 0);
   // Evaluates cell i of mine on `worker`'s scratch; false once the sweep is to stop.
   const auto evaluateCell = [&](std::size_t i, unsigned worker) {
+    if (worker != 0 && !set_up[worker]) {
+      set_up[worker] = 1;
+      if (options.extra_thread_started) options.extra_thread_started();
+    }
     if (stopped.load() || (options.cancel != nullptr && options.cancel->load())) {
       stopped = true;
       return false;

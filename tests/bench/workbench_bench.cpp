@@ -9,11 +9,14 @@
 #include <QSlider>
 #include <QStandardPaths>
 
+#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/metrics.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
 #include "main_window.h"
 #include "replay_session.h"
+#include "sensitivity_job.h"
 
 namespace {
 

@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "breakerlab/core/expectations.h"
 #include "breakerlab/core/simulate.h"
@@ -370,6 +374,42 @@ TEST(Sweep, ThreadsTakingWholeRowsGiveTheMapOfOneThread) {
     EXPECT_EQ(b.cells[i].values, a.cells[i].values);
     EXPECT_EQ(b.cells[i].evaluation.objectives, a.cells[i].evaluation.objectives);
     EXPECT_EQ(b.cells[i].evaluation.goals_met, a.cells[i].evaluation.goals_met);
+  }
+}
+
+TEST(Sweep, EachThreadItStartsIsSetUpOnceBeforeItsFirstCellAndTheCallersNever) {
+  const Evaluator evaluator = pricingEvaluator();
+  const KnobRange knobs[] = {range("breaker.open.interval", 3, 30),
+                             range("breaker.open.early_probe.poll", 1, 3)};
+  for (const bool coarse_first : {false, true}) {  // whole rows, and a cell at a time
+    const std::size_t points[] = {10, 3};
+    std::mutex mutex;
+    std::map<std::thread::id, int> set_up;
+    std::set<std::thread::id> evaluated_unset, evaluated_on;
+    SweepOptions options;
+    options.threads = 3;
+    options.coarse_first = coarse_first;
+    options.extra_thread_started = [&] {
+      const std::lock_guard lock(mutex);
+      ++set_up[std::this_thread::get_id()];
+    };
+    options.cell_done = [&](const SweepCell&) {
+      const std::lock_guard lock(mutex);
+      const auto id = std::this_thread::get_id();
+      evaluated_on.insert(id);
+      if (!set_up.count(id)) evaluated_unset.insert(id);
+    };
+    const std::thread::id caller = std::this_thread::get_id();
+    const SweepResult map = sweep(evaluator, knobs, points, options);
+    EXPECT_EQ(map.cells.size(), 30u);
+    EXPECT_EQ(set_up.count(caller), 0u) << "the caller's thread is the caller's to set up";
+    EXPECT_LE(set_up.size(), 2u);
+    for (const auto& [id, times] : set_up) EXPECT_EQ(times, 1) << "once per thread";
+    // Every cell was done on the caller's thread or on one set up before it.
+    evaluated_unset.erase(caller);
+    EXPECT_TRUE(evaluated_unset.empty()) << "a started thread evaluated a cell before set-up";
+    evaluated_on.erase(caller);
+    for (const std::thread::id id : evaluated_on) EXPECT_EQ(set_up.count(id), 1u);
   }
 }
 

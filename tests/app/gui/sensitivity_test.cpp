@@ -12,12 +12,19 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 #include <QUndoStack>
+#include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "main_window.h"
 #include "replay_session.h"
+#include "sensitivity_job.h"
 #include "sensitivity_panel.h"
 #include "test_incident.h"
 
@@ -256,6 +263,28 @@ TEST_F(SensitivityDock, ASlowMapShowsItsWholeShapeWhileItComputesAndStoppingKeep
   EXPECT_GT(plot().map().preview_cells, 0u) << "the preview stays";
   EXPECT_EQ(plot().map().cellCount(), cells);
 }
+
+#ifdef __linux__
+// The map may take every core because the threads the sweep starts yield to everything else
+// (the sweep calls the job's hook on each of them: Sweep.EachThreadItStartsIsSetUpOnce...).
+// The hook puts its thread, and any thread started from it, at idle priority; the UI thread
+// keeps its own.
+TEST(SensitivityJobThreads, YieldingPutsTheThreadAndThoseItStartsAtIdlePriority) {
+  int own_policy = -1, started_policy = -1;
+  QThread* thread = QThread::create([&] {
+    SensitivityJob::yieldThisThreadToOthers();
+    own_policy = sched_getscheduler(0);
+    std::thread([&] { started_policy = sched_getscheduler(0); }).join();
+  });
+  thread->start();
+  ASSERT_TRUE(thread->wait(10'000));
+  delete thread;
+  EXPECT_EQ(own_policy, SCHED_IDLE);
+  EXPECT_EQ(started_policy, SCHED_IDLE);
+  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER) << "the UI thread keeps its priority";
+  EXPECT_EQ(SensitivityJob::defaultThreads(), std::max(1u, std::thread::hardware_concurrency()));
+}
+#endif
 
 TEST_F(SensitivityDock, ClosingTheDockStopsTheMapComputing) {
   open(orders());

@@ -32,6 +32,9 @@ struct SweepOptions {
   // Evaluate the cells coarse to fine (coarseToFineOrder) rather than by number, so that the
   // cells done early cover the whole grid. The map is the same either way.
   bool coarse_first = false;
+  // Called once on each thread the sweep starts (not the caller's), before its first cell: to
+  // give those threads a lower priority than the caller's, say.
+  std::function<void()> extra_thread_started;
 };
 
 struct SweepResult {
