@@ -12,7 +12,7 @@ trap 'rm -f "$err" "$out"' EXIT
 # A background job of a non-interactive shell ignores SIGINT unless it is given back.
 (trap - INT; exec "$cli" replay "$incident" --no-incident-expect >"$out" 2>"$err") &
 pid=$!
-wait_for_sigint_handler "$pid" || { echo "the replay never caught SIGINT"; exit 1; }
+wait_for_sigint_handler "$pid" "$cli" || { kill -KILL "$pid" 2>/dev/null; echo "the replay never caught SIGINT"; exit 1; }
 sleep 0.5
 kill -INT "$pid"
 started=$SECONDS

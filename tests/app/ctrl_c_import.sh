@@ -37,7 +37,7 @@ fi
 # Ctrl+C. A background job of a non-interactive shell ignores SIGINT unless it is given back.
 (trap - INT; exec "$cli" import "$log" -o /dev/null >"$out" 2>"$err") &
 pid=$!
-wait_for_sigint_handler "$pid" || { echo "the import never caught SIGINT"; exit 1; }
+wait_for_sigint_handler "$pid" "$cli" || { kill -KILL "$pid" 2>/dev/null; echo "the import never caught SIGINT"; exit 1; }
 sleep 0.2
 kill -INT "$pid"
 started=$SECONDS

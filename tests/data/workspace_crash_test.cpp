@@ -69,11 +69,8 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
   // something, rather than fail on the machine's speed.
   constexpr int kMostKills = 400;
   constexpr std::size_t kEnoughRuns = 100;
-  int killed_mid_stream = 0;
   int k = 0;
-  for (; k < kMostKills &&
-         (k < kKills || returned.size() < kEnoughRuns || killed_mid_stream < kKills / 2);
-       ++k) {
+  for (; k < kMostKills && (k < kKills || returned.size() < kEnoughRuns); ++k) {
     int pipe_fds[2];
     ASSERT_EQ(pipe(pipe_fds), 0);
     const pid_t pid = fork();
@@ -85,17 +82,27 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
     close(pipe_fds[1]);
     std::string text;
     char buffer[4096];
-    // Three kills in four wait for the child's first returned save and land a random moment
-    // into the stream; timed from the fork alone, a machine whose fsyncs are slow (a sanitizer
-    // build beside other tests) kills every child while it still opens the file. The fourth
-    // kill keeps hitting the open and the first save.
+    // Three kills in four wait for the child's first returned save and so land a random moment
+    // into the stream of saves; timed from the fork alone, a machine whose fsyncs are slow (a
+    // sanitizer build beside other tests) killed every child while it still opened the file.
+    // The fourth kill keeps hitting the open and the first save.
     if (k % 4 != 3) {
       pollfd first_save{pipe_fds[0], POLLIN, 0};
-      while (text.find('\n') == std::string::npos) {
-        ASSERT_EQ(poll(&first_save, 1, 120'000), 1) << "the child saved nothing in 2 minutes";
-        const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
-        ASSERT_GT(n, 0) << "the child ended before its first save";
-        text.append(buffer, n);
+      std::string failure;
+      while (failure.empty() && text.find('\n') == std::string::npos) {
+        if (poll(&first_save, 1, 120'000) != 1) {
+          failure = "the child saved nothing in 2 minutes";
+        } else if (const ssize_t n = read(pipe_fds[0], buffer, sizeof buffer); n > 0) {
+          text.append(buffer, n);
+        } else {
+          failure = "the child ended before its first save";
+        }
+      }
+      if (!failure.empty()) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        close(pipe_fds[0]);
+        FAIL() << failure << " (kill " << k << ")";
       }
     }
     std::this_thread::sleep_for(std::chrono::microseconds(delay_us(random)));
@@ -107,7 +114,6 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
     for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
     close(pipe_fds[0]);
     std::size_t from = 0;
-    int saved_now = 0;
     for (std::size_t end; (end = text.find('\n', from)) != std::string::npos; from = end + 1) {
       std::istringstream line(text.substr(from, end - from));
       std::int64_t id = 0;
@@ -115,9 +121,7 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
       line >> id >> n;
       returned[id] = {"child " + std::to_string(k) + " save " + std::to_string(n),
                       n % 7 == 3 ? "note " + std::to_string(n) : std::string()};
-      ++saved_now;
     }
-    killed_mid_stream += saved_now > 0 ? 1 : 0;
 
     const Workspace ws = Workspace::open(file.path());
     ASSERT_EQ(ws.integrityCheck(), "ok") << "after kill " << k;
@@ -131,7 +135,6 @@ TEST(WorkspaceCrash, KilledMidSaveManyTimesLosesNoReturnedSaveAndStaysSound) {
   }
   const Workspace ws = Workspace::open(file.path());
   EXPECT_GE(ws.runs().size(), kEnoughRuns) << "the stream saved too few runs to prove anything";
-  EXPECT_GE(killed_mid_stream, kKills / 2) << "most kills must land while saves are going on";
   // The stored runs are whole: each one reads back with its metrics and checks.
   RunFilter newest;
   newest.limit = 50;
