@@ -3,7 +3,15 @@
 #include <QElapsedTimer>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <thread>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#endif
 
 #include "breakerlab/core/sweep.h"
 #include "breakerlab/core/tuning_objective.h"
@@ -25,12 +33,22 @@ unsigned SensitivityJob::defaultThreads() {
 }
 
 void SensitivityJob::yieldThisThreadToOthers() {
-  QThread::currentThread()->setPriority(QThread::IdlePriority);
+#ifdef __linux__
+  // On Linux the nice value is each thread's own, and the threads it starts inherit it.
+  const auto thread = static_cast<id_t>(gettid());
+  errno = 0;
+  const int nice = getpriority(PRIO_PROCESS, thread);
+  if (errno == 0)
+    setpriority(PRIO_PROCESS, thread, std::min(kMostNice, nice + kExtraThreadsNiceness));
+#else
+  QThread::currentThread()->setPriority(QThread::LowestPriority);
+#endif
 }
 
 void SensitivityJob::cancel() {
   if (cancel_) cancel_->store(true);
   cancel_.reset();
+  computing_ = false;
   ++generation_;  // whatever the stopped sweep returns is not handed out
 }
 
@@ -39,6 +57,7 @@ void SensitivityJob::start(SensitivityRequest request) {
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   const std::uint64_t generation = generation_;
   ++running_;
+  computing_ = true;
   auto cancel = cancel_;
   // `this` outlives the work: the destructor waits for the pool, and Qt drops the events still
   // queued for a destroyed object.
@@ -50,9 +69,8 @@ void SensitivityJob::start(SensitivityRequest request) {
     SweepOptions options;
     options.threads = request.threads != 0 ? request.threads : defaultThreads();
     options.cancel = cancel.get();
-    // This thread keeps its priority, so the map always has a core; the others it starts run
-    // only when a core has nothing else to do (a knob's replay, the UI, the rest of the
-    // machine).
+    // This thread keeps its priority, so the map always has a core; the others it starts give
+    // way to a knob's replay, the UI and the rest of the machine.
     options.extra_thread_started = &SensitivityJob::yieldThisThreadToOthers;
     // Progress in steps a bar can show, not one event per cell of a big map.
     std::size_t shown = 0;
@@ -107,6 +125,7 @@ void SensitivityJob::start(SensitivityRequest request) {
         [this, map, seconds, generation, whole, error] {
           --running_;
           if (generation != generation_) return;  // superseded or cancelled
+          computing_ = false;
           if (!error.isEmpty()) {
             emit failed(error);
           } else if (whole) {

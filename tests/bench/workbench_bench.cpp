@@ -98,6 +98,32 @@ void BM_KnobToRepaint1M(benchmark::State& state) {
 }
 BENCHMARK(BM_KnobToRepaint1M)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The same knob drag on 14 Aug to its whole answer while a 50 x 50 map of it computes in the
+// background, on the workbench's threads (0: every core, all but one at a lower priority) or on
+// one: compare with BM_KnobToRepaint/0814_final.
+void BM_KnobToRepaintWhileMapping(benchmark::State& state) {
+  auto incident = std::make_shared<const Incident>(bundled("inc-2026-0814-orders.yaml"));
+  app::SensitivityJob job;
+  app::SensitivityRequest request;
+  request.incident = incident;
+  request.base = incident->deployed;
+  request.knobs = {{findKnob("timeout.attempt"), 200, 10000, true},
+                   {findKnob("workers.per_pod"), 10, 100, false}};
+  request.points = {50, 50};
+  request.metrics = {findMetric("failed_pct")};
+  request.threads = static_cast<unsigned>(state.range(0));
+  job.start(std::move(request));
+  knobToRepaint(state, *incident, true);
+  state.counters["map_still_computing"] = job.busy() ? 1 : 0;
+  job.cancel();
+}
+BENCHMARK(BM_KnobToRepaintWhileMapping)
+    ->ArgName("map_threads")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 }  // namespace
 
 int main(int argc, char** argv) {

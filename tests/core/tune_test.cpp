@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -382,34 +384,43 @@ TEST(Sweep, EachThreadItStartsIsSetUpOnceBeforeItsFirstCellAndTheCallersNever) {
   const KnobRange knobs[] = {range("breaker.open.interval", 3, 30),
                              range("breaker.open.early_probe.poll", 1, 3)};
   for (const bool coarse_first : {false, true}) {  // whole rows, and a cell at a time
-    const std::size_t points[] = {10, 3};
+    // 16 rows for 2 threads: enough for the sweep to hand out whole rows.
+    const std::size_t points[] = {16, 3};
     std::mutex mutex;
     std::map<std::thread::id, int> set_up;
     std::set<std::thread::id> evaluated_unset, evaluated_on;
+    std::atomic<bool> started_thread_set_up{false};
     SweepOptions options;
-    options.threads = 3;
+    options.threads = 2;
     options.coarse_first = coarse_first;
     options.extra_thread_started = [&] {
-      const std::lock_guard lock(mutex);
-      ++set_up[std::this_thread::get_id()];
+      {
+        const std::lock_guard lock(mutex);
+        ++set_up[std::this_thread::get_id()];
+      }
+      started_thread_set_up = true;
     };
+    const std::thread::id caller = std::this_thread::get_id();
     options.cell_done = [&](const SweepCell&) {
-      const std::lock_guard lock(mutex);
       const auto id = std::this_thread::get_id();
+      // The caller's thread could do every cell before the other starts: it waits (up to 10 s)
+      // for the other thread's set-up, so that the other thread surely does cells too.
+      for (int waited = 0; id == caller && !started_thread_set_up && waited < 1000; ++waited)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      const std::lock_guard lock(mutex);
       evaluated_on.insert(id);
       if (!set_up.count(id)) evaluated_unset.insert(id);
     };
-    const std::thread::id caller = std::this_thread::get_id();
     const SweepResult map = sweep(evaluator, knobs, points, options);
-    EXPECT_EQ(map.cells.size(), 30u);
+    EXPECT_EQ(map.cells.size(), 48u);
     EXPECT_EQ(set_up.count(caller), 0u) << "the caller's thread is the caller's to set up";
-    EXPECT_LE(set_up.size(), 2u);
-    for (const auto& [id, times] : set_up) EXPECT_EQ(times, 1) << "once per thread";
+    ASSERT_EQ(set_up.size(), 1u) << "the one thread started is set up";
+    EXPECT_EQ(set_up.begin()->second, 1) << "once";
     // Every cell was done on the caller's thread or on one set up before it.
     evaluated_unset.erase(caller);
     EXPECT_TRUE(evaluated_unset.empty()) << "a started thread evaluated a cell before set-up";
     evaluated_on.erase(caller);
-    for (const std::thread::id id : evaluated_on) EXPECT_EQ(set_up.count(id), 1u);
+    EXPECT_EQ(evaluated_on.size(), 1u) << "the started thread did cells too";
   }
 }
 

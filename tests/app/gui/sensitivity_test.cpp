@@ -17,9 +17,17 @@
 #include <thread>
 
 #ifdef __linux__
-#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <set>
 #endif
 
+#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/metrics.h"
+#include "breakerlab/data/incident_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "main_window.h"
@@ -78,6 +86,15 @@ struct SensitivityDock : ::testing::Test {
       QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     QCoreApplication::processEvents();
     return !panel().busy();
+  }
+  // Every sweep started, superseded ones too, has returned.
+  bool waitForSweepsToStop(int ms) {
+    QElapsedTimer waited;
+    waited.start();
+    while (panel().job().sweepsRunning() != 0 && waited.elapsed() < ms)
+      QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QCoreApplication::processEvents();
+    return panel().job().sweepsRunning() == 0;
   }
   // A small map: 6 values per knob.
   void computeSmallMap() {
@@ -218,7 +235,8 @@ TEST_F(SensitivityDock, ANewIncidentStopsTheMapComputingAndNeverShowsIt) {
   ASSERT_TRUE(panel().busy());
   open(QString::fromStdString(test::incidentPath()));
   EXPECT_TRUE(plot().map().empty());
-  ASSERT_TRUE(waitForMap(30'000)) << "the superseded sweep stops within a cell";
+  EXPECT_FALSE(panel().busy());
+  ASSERT_TRUE(waitForSweepsToStop(30'000)) << "the superseded sweep stops within a cell";
   EXPECT_EQ(computed.count(), 0) << "the 14 Aug map is never handed out";
   EXPECT_TRUE(plot().map().empty());
   // The new incident's own map comes through.
@@ -265,24 +283,74 @@ TEST_F(SensitivityDock, ASlowMapShowsItsWholeShapeWhileItComputesAndStoppingKeep
 }
 
 #ifdef __linux__
-// The map may take every core because the threads the sweep starts yield to everything else
-// (the sweep calls the job's hook on each of them: Sweep.EachThreadItStartsIsSetUpOnce...).
-// The hook puts its thread, and any thread started from it, at idle priority; the UI thread
-// keeps its own.
-TEST(SensitivityJobThreads, YieldingPutsTheThreadAndThoseItStartsAtIdlePriority) {
-  int own_policy = -1, started_policy = -1;
-  QThread* thread = QThread::create([&] {
+int niceOfThisThread() {
+  return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+}
+
+// The nice value of each of this process's threads (field 19 of /proc/self/task/TID/stat).
+std::multiset<int> niceOfEachThread() {
+  std::multiset<int> nice;
+  for (const QString& task : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs)) {
+    QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(task));
+    if (!stat.open(QIODevice::ReadOnly)) continue;
+    const QByteArray text = stat.readAll();
+    // The command name, field 2, may hold spaces: count the fields from field 3, after its ')'.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() > 19 - 3) nice.insert(fields[19 - 3].toInt());
+  }
+  return nice;
+}
+
+int lowered(int nice) {
+  return std::min(SensitivityJob::kMostNice, nice + SensitivityJob::kExtraThreadsNiceness);
+}
+
+// The hook the sweep calls on each thread it starts (Sweep.EachThreadItStartsIsSetUpOnce...)
+// lowers the priority of that thread and of any thread it starts.
+TEST(SensitivityJobThreads, YieldingLowersThePriorityOfTheThreadAndOfThoseItStarts) {
+  const int own = niceOfThisThread();
+  int yielded = -100, started = -100;
+  std::thread([&] {  // as the sweep's threads are: not QThreads
     SensitivityJob::yieldThisThreadToOthers();
-    own_policy = sched_getscheduler(0);
-    std::thread([&] { started_policy = sched_getscheduler(0); }).join();
-  });
-  thread->start();
-  ASSERT_TRUE(thread->wait(10'000));
-  delete thread;
-  EXPECT_EQ(own_policy, SCHED_IDLE);
-  EXPECT_EQ(started_policy, SCHED_IDLE);
-  EXPECT_EQ(sched_getscheduler(0), SCHED_OTHER) << "the UI thread keeps its priority";
-  EXPECT_EQ(SensitivityJob::defaultThreads(), std::max(1u, std::thread::hardware_concurrency()));
+    yielded = niceOfThisThread();
+    std::thread([&] { started = niceOfThisThread(); }).join();
+  })
+      .join();
+  EXPECT_EQ(yielded, lowered(own));
+  EXPECT_EQ(started, lowered(own));
+  EXPECT_EQ(niceOfThisThread(), own) << "another thread's yielding leaves this one alone";
+}
+
+// A map of 14 Aug on two threads: while it computes, one of the process's threads runs at the
+// lower priority (the one the sweep started), and none is left once the map is done.
+TEST(SensitivityJobThreads, AMapOnTwoThreadsRunsOneAtALowerPriority) {
+  const int own = niceOfThisThread();
+  ASSERT_NE(lowered(own), own) << "this test needs a nice below " << SensitivityJob::kMostNice;
+  ASSERT_EQ(niceOfEachThread().count(lowered(own)), 0u);
+  auto incident = std::make_shared<const Incident>(
+      loadIncident(test::resourcePath("incidents/inc-2026-0814-orders.yaml")));
+  SensitivityJob job;
+  SensitivityRequest request;
+  request.incident = incident;
+  request.base = incident->deployed;
+  request.knobs = {{findKnob("timeout.attempt"), 200, 10000, true},
+                   {findKnob("workers.per_pod"), 10, 100, false}};
+  request.points = {6, 6};
+  request.metrics = {findMetric("failed_pct")};
+  request.threads = 2;
+  QSignalSpy finished(&job, &SensitivityJob::finished);
+  job.start(std::move(request));
+  std::size_t most_lowered = 0;
+  QElapsedTimer waited;
+  waited.start();
+  while (job.sweepsRunning() != 0 && waited.elapsed() < 120'000) {
+    most_lowered = std::max(most_lowered, niceOfEachThread().count(lowered(own)));
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+  }
+  ASSERT_EQ(job.sweepsRunning(), 0);
+  EXPECT_EQ(finished.count(), 1);
+  EXPECT_EQ(most_lowered, 1u) << "one thread of two at the lower priority";
+  EXPECT_EQ(niceOfEachThread().count(lowered(own)), 0u) << "the sweep's thread ends with the map";
 }
 #endif
 
@@ -294,9 +362,30 @@ TEST_F(SensitivityDock, ClosingTheDockStopsTheMapComputing) {
   panel().compute();
   ASSERT_TRUE(panel().busy());
   window.sensitivityDock()->close();
-  ASSERT_TRUE(waitForMap(30'000));
+  ASSERT_TRUE(waitForSweepsToStop(30'000)) << "the sweep stops within a cell";
   EXPECT_EQ(computed.count(), 0);
   EXPECT_EQ(panel().computeButton()->text(), QStringLiteral("Compute"));
+}
+
+// Compute right after Cancel starts a new map, while the cancelled sweep may still be finishing
+// its cell (longer on a busy machine, for a thread at the lowest priority).
+TEST_F(SensitivityDock, ComputeRightAfterCancelStartsANewMap) {
+  open(orders());
+  window.showSensitivity();
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  panel().setPoints(20);
+  QTest::mouseClick(panel().computeButton(), Qt::LeftButton);
+  ASSERT_EQ(panel().computeButton()->text(), QStringLiteral("Cancel"));
+  QTest::mouseClick(panel().computeButton(), Qt::LeftButton);  // Cancel
+  ASSERT_EQ(panel().computeButton()->text(), QStringLiteral("Compute"));
+  ASSERT_GE(panel().job().sweepsRunning(), 1) << "the cancelled sweep has not returned yet";
+  panel().setPoints(3);
+  QTest::mouseClick(panel().computeButton(), Qt::LeftButton);  // Compute again
+  EXPECT_EQ(panel().computeButton()->text(), QStringLiteral("Cancel"));
+  EXPECT_TRUE(panel().busy());
+  ASSERT_TRUE(waitForMap(60'000));
+  EXPECT_EQ(computed.count(), 1) << "the new map, and only it, comes through";
+  ASSERT_TRUE(waitForSweepsToStop(30'000));
 }
 
 }  // namespace

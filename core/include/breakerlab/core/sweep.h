@@ -32,8 +32,10 @@ struct SweepOptions {
   // Evaluate the cells coarse to fine (coarseToFineOrder) rather than by number, so that the
   // cells done early cover the whole grid. The map is the same either way.
   bool coarse_first = false;
-  // Called once on each thread the sweep starts (not the caller's), before its first cell: to
-  // give those threads a lower priority than the caller's, say.
+  // Called on each thread the sweep starts (never the caller's), once, before the first cell
+  // that thread evaluates (a thread that gets no cell never calls it): to give those threads a
+  // lower priority than the caller's, say. Unlike progress and cell_done, it may run on
+  // several threads at once.
   std::function<void()> extra_thread_started;
 };
 
