@@ -29,7 +29,8 @@ SensitivityJob::~SensitivityJob() {
 }
 
 unsigned SensitivityJob::defaultThreads() {
-  return std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores > 1 ? cores - 1 : 1u;
 }
 
 void SensitivityJob::yieldThisThreadToOthers() {

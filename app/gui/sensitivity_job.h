@@ -50,15 +50,18 @@ class SensitivityJob : public QObject {
   bool busy() const { return computing_; }
   int sweepsRunning() const { return running_; }
   std::uint64_t generation() const { return generation_; }
+  // One core is left to the UI and the replay a knob drag starts: on the 2-core CI machine a map
+  // whose second thread ran at nice 19 beside the other tests held its end for the cell that
+  // thread had (a cheap 8 Sep map over the half second of kAutoRecomputeSeconds, 5 Dec), and the
+  // speed-up when nothing else runs was small (docs/sensitivity.md).
   static unsigned defaultThreads();
   // Lowers the priority of the calling thread, and of the threads it starts from now on, to the
   // lowest nice (19 on Linux; kExtraThreadsNiceness more, at most kMostNice). Beside a thread of
-  // normal priority it then gets about 1.5% of the core (CFS weights 15 against 1024). Measured
-  // on 5 Dec (BM_KnobToRepaintWhileMapping): a knob dragged while a map computes on both cores
-  // repaints as fast as beside a map on one (47 to 66 ms against 48 to 50), as with SCHED_IDLE;
-  // nice 10 cost it about 7 ms. SCHED_IDLE (weight 3) starves the thread on a busy machine: the
-  // map's end waits for the cell it holds, and a cheap 8 Sep map beside other tests took over
-  // the half second that makes a map recompute by itself (1 run in 3; none at nice 19).
+  // normal priority it then gets about 1.5% of the core (CFS weights 15 against 1024). The
+  // sweep's threads beyond its first run so: a knob dragged while a map computes on every core
+  // repainted as fast as beside a map on one (47 to 66 ms against 48 to 50, 5 Dec,
+  // BM_KnobToRepaintWhileMapping); nice 10 cost it about 7 ms. SCHED_IDLE (weight 3) starves
+  // the thread on a busy machine and the map's end waits for the cell it holds.
   // For the sweep's own threads: under the usual RLIMIT_NICE of 0 a thread cannot lower its
   // nice again.
   static void yieldThisThreadToOthers();

@@ -586,7 +586,7 @@ void SensitivityPanel::updateStale() {
   stale_ = stale;
   plot_->setStale(stale);
   stale_row_->setVisible(stale);
-  if (stale && !busy() && last_seconds_ < kAutoRecomputeSeconds) {
+  if (stale && !busy() && last_seconds_ < auto_recompute_seconds_) {
     recompute_timer_->start();  // restarted by each step of a drag
   } else if (!stale) {
     recompute_timer_->stop();

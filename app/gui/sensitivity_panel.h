@@ -42,6 +42,9 @@ class SensitivityPanel : public QWidget {
   // a 25 x 25 map in a fifth of a second), once the knobs have been still for kRecomputeDelayMs;
   // a slower one waits for Recompute.
   static constexpr double kAutoRecomputeSeconds = 0.5;
+  // The bar above, for this panel (a sanitizer build takes several times as long for a map).
+  void setAutoRecomputeSeconds(double seconds) { auto_recompute_seconds_ = seconds; }
+  double autoRecomputeSeconds() const { return auto_recompute_seconds_; }
   static constexpr int kRecomputeDelayMs = 300;
 
   explicit SensitivityPanel(ReplaySession* session, QWidget* parent = nullptr);
@@ -137,6 +140,7 @@ class SensitivityPanel : public QWidget {
   BreakerLibrary knobs_library_ = BreakerLibrary::breakerlab;
   bool stale_ = false;
   double last_seconds_ = 0;
+  double auto_recompute_seconds_ = kAutoRecomputeSeconds;
 };
 
 }  // namespace breakerlab::app
