@@ -123,11 +123,15 @@ int main(int argc, char** argv) {
   const bool opened =
       !files.isEmpty() && window.openIncident(breakerlab::app::incidentArgumentPath(files.front()));
   if (grabbing && !files.isEmpty() && !opened) return 2;  // the reason is on stderr
+  // An option that cannot be followed: the window shows the rest, but a screenshot would
+  // silently show something else than asked for.
+  bool option_refused = false;
   if (opened && parser.isSet(policy)) window.importConfigFrom(parser.value(policy));
   if (opened && parser.isSet(what_if)) {
     const auto* w = window.session().incident().whatIf(parser.value(what_if).toStdString());
     if (w == nullptr) {
       qWarning("no what-if named '%s' in this incident", qPrintable(parser.value(what_if)));
+      option_refused = true;
     } else {
       const auto actions = window.findChildren<QAction*>();
       for (QAction* a : actions)
@@ -141,8 +145,10 @@ int main(int argc, char** argv) {
         window.compareWith(choice);
         found = true;
       }
-    if (!found)
+    if (!found) {
       qWarning("no what-if named '%s' to compare with", qPrintable(parser.value(compare)));
+      option_refused = true;
+    }
   }
   if (opened && parser.isSet(range)) {
     const QStringList ft = parser.value(range).split(':');
@@ -150,22 +156,27 @@ int main(int argc, char** argv) {
     const double from = ft.value(0).toDouble(&ok_from), to = ft.value(1).toDouble(&ok_to);
     if (ft.size() == 2 && ok_from && ok_to && from < to)
       window.lanes()->showRange(from, to);
-    else
+    else {
       qWarning("--range takes FROM:TO in seconds, FROM < TO");
+      option_refused = true;
+    }
   }
   if (opened && parser.isSet(sensitivity)) {
     window.showSensitivity();
     breakerlab::app::SensitivityPanel* panel = window.sensitivityPanel();
     const QStringList knobs = parser.value(sensitivity).split(',');
     if (parser.value(sensitivity) != QStringLiteral("-") &&
-        !panel->chooseKnobs(knobs.value(0), knobs.value(1)))
+        !panel->chooseKnobs(knobs.value(0), knobs.value(1))) {
       qWarning("--sensitivity: '%s' is not one or two knobs the config shows",
                qPrintable(parser.value(sensitivity)));
+      option_refused = true;
+    }
     if (parser.isSet(sensitivity_points))
       panel->setPoints(parser.value(sensitivity_points).toInt());
     // Once the window has its layout, so the map is drawn at its size.
     QTimer::singleShot(0, panel, [panel] { panel->compute(); });
   }
+  if (grabbing && option_refused) return 2;  // the reason is on stderr
   if (grabbing) {
     // After the whole answer (and B's replay, and a map), not a progressive one.
     QTimer::singleShot(400, &window, [&] {

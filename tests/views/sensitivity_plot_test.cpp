@@ -102,6 +102,45 @@ TEST_F(ShownPlot, AHeatmapHasItsCellsColourScaleBoundaryAndMarker) {
   EXPECT_FALSE(plot.currentOnMap());
 }
 
+// A user saw a colour bar under the cells with its ticks evenly spaced while the cells were
+// coloured by ratio: a tick's place on the bar must be the colour of a cell of that value.
+TEST(SensitivityPlotColourScale, IsTickedByRatioBesideTheCellsAndUnderThem) {
+  const PricingMap m;
+  SensitivityMap map = m.map;
+  // Values over a ratio of 64 (the time cached from 0.25 s to 16 s).
+  std::vector<double>& values = map.metrics[0].values;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] =
+        0.25 * std::pow(64.0, static_cast<double>(i) / static_cast<double>(values.size() - 1));
+  SensitivityPlot plot;
+  plot.setMap(map);
+  for (const QSize size : {QSize(900, 420), QSize(360, 640), QSize(900, 420)}) {
+    plot.resize(size);
+    plot.show();
+    QCoreApplication::processEvents();
+    plot.plot()->replot();
+    auto* scale = plot.plot()->findChild<QCPColorScale*>();
+    ASSERT_NE(scale, nullptr);
+    ASSERT_EQ(scale->dataScaleType(), QCPAxis::stLogarithmic)
+        << "values spanning a ratio of 8 or more are coloured by ratio";
+    const bool under = size.width() < size.height();
+    EXPECT_EQ(scale->type(), under ? QCPAxis::atBottom : QCPAxis::atRight);
+    QCPAxis* axis = scale->axis();
+    EXPECT_EQ(axis->scaleType(), QCPAxis::stLogarithmic) << size.width() << "x" << size.height();
+    // The geometric middle of the range is the middle of the bar.
+    const QCPRange range = scale->dataRange();
+    const double middle = std::sqrt(range.lower * range.upper);
+    const QRect bar = axis->axisRect()->rect();
+    const double centre = under ? bar.center().x() : bar.center().y();
+    EXPECT_NEAR(axis->coordToPixel(middle), centre, 2.0);
+    // Its ticks are the knob-style ones sized for this axis: at least two on the bar.
+    int ticks_on_bar = 0;
+    for (const double tick : axis->tickVector())
+      if (tick >= range.lower && tick <= range.upper) ++ticks_on_bar;
+    EXPECT_GE(ticks_on_bar, 2);
+  }
+}
+
 TEST_F(ShownPlot, TheImageShowsTheMetGoalInFullColourAndTheRestFaded) {
   const PricingMap m;
   plot.setMap(m.map);
