@@ -557,8 +557,7 @@ QString SensitivityPanel::summary(const views::SensitivityMap& map, double secon
       if (const views::SensitivityGoal* own = map.goalOn(map.metrics[0].metric->name)) {
         std::size_t own_met = 0;
         for (views::CellVerdict v : own->cells) own_met += v == views::CellVerdict::met ? 1 : 0;
-        if (own_met != met)
-          text += tr(", %1 meet %2").arg(own_met).arg(QString::fromStdString(own->text));
+        if (own_met != met) text += tr(", %1 meet %2").arg(own_met).arg(views::goalText(*own));
       }
   }
   return text + tr(" · click a cell to apply it");

@@ -64,16 +64,25 @@ TEST(SensitivityText, ACellsTooltipNamesItsKnobsMetricsAndTheGoalsItMisses) {
                                                 "Meets all 2 goals"));
   EXPECT_EQ(cellToolTip(map, 1), QStringLiteral("Open interval 5 s · Health poll 2 s\n"
                                                 "Cached while healthy: 4.25 s\n"
-                                                "Misses: cached_while_healthy_s <= 3"));
+                                                "Misses: Cached while healthy ≤ 3 s"));
   EXPECT_EQ(cellToolTip(map, 2),
             QStringLiteral("Open interval 20 s · Health poll 1 s\n"
                            "Cached while healthy: 2.00 s\n"
-                           "Misses: failed_checkouts == 0, cached_while_healthy_s <= 3"));
+                           "Misses: Failed checkouts = 0, Cached while healthy ≤ 3 s"));
   EXPECT_EQ(cellToolTip(map, 3), QStringLiteral("Open interval 20 s · Health poll 2 s\n"
                                                 "Cached while healthy: —\n"
                                                 "Not computed"));
   EXPECT_EQ(cellToolTip(map, 4), QString()) << "past the grid";
   EXPECT_EQ(goalBoundText(map.goals[1], cached), QStringLiteral("≤ 3 s"));
+}
+
+TEST(SensitivityText, AGoalIsNamedAsTheColourBoxNamesItAndALaneCheckAsWritten) {
+  const SensitivityGoal pool{
+      "peak_pool_utilization_pct < 100", "peak_pool_utilization_pct", CompareOp::lt, 100, {}};
+  EXPECT_EQ(goalText(pool), QStringLiteral("Peak pool use < 100%"));
+  const SensitivityGoal lane{
+      "breaker lane matches recorded within 0.5s", "", CompareOp::le, 0.5, {}};
+  EXPECT_EQ(goalText(lane), QStringLiteral("breaker lane matches recorded within 0.5s"));
 }
 
 }  // namespace

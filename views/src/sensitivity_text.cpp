@@ -87,6 +87,12 @@ QString goalBoundText(const SensitivityGoal& goal, const MetricInfo* metric) {
   return op + QStringLiteral(" ") + value;
 }
 
+QString goalText(const SensitivityGoal& goal) {
+  const MetricInfo* metric = goal.metric.empty() ? nullptr : findMetric(goal.metric);
+  if (metric == nullptr) return QString::fromStdString(goal.text);
+  return qs(metric->label) + QStringLiteral(" ") + goalBoundText(goal, metric);
+}
+
 QString cellToolTip(const SensitivityMap& map, std::size_t cell) {
   if (cell >= map.cellCount()) return {};
   QStringList knobs;
@@ -111,7 +117,7 @@ QString cellToolTip(const SensitivityMap& map, std::size_t cell) {
         QStringList missed;
         for (const SensitivityGoal& goal : map.goals)
           if (goal.cells.size() > cell && goal.cells[cell] == CellVerdict::missed)
-            missed << QString::fromStdString(goal.text);
+            missed << goalText(goal);
         lines << tr("Misses: %1").arg(missed.join(QStringLiteral(", ")));
         break;
       }

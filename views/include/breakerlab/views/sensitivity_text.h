@@ -23,6 +23,8 @@ QString metricAxisTitle(const MetricInfo& metric);
 QString compareText(CompareOp op);
 // A goal's bound: "≤ 3 s".
 QString goalBoundText(const SensitivityGoal& goal, const MetricInfo* metric);
+// A goal as the Colour box names it: "Cached while healthy ≤ 3 s"; a lane check as written.
+QString goalText(const SensitivityGoal& goal);
 // A cell's knob values, each metric, and which goals it misses (or that it meets them all).
 QString cellToolTip(const SensitivityMap& map, std::size_t cell);
 
