@@ -486,7 +486,17 @@ void SensitivityPanel::compute() {
         m != nullptr &&
         std::find(request.metrics.begin(), request.metrics.end(), m) == request.metrics.end())
       request.metrics.push_back(m);
-  computing_ = Inputs{request.base, incident->changes, session_->scenario(), {}};
+  // The map shown, whole and of this config, is what computing it again would give (a replay is
+  // deterministic): keep it rather than throw it away for a preview.
+  if (!busy() && inputs_ && !stale_ && !plot_->map().empty() && plot_->map().preview_cells == 0 &&
+      inputs_->asks(knobs, request.points.front(), request.metrics)) {
+    status_->setText(
+        tr("The map is up to date: the same knobs, ranges, points and config give "
+           "the same map."));
+    return;
+  }
+  computing_ = Inputs{request.base, incident->changes,      session_->scenario(), {},
+                      knobs,        request.points.front(), request.metrics};
   for (const KnobRange& r : knobs) computing_->knobs.push_back(r.knob);
   std::size_t cells = 1;
   for (const auto& axis : sweepAxes(knobs, request.points)) cells *= axis.size();
@@ -497,6 +507,16 @@ void SensitivityPanel::compute() {
   compute_->setText(tr("Cancel"));
   status_->setText(tr("Computing %n cell(s)…", "", static_cast<int>(cells)));
   job_->start(std::move(request));
+}
+
+bool SensitivityPanel::Inputs::asks(const std::vector<KnobRange>& other_ranges,
+                                    std::size_t other_points,
+                                    const std::vector<const MetricInfo*>& other_metrics) const {
+  const auto same = [](const KnobRange& a, const KnobRange& b) {
+    return a.knob == b.knob && a.low == b.low && a.high == b.high && a.log == b.log;
+  };
+  return points == other_points && metrics == other_metrics &&
+         std::equal(ranges.begin(), ranges.end(), other_ranges.begin(), other_ranges.end(), same);
 }
 
 void SensitivityPanel::cancel() {

@@ -98,6 +98,12 @@ class SensitivityPanel : public QWidget {
     std::vector<TimedChange> changes;
     Scenario scenario;
     std::vector<const KnobSpec*> knobs;
+    // What was asked of the map beyond the config: Compute again with the same gives the same map.
+    std::vector<KnobRange> ranges;
+    std::size_t points = 0;
+    std::vector<const MetricInfo*> metrics;
+    bool asks(const std::vector<KnobRange>& other_ranges, std::size_t other_points,
+              const std::vector<const MetricInfo*>& other_metrics) const;
   };
 
   void onIncidentChanged();

@@ -228,6 +228,42 @@ TEST_F(SensitivityDock, AMapSlowerThanTheBarWaitsForRecompute) {
   EXPECT_FALSE(panel().isStale());
 }
 
+// A user pressed Compute on a whole, up-to-date 14 Aug map, then Cancel, and was left with a
+// coarse preview of the map they had.
+TEST_F(SensitivityDock, ComputeOnAWholeUpToDateMapKeepsIt) {
+  openEarlyProbe();
+  window.showSensitivity();
+  computeSmallMap();
+  const std::size_t cells = plot().map().cellCount();
+  QSignalSpy computed(&panel(), &SensitivityPanel::computed);
+  panel().compute();
+  EXPECT_FALSE(panel().busy()) << "the same map again: nothing to compute";
+  EXPECT_EQ(panel().computeButton()->text(), QStringLiteral("Compute"));
+  const QLabel* status = panel().findChild<QLabel*>(QStringLiteral("sensitivity-status"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().startsWith(QStringLiteral("The map is up to date")))
+      << status->text().toStdString();
+  EXPECT_EQ(plot().map().cellCount(), cells);
+  // Other points are another map.
+  panel().setPoints(4);
+  panel().compute();
+  EXPECT_TRUE(panel().busy());
+  ASSERT_TRUE(waitForMap());
+  EXPECT_EQ(computed.count(), 1);
+  EXPECT_EQ(plot().map().cellCount(), 16u);
+  // And so is the same map of another config.
+  Config other = window.session().config();
+  other.cache.ttl = 30 * kSecond;
+  panel().setAutoRecomputeSeconds(0);
+  window.applyTuning(QStringLiteral("shorter ttl"), other, window.session().changes(),
+                     window.session().scenario());
+  ASSERT_TRUE(panel().isStale());
+  panel().compute();
+  EXPECT_TRUE(panel().busy());
+  ASSERT_TRUE(waitForMap());
+  EXPECT_EQ(computed.count(), 2);
+}
+
 TEST_F(SensitivityDock, SaysWhenTheHealthPollHasNoEffectAndTurnsTheEarlyProbeOn) {
   open(QString::fromStdString(test::incidentPath()));
   window.showSensitivity();
