@@ -293,9 +293,10 @@ void SensitivityPanel::fillMetrics() {
     for (const Expectation& goal : incident.goals)
       if (goal.kind == Expectation::Kind::metric && goal.metric == m.name) {
         views::SensitivityGoal bound;
+        bound.metric = m.name;
         bound.op = goal.op;
         bound.value = goal.value;
-        text += QStringLiteral(" ") + views::goalBoundText(bound, &m);
+        text = views::goalText(bound);
         break;
       }
     metric_->addItem(text, qs(m.name));
@@ -495,9 +496,8 @@ void SensitivityPanel::compute() {
            "the same map."));
     return;
   }
-  computing_ = Inputs{request.base, incident->changes,      session_->scenario(), {},
+  computing_ = Inputs{request.base, incident->changes,      session_->scenario(),
                       knobs,        request.points.front(), request.metrics};
-  for (const KnobRange& r : knobs) computing_->knobs.push_back(r.knob);
   std::size_t cells = 1;
   for (const auto& axis : sweepAxes(knobs, request.points)) cells *= axis.size();
   progress_->setRange(0, static_cast<int>(cells));
@@ -589,7 +589,7 @@ void SensitivityPanel::updateMarker() {
     return;
   }
   std::vector<double> current;
-  for (const KnobSpec* knob : inputs_->knobs) current.push_back(knob->get(session_->config()));
+  for (const KnobRange& r : inputs_->ranges) current.push_back(r.knob->get(session_->config()));
   plot_->setCurrent(std::move(current));
 }
 
@@ -598,7 +598,7 @@ void SensitivityPanel::updateStale() {
   if (inputs_ && session_->hasIncident()) {
     // The current config with the mapped knobs as they were when it was computed.
     Config same = session_->config();
-    for (const KnobSpec* knob : inputs_->knobs) knob->set(same, knob->get(inputs_->base));
+    for (const KnobRange& r : inputs_->ranges) r.knob->set(same, r.knob->get(inputs_->base));
     stale = !(same == inputs_->base) || !(session_->changes() == inputs_->changes) ||
             !(session_->scenario() == inputs_->scenario);
   }
@@ -613,13 +613,13 @@ void SensitivityPanel::updateStale() {
 }
 
 void SensitivityPanel::onCellChosen(const std::vector<double>& values) {
-  if (!inputs_ || !session_->hasIncident() || values.size() != inputs_->knobs.size()) return;
+  if (!inputs_ || !session_->hasIncident() || values.size() != inputs_->ranges.size()) return;
   Config after = session_->config();
   QStringList parts;
   for (std::size_t d = 0; d < values.size(); ++d) {
-    inputs_->knobs[d]->set(after, values[d]);
-    parts << qs(inputs_->knobs[d]->label) + QStringLiteral(" ") +
-                 views::knobValueText(*inputs_->knobs[d], values[d]);
+    inputs_->ranges[d].knob->set(after, values[d]);
+    parts << qs(inputs_->ranges[d].knob->label) + QStringLiteral(" ") +
+                 views::knobValueText(*inputs_->ranges[d].knob, values[d]);
   }
   if (after == session_->config()) return;
   emit applyRequested(tr("map cell: %1").arg(parts.join(QStringLiteral(", "))), after);

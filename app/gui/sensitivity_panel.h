@@ -97,8 +97,8 @@ class SensitivityPanel : public QWidget {
     Config base;  // the config with the mapped knobs as they were
     std::vector<TimedChange> changes;
     Scenario scenario;
-    std::vector<const KnobSpec*> knobs;
-    // What was asked of the map beyond the config: Compute again with the same gives the same map.
+    // The knobs mapped and over what: with the points and metrics, Compute again with the same
+    // gives the same map.
     std::vector<KnobRange> ranges;
     std::size_t points = 0;
     std::vector<const MetricInfo*> metrics;

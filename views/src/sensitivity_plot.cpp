@@ -771,13 +771,7 @@ void SensitivityPlot::buildHeatmap() {
   color_scale_->setRangeDrag(false);
   color_scale_->setRangeZoom(false);
   color_scale_->axis()->setLabel(metricAxisTitle(*metric.metric));
-  if (colour_scale == QCPAxis::stLogarithmic) {
-    color_scale_->axis()->setTicker(
-        QSharedPointer<KnobLogTicker>::create(nullptr, color_scale_->axis()));
-  } else {
-    color_scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
-  }
-  placeColorScale();
+  placeColorScale();  // and its ticks, on the axis of the side it takes
 
   // The goals' boundaries, in knob values.
   const VerdictGrid all{nx, ny, map_.all_goals};
@@ -814,13 +808,15 @@ void SensitivityPlot::placeColorScale() {
   // needs, and a small plot's rows, the legend's among them, would be squeezed to make room.
   color_scale_->setMargins(color_scale_->minimumMargins());
   color_scale_->setType(type);
-  // setType moves to another axis of the scale's own rect, taking the range, the label and the
-  // ticker but not the scale type: a map coloured by ratio was ticked evenly under the cells.
-  // The ticker sizes its ticks by the axis it was made for.
+  // setType moves to another axis of the scale's own rect, taking the range and the label but
+  // not the scale type: a map coloured by ratio was ticked evenly under the cells. The log
+  // ticker sizes its ticks by the axis it is made for.
   QCPAxis* colour_axis = color_scale_->axis();
   colour_axis->setScaleType(color_scale_->dataScaleType());
   if (color_scale_->dataScaleType() == QCPAxis::stLogarithmic)
     colour_axis->setTicker(QSharedPointer<KnobLogTicker>::create(nullptr, colour_axis));
+  else
+    colour_axis->setTicker(QSharedPointer<QCPAxisTicker>::create());
   color_scale_->setBarWidth(under ? 12 : 14);
   margin_group_ = new QCPMarginGroup(plot_);
   const QCP::MarginSides sides =
