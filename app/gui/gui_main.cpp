@@ -6,6 +6,7 @@
 #include <QPalette>
 #include <QStyleFactory>
 #include <QTimer>
+#include <string_view>
 
 #include "breakerlab/data/workspace.h"
 #include "breakerlab/views/lanes_view.h"
@@ -15,12 +16,23 @@
 #include "sensitivity_panel.h"
 #include "workspace_controller.h"
 
+namespace {
+// Whether the command line asks only for the help or the version: answered without a display.
+bool asksHelpOrVersion(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+        arg == "--version")
+      return true;
+  }
+  return false;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("BreakerLab"));
-  QApplication::setApplicationName(QStringLiteral("BreakerLab"));
-  QApplication::setApplicationVersion(QStringLiteral(BREAKERLAB_VERSION));
-  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("breakerlab")));
+  QCoreApplication::setOrganizationName(QStringLiteral("BreakerLab"));
+  QCoreApplication::setApplicationName(QStringLiteral("BreakerLab"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(BREAKERLAB_VERSION));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
@@ -75,6 +87,13 @@ int main(int argc, char** argv) {
   parser.addOption(policy);
   parser.addOption(size);
   parser.addOption(dark);
+  if (asksHelpOrVersion(argc, argv)) {
+    // On a machine without a display (a server, CI), QApplication would abort before printing.
+    QCoreApplication text_only(argc, argv);
+    parser.process(text_only);  // prints and exits
+  }
+  QApplication app(argc, argv);
+  QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("breakerlab")));
   parser.process(app);
   if (parser.isSet(dark)) {
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));

@@ -590,18 +590,26 @@ void SensitivityPanel::updateMarker() {
   }
   std::vector<double> current;
   for (const KnobRange& r : inputs_->ranges) current.push_back(r.knob->get(session_->config()));
-  plot_->setCurrent(std::move(current));
+  // The current replay's own metrics, when it is whole and of a config the map holds but for the
+  // mapped knobs: a line plot puts its marker there rather than at the nearest cell's value.
+  std::vector<double> own;
+  if (!session_->busy() && !session_->partialUntil() && mapsCurrentConfig())
+    for (const views::SensitivityMetric& m : plot_->map().metrics)
+      own.push_back(m.metric->get(session_->result().metrics).value_or(std::nan("")));
+  plot_->setCurrent(std::move(current), std::move(own));
+}
+
+bool SensitivityPanel::mapsCurrentConfig() const {
+  if (!inputs_ || !session_->hasIncident()) return false;
+  // The current config with the mapped knobs as they were when it was computed.
+  Config same = session_->config();
+  for (const KnobRange& r : inputs_->ranges) r.knob->set(same, r.knob->get(inputs_->base));
+  return same == inputs_->base && session_->changes() == inputs_->changes &&
+         session_->scenario() == inputs_->scenario;
 }
 
 void SensitivityPanel::updateStale() {
-  bool stale = false;
-  if (inputs_ && session_->hasIncident()) {
-    // The current config with the mapped knobs as they were when it was computed.
-    Config same = session_->config();
-    for (const KnobRange& r : inputs_->ranges) r.knob->set(same, r.knob->get(inputs_->base));
-    stale = !(same == inputs_->base) || !(session_->changes() == inputs_->changes) ||
-            !(session_->scenario() == inputs_->scenario);
-  }
+  const bool stale = inputs_ && session_->hasIncident() && !mapsCurrentConfig();
   stale_ = stale;
   plot_->setStale(stale);
   stale_row_->setVisible(stale);

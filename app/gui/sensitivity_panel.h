@@ -116,6 +116,8 @@ class SensitivityPanel : public QWidget {
   void updateNotice();
   void updateMarker();
   void updateStale();
+  // Whether the map shown is of the current config but for the mapped knobs (not stale).
+  bool mapsCurrentConfig() const;
   void onPreview(const views::SensitivityMap& map);
   void onFinished(const views::SensitivityMap& map, double seconds);
   void onCellChosen(const std::vector<double>& values);

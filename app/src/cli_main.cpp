@@ -218,11 +218,11 @@ void addSearchOptions(CLI::App* command, SearchArguments& o) {
   command
       ->add_option("--goal", o.goals,
                    "\"METRIC OP VALUE\" every config must meet on every incident, besides the "
-                   "incidents' own goals: (repeatable)")
+                   "incidents' own goals (repeatable)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_flag("--no-incident-goals", o.no_incident_goals,
-                    "Leave out the goals: written in the incident files");
+                    "Leave out the goals written in the incident files");
   command->add_option("--library", o.library,
                       "Whose breaker the knobs tune and the config is written for: generic, "
                       "resilience4j, gobreaker, polly, opossum, cockatiel or envoy; default: the "

@@ -194,7 +194,9 @@ void writeMap(const SweepPlan& plan, const SweepResult& result, const MapFiles& 
   if (goals.empty()) {
     out << "no goals to meet";
   } else {
-    out << feasible << " meet every goal (" << goals.size() << ")";
+    out << feasible << " meet "
+        << (goals.size() == 1 ? std::string("the goal")
+                              : "all " + std::to_string(goals.size()) + " goals");
   }
   out << ".\n";
   if (!files.csv.empty()) out << "Wrote " << files.csv << '\n';
@@ -221,6 +223,8 @@ int runSweep(const SweepArguments& a, std::ostream& out) {
   const MapFiles files{a.output, a.png, sizeOf(a.png_size)};
   SweepPlan plan;
   openSweep(a, plan);
+  for (const std::string& warning : knobsWithoutEffect(plan.setup))
+    std::cerr << "breakerlab-cli: warning: " << warning << "\n";
 
   const Evaluator evaluator(plan.setup.cases, plan.metrics, a.search.seeds);
   options.threads = a.search.threads;

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "breakerlab/core/breaker_library.h"
+#include "breakerlab/core/knob_specs.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/tuning_text.h"
@@ -86,6 +87,35 @@ void openSearch(const SearchArguments& arguments, SearchSetup& setup) {
     c.base.breaker.library = setup.library;
     setup.cases.push_back(std::move(c));
   }
+}
+
+std::vector<std::string> knobsWithoutEffect(const SearchSetup& setup) {
+  std::vector<std::string> warnings;
+  for (std::size_t i = 0; i < setup.cases.size(); ++i) {
+    // The base with every tuned switch on: a knob another tuned knob can turn on counts.
+    Config on = setup.cases[i].base;
+    for (const KnobRange& r : setup.knobs)
+      if (r.knob->kind == KnobSpec::Kind::toggle) r.knob->set(on, r.high);
+    for (const KnobRange& r : setup.knobs) {
+      if (r.knob->applies == nullptr || r.knob->applies(on)) continue;
+      std::string text = "--knob " + std::string(r.knob->id) + " has no effect on " +
+                         setup.files[i].filename().string() + "'s config";
+      for (const KnobSpec& toggle : knobSpecs()) {
+        if (toggle.kind != KnobSpec::Kind::toggle || toggle.get(on) != 0 ||
+            (toggle.library && *toggle.library != setup.library))
+          continue;
+        Config with = on;
+        toggle.set(with, 1);
+        if (r.knob->applies(with)) {
+          text += " while " + std::string(toggle.id) + " is off (--set " + std::string(toggle.id) +
+                  "=1 turns it on)";
+          break;
+        }
+      }
+      warnings.push_back(text + ": the metrics will not change along it");
+    }
+  }
+  return warnings;
 }
 
 }  // namespace breakerlab::cli

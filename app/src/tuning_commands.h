@@ -16,7 +16,7 @@ struct SearchArguments {
   std::vector<std::string> incidents;  // paths or bundled names
   std::vector<std::string> knobs;      // "KEY=LOW..HIGH[:log]"
   std::vector<std::string> goals;      // "METRIC OP VALUE", on every incident
-  bool no_incident_goals = false;      // without each incident's own goals:
+  bool no_incident_goals = false;      // without each incident's own goals
   std::string library;                 // whose breaker the knobs tune; empty: the deployed one's
   unsigned seeds = 1;
   std::string shard;  // "I/N"
@@ -54,6 +54,10 @@ struct SearchSetup {
 };
 // Throws UsageError / LoadError naming the bad argument.
 void openSearch(const SearchArguments& arguments, SearchSetup& setup);
+// What to warn of before searching: each knob that cannot move the metrics on a case's base
+// config, even with the other tuned switches on (the health poll while the early probe is off),
+// and the switch that would make it count.
+std::vector<std::string> knobsWithoutEffect(const SearchSetup& setup);
 
 int runTune(const TuneArguments& arguments, std::ostream& out);
 int runMerge(const MergeArguments& arguments, std::ostream& out);

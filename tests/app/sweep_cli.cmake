@@ -18,7 +18,7 @@ endif()
 run_cli(0 said sweep ${incident} --whatif early-probe --knob breaker.open.interval=5..20
     --knob breaker.open.early_probe.poll=1s..3s --points 4,3 --metric cached_while_healthy_s
     --metric failed_checkouts -o "${csv}" ${picture})
-if(NOT said MATCHES "^Swept 12 cells \\(4 x 3\\) in [0-9.]+ s: [0-9]+ meet every goal \\(2\\)\\.\n")
+if(NOT said MATCHES "^Swept 12 cells \\(4 x 3\\) in [0-9.]+ s: [0-9]+ meet all 2 goals\\.\n")
   message(FATAL_ERROR "unexpected summary: ${said}")
 endif()
 
@@ -88,7 +88,7 @@ if(PNG)
 endif()
 run_cli(0 merged merge "${WORK}/part-1.json" "${WORK}/part-2.json" "${WORK}/part-0.json"
     -o "${WORK}/merged.csv" ${merged_picture})
-if(NOT merged MATCHES "^Merged 12 cells \\(4 x 3\\): [0-9]+ meet every goal")
+if(NOT merged MATCHES "^Merged 12 cells \\(4 x 3\\): [0-9]+ meet all 2 goals")
   message(FATAL_ERROR "unexpected merge summary: ${merged}")
 endif()
 file(SHA256 "${csv}" whole_csv)

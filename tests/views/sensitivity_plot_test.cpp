@@ -163,6 +163,37 @@ TEST_F(ShownPlot, TheImageShowsTheMetGoalInFullColourAndTheRestFaded) {
   EXPECT_LT(missed_colour.hsvSaturation(), 90) << missed_colour.name().toStdString();
 }
 
+// Fading every cell would only take the contrast away: when no cell meets every goal, all are
+// drawn in full colour and the legend says no cell meets them.
+TEST_F(ShownPlot, WhenNoCellMeetsEveryGoalNoneIsFaded) {
+  PricingMap m;
+  EXPECT_TRUE(plot.legendTexts().isEmpty());
+  plot.setMap(m.map);
+  EXPECT_TRUE(plot.legendTexts().contains(QStringLiteral("misses a goal")));
+  EXPECT_FALSE(plot.legendTexts().contains(QStringLiteral("no cell meets every goal")));
+  SensitivityMap none_met = m.map;
+  std::optional<std::size_t> was_met;
+  for (std::size_t i = 0; i < none_met.cellCount(); ++i)
+    if (none_met.all_goals[i] == CellVerdict::met) {
+      none_met.all_goals[i] = CellVerdict::missed;
+      if (!was_met) was_met = i;
+    }
+  ASSERT_TRUE(was_met);
+  plot.setMap(none_met);
+  EXPECT_FALSE(plot.anyCellMeetsEveryGoal());
+  const QStringList texts = plot.legendTexts();
+  EXPECT_TRUE(texts.contains(QStringLiteral("no cell meets every goal")))
+      << texts.join(", ").toStdString();
+  EXPECT_FALSE(texts.contains(QStringLiteral("misses a goal")));
+  EXPECT_FALSE(texts.contains(QStringLiteral("boundary of every goal met")));
+  const QImage image = plot.renderImage(QSize(640, 560));
+  for (std::size_t i = 0; i < none_met.cellCount(); ++i) {
+    const QColor colour = image.pixelColor(plot.cellCentre(i).toPoint() + QPoint(3, 3));
+    // Viridis' least saturated colour is its dark purple end (about 150 of 255).
+    EXPECT_GT(colour.hsvSaturation(), 100) << i << " " << colour.name().toStdString();
+  }
+}
+
 TEST_F(ShownPlot, AClickOnACellOffersItsKnobValues) {
   const PricingMap m;
   plot.setMap(m.map);
@@ -199,6 +230,43 @@ TEST_F(ShownPlot, OneKnobIsALineWithTheMissedStretchesAndTheGoalsLevel) {
   EXPECT_NEAR(plot.currentMarker()->x(), p->xAxis->coordToPixel(20), 0.5);
   for (std::size_t i = 0; i < line.cells.size(); ++i)
     EXPECT_EQ(plot.cellAt(plot.cellCentre(i)), i) << i;
+}
+
+// Between two computed cells the metric can be anything: told the config's own replay, the
+// marker sits at its value and the line passes through it; untold, at the nearest cell's value.
+TEST_F(ShownPlot, ALinePlotsMarkerIsTheConfigsOwnValueWhenKnown) {
+  SensitivityMap map;
+  map.axes = {SensitivityAxis{findKnob("breaker.open.interval"), true, {10, 20, 40}}};
+  map.metrics = {SensitivityMetric{findMetric("cached_while_healthy_s"), {0, 0, 1}}};
+  plot.setMap(map);
+  QCustomPlot* p = plot.plot();
+  plot.setCurrent({23});
+  ASSERT_TRUE(plot.currentMarker());
+  EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(0), 0.5);
+  EXPECT_EQ(p->graph(0)->dataCount(), 3);
+
+  plot.setCurrent({23}, {73});
+  ASSERT_TRUE(plot.currentMarker());
+  EXPECT_NEAR(plot.currentMarker()->x(), p->xAxis->coordToPixel(23), 0.5);
+  EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(73), 0.5);
+  ASSERT_EQ(p->graph(0)->dataCount(), 4);
+  // In order of the knob, between the cells of 20 and 40.
+  EXPECT_EQ(p->graph(0)->data()->at(2)->key, 23);
+  EXPECT_EQ(p->graph(0)->data()->at(2)->value, 73);
+  EXPECT_GE(p->yAxis->range().upper, 73);
+
+  // Not known (NaN): the nearest cell again, and the line is the map's own.
+  plot.setCurrent({23}, {std::nan("")});
+  EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(0), 0.5);
+  EXPECT_EQ(p->graph(0)->dataCount(), 3);
+  // On a computed cell the line keeps its points.
+  plot.setCurrent({20}, {0});
+  EXPECT_EQ(p->graph(0)->dataCount(), 3);
+  // A new map forgets the old map's own values until told again.
+  plot.setCurrent({23}, {73});
+  plot.setMap(map);
+  EXPECT_EQ(p->graph(0)->dataCount(), 3);
+  EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(0), 0.5);
 }
 
 TEST_F(ShownPlot, WithoutAMapItShowsItsPlaceholder) {

@@ -167,10 +167,12 @@ void setUpKnobAxis(QCPAxis* axis, const SensitivityAxis& knob_axis,
 }
 
 // A swatch and its words, for the legend under the map: a line (solid or dashed), the faded
-// cells that miss a goal, a line plot's hatched stretches, or the current config's marker.
+// cells that miss a goal, a line plot's hatched stretches, or the current config's marker; or
+// words alone (`note`).
 class SwatchItem : public QCPAbstractLegendItem {
  public:
-  enum class Kind { line, dashed, faded, hatched, marker };
+  enum class Kind { line, dashed, faded, hatched, marker, note };
+  const QString& text() const { return text_; }
   SwatchItem(QCPLegend* legend, Kind kind, const QString& text, QColor color = {})
       : QCPAbstractLegendItem(legend), kind_(kind), text_(text), color_(color) {
     // A pixel above and below the words: the line is as tall as the font, and an antialiased
@@ -226,6 +228,8 @@ class SwatchItem : public QCPAbstractLegendItem {
         painter->drawRect(swatch.adjusted(0, 1, 0, -1));
         break;
       }
+      case Kind::note:
+        break;
       case Kind::marker: {
         painter->setPen(QPen(kInk, 2));
         painter->setBrush(Qt::white);
@@ -238,15 +242,20 @@ class SwatchItem : public QCPAbstractLegendItem {
     }
     painter->setFont(mFont);
     painter->setPen(QPen(mTextColor));
-    const QRectF text_rect(swatch.right() + mParentLegend->iconTextPadding(), r.top(),
-                           r.width() - icon.width() - mParentLegend->iconTextPadding(), r.height());
-    painter->drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter, text_);
+    const int indent = swatchWidth();
+    painter->drawText(QRectF(r.left() + indent, r.top(), r.width() - indent, r.height()),
+                      Qt::AlignLeft | Qt::AlignVCenter, text_);
+  }
+  int swatchWidth() const {
+    return kind_ == Kind::note
+               ? 0
+               : mParentLegend->iconSize().width() + mParentLegend->iconTextPadding();
   }
   QSize minimumOuterSizeHint() const override {
     const QFontMetrics metrics(mFont);
     const QSize icon = mParentLegend->iconSize();
-    const int width = icon.width() + mParentLegend->iconTextPadding() +
-                      metrics.horizontalAdvance(text_) + mMargins.left() + mMargins.right();
+    const int width =
+        swatchWidth() + metrics.horizontalAdvance(text_) + mMargins.left() + mMargins.right();
     const int height =
         std::max(icon.height(), metrics.height()) + mMargins.top() + mMargins.bottom();
     return {width, height};
@@ -490,13 +499,29 @@ SensitivityPlot::~SensitivityPlot() = default;
 void SensitivityPlot::setMap(SensitivityMap map) {
   map_ = std::move(map);
   hovered_.reset();
+  current_metrics_.clear();  // another map may measure other metrics: setCurrent() tells anew
   rebuild();
 }
 
-void SensitivityPlot::setCurrent(std::vector<double> values) {
-  if (values == current_) return;
+void SensitivityPlot::setCurrent(std::vector<double> values, std::vector<double> own_metrics) {
+  const auto same = [](const std::vector<double>& a, const std::vector<double>& b) {
+    // NaN (not known) equals NaN here.
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) {
+             return x == y || (std::isnan(x) && std::isnan(y));
+           });
+  };
+  if (values == current_ && same(own_metrics, current_metrics_)) return;
   const bool was_on_map = currentOnMap(), had_current = !current_.empty();
   current_ = std::move(values);
+  current_metrics_ = std::move(own_metrics);
+  if (map_.axes.size() == 1 && plot_->graphCount() > 0) {
+    // The lines pass through the config's own replay and their range holds it.
+    fillLines();
+    if (had_current != !current_.empty() || was_on_map != currentOnMap()) refreshLegend();
+    plot_->replot();
+    return;
+  }
   if (!map_.empty() && (had_current != !current_.empty() || was_on_map != currentOnMap())) {
     // The legend names the marker, or says it is off the map.
     refreshLegend();
@@ -516,6 +541,20 @@ void SensitivityPlot::refreshLegend() {
   }
   buildLegend();
   applyPalette();
+}
+
+bool SensitivityPlot::anyCellMeetsEveryGoal() const {
+  return std::find(map_.all_goals.begin(), map_.all_goals.end(), CellVerdict::met) !=
+         map_.all_goals.end();
+}
+
+QStringList SensitivityPlot::legendTexts() const {
+  QStringList texts;
+  if (legend_ != nullptr)
+    for (int i = 0; i < legend_->itemCount(); ++i)
+      if (const auto* item = dynamic_cast<const SwatchItem*>(legend_->item(i)))
+        texts << item->text();
+  return texts;
 }
 
 bool SensitivityPlot::currentOnMap() const {
@@ -539,10 +578,10 @@ void SensitivityPlot::setStale(bool stale) {
 std::optional<QPointF> SensitivityPlot::currentMarker() const {
   if (!currentOnMap()) return std::nullopt;
   if (map_.axes.size() == 1) {
-    // On the line, at the value of the cell holding the current value.
+    // On the line, at the config's own value if known, else the value of the cell holding it.
     const auto cell = views::cellAt(edges_[0], current_[0]);
-    const double value =
-        !map_.metrics.empty() && cell ? map_.metrics[0].values[*cell] : std::nan("");
+    const double value = currentOwnMetric(0).value_or(
+        !map_.metrics.empty() && cell ? map_.metrics[0].values[*cell] : std::nan(""));
     const double x = plot_->xAxis->coordToPixel(current_[0]);
     const double y = std::isnan(value) ? plot_->axisRect()->rect().center().y()
                                        : plot_->yAxis->coordToPixel(value);
@@ -666,7 +705,6 @@ void SensitivityPlot::rebuild() {
 void SensitivityPlot::buildLines() {
   const SensitivityAxis& axis = map_.axes[0];
   setUpKnobAxis(plot_->xAxis, axis, edges_[0]);
-  const QVector<double> keys(axis.values.begin(), axis.values.end());
   for (std::size_t m = 0; m < map_.metrics.size() && m < 2; ++m) {
     const SensitivityMetric& metric = map_.metrics[m];
     QCPAxis* value_axis = m == 0 ? plot_->yAxis : plot_->yAxis2;
@@ -675,15 +713,46 @@ void SensitivityPlot::buildLines() {
     graph->setPen(QPen(color, 2));
     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 5));
     graph->setName(qs(metric.metric->label));
-    const QVector<double> values(metric.values.begin(), metric.values.end());
-    graph->setData(keys, values, true);
     value_axis->setLabel(metricAxisTitle(*metric.metric));
+    if (m == 1) {
+      value_axis->setTicks(true);
+      value_axis->setTickLabels(true);
+    }
+  }
+  fillLines();
+}
+
+std::optional<double> SensitivityPlot::currentOwnMetric(std::size_t m) const {
+  if (m >= current_metrics_.size() || !std::isfinite(current_metrics_[m]) || !currentOnMap())
+    return std::nullopt;
+  return current_metrics_[m];
+}
+
+void SensitivityPlot::fillLines() {
+  const SensitivityAxis& axis = map_.axes[0];
+  for (int m = 0; m < plot_->graphCount(); ++m) {
+    const SensitivityMetric& metric = map_.metrics[static_cast<std::size_t>(m)];
+    QCPGraph* graph = plot_->graph(m);
+    QCPAxis* value_axis = graph->valueAxis();
+    QVector<double> keys(axis.values.begin(), axis.values.end());
+    QVector<double> values(metric.values.begin(), metric.values.end());
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (double v : metric.values)
       if (std::isfinite(v)) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
       }
+    if (const std::optional<double> own = currentOwnMetric(static_cast<std::size_t>(m))) {
+      // The current config's own replay joins the line where it lies (a computed cell's key
+      // already is that replay).
+      if (std::find(keys.begin(), keys.end(), current_[0]) == keys.end()) {
+        keys.push_back(current_[0]);
+        values.push_back(*own);
+      }
+      lo = std::min(lo, *own);
+      hi = std::max(hi, *own);
+    }
+    graph->setData(keys, values, false);
     // The goal's level stays in view.
     if (const SensitivityGoal* goal = map_.goalOn(metric.metric->name)) {
       lo = std::min(lo, goal->value);
@@ -693,10 +762,6 @@ void SensitivityPlot::buildLines() {
     if (lo >= 0) lo = 0;  // amounts from zero: the line's height reads as its size
     if (hi <= lo) hi = lo + 1;
     value_axis->setRange(lo, hi + (hi - lo) * 0.08);
-    if (m == 1) {
-      value_axis->setTicks(true);
-      value_axis->setTickLabels(true);
-    }
   }
 }
 
@@ -741,8 +806,10 @@ void SensitivityPlot::buildHeatmap() {
   const QCPAxis::ScaleType colour_scale =
       low > 0 && high / low >= 8 ? QCPAxis::stLogarithmic : QCPAxis::stLinear;
   // Cells meeting every goal in full colour, the others faded: two maps, each blank (NaN)
-  // where the other draws.
+  // where the other draws. When no cell meets them all, fading every cell would only take the
+  // contrast away: all are drawn in full colour and the legend says so.
   const QCPRange data_range(low, high);
+  const bool fade_missed = anyCellMeetsEveryGoal();
   for (const bool met : {true, false}) {
     auto* map = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     map->setInterpolate(false);
@@ -753,7 +820,8 @@ void SensitivityPlot::buildHeatmap() {
       for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t cell = col_cell[c] * ny + row_cell[r];
         const CellVerdict verdict = map_.all_goals[cell];
-        const bool shown = met ? verdict != CellVerdict::missed : verdict == CellVerdict::missed;
+        const bool missed = fade_missed && verdict == CellVerdict::missed;
+        const bool shown = met ? !missed : missed;
         map->data()->setCell(static_cast<int>(c), static_cast<int>(r),
                              shown ? metric.values[cell] : std::nan(""));
       }
@@ -860,7 +928,9 @@ void SensitivityPlot::buildLegend() {
   const QString current = current_.empty() || currentOnMap() ? tr("current config")
                                                              : tr("current config (off the map)");
   if (map_.axes.size() == 2) {
-    if (!map_.goals.empty()) {
+    if (!map_.goals.empty() && !anyCellMeetsEveryGoal()) {
+      legend_->addItem(new SwatchItem(legend_, Kind::note, tr("no cell meets every goal")));
+    } else if (!map_.goals.empty()) {
       legend_->addItem(new SwatchItem(legend_, Kind::line, tr("boundary of every goal met")));
       if (!metric_goal_boundary_.empty()) {
         const SensitivityMetric& m = map_.metrics[0];

@@ -170,6 +170,41 @@ TEST_F(SensitivityDock, AClickedCellAppliesBothKnobsAsOneUndoStep) {
   EXPECT_EQ(plot().current(), (std::vector<double>{20, 2}));
 }
 
+// A line plot's marker is the current config's own replay, not the nearest computed cell's
+// value, and the line passes through it; dragging the mapped knob moves it along.
+TEST_F(SensitivityDock, ALinePlotsMarkerIsTheCurrentReplaysOwnValue) {
+  openEarlyProbe();
+  window.showSensitivity();
+  panel().yKnob()->setCurrentIndex(panel().yKnob()->findData(QString()));
+  panel().setRange(0, 2, 60, true);
+  computeSmallMap();
+  const views::SensitivityMap& map = plot().map();
+  ASSERT_EQ(map.axes.size(), 1u);
+  ASSERT_EQ(std::count(map.axes[0].values.begin(), map.axes[0].values.end(), 20.0), 0)
+      << "the deployed 20 s lies between two cells";
+  const auto ownValue = [this] {
+    return *findMetric("cached_while_healthy_s")->get(window.session().result().metrics);
+  };
+  const auto expectMarkerAtOwnValue = [&](double interval) {
+    QCustomPlot* p = plot().plot();
+    ASSERT_TRUE(plot().currentMarker());
+    EXPECT_NEAR(plot().currentMarker()->y(), p->yAxis->coordToPixel(ownValue()), 0.5);
+    ASSERT_EQ(p->graph(0)->dataCount(), static_cast<int>(map.cellCount()) + 1);
+    bool on_line = false;
+    for (auto it = p->graph(0)->data()->constBegin(); it != p->graph(0)->data()->constEnd(); ++it)
+      on_line = on_line || (it->key == interval && it->value == ownValue());
+    EXPECT_TRUE(on_line) << interval;
+  };
+  expectMarkerAtOwnValue(20);
+  Config other = window.session().config();
+  other.breaker.open_interval = 25 * kSecond;
+  window.applyTuning(QStringLiteral("longer interval"), other, window.session().changes(),
+                     window.session().scenario());
+  settle();
+  ASSERT_FALSE(panel().isStale()) << "only the mapped knob moved";
+  expectMarkerAtOwnValue(25);
+}
+
 TEST_F(SensitivityDock, AnotherKnobChangedMarksTheMapOutOfDateAndACheapMapRecomputes) {
   openEarlyProbe();
   window.showSensitivity();

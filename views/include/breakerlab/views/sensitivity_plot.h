@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <optional>
 #include <vector>
@@ -37,11 +38,16 @@ class SensitivityPlot : public QWidget {
   // Shows `map` (an empty one: the placeholder).
   void setMap(SensitivityMap map);
   const SensitivityMap& map() const { return map_; }
-  // The current config's value of each axis's knob; empty: no marker.
-  void setCurrent(std::vector<double> values);
+  // The current config's value of each axis's knob (empty: no marker) and, when known, its own
+  // replay's value of each of the map's metrics (NaN where not). In a line plot the marker then
+  // sits at the config's own value and each line passes through it: between two computed cells
+  // the metric can be anything (a cliff), so the nearest cell's value would misstate it.
+  void setCurrent(std::vector<double> values, std::vector<double> own_metrics = {});
   const std::vector<double>& current() const { return current_; }
   // Whether the current config lies inside the map's cells.
   bool currentOnMap() const;
+  // Whether a cell meets every goal (a heatmap fades the others only then).
+  bool anyCellMeetsEveryGoal() const;
   // What the plot says while there is no map.
   void setPlaceholder(const QString& text);
   // Faded: the map no longer matches the config it was computed for.
@@ -54,6 +60,8 @@ class SensitivityPlot : public QWidget {
   QCustomPlot* plot() const { return plot_; }
   // The legend under the cells (null while there is no map).
   QCPLegend* legend() const { return legend_; }
+  // Its entries' words, in order.
+  QStringList legendTexts() const;
   // In the plot widget's pixels: the cell under a point, a cell's centre, the current config's
   // marker (nullopt when it is off the map or not set).
   std::optional<std::size_t> cellAt(QPointF pixel) const;
@@ -79,6 +87,9 @@ class SensitivityPlot : public QWidget {
  private:
   void rebuild();
   void buildLines();
+  // The lines' points (with the current config's own, when known) and value ranges.
+  void fillLines();
+  std::optional<double> currentOwnMetric(std::size_t metric) const;
   void buildHeatmap();
   void buildLegend();
   void placeColorScale();
@@ -101,6 +112,7 @@ class SensitivityPlot : public QWidget {
   QCPMarginGroup* margin_group_ = nullptr;
   SensitivityMap map_;
   std::vector<double> current_;
+  std::vector<double> current_metrics_;     // the current config's own, per map metric
   std::vector<std::vector<double>> edges_;  // per axis, the cells' edges
   std::vector<std::vector<QPointF>> goals_boundary_;
   std::vector<std::vector<QPointF>> metric_goal_boundary_;
