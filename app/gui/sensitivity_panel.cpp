@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "breakerlab/core/expectations.h"
+#include "breakerlab/views/knob_spin_box.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "breakerlab/views/sensitivity_text.h"
 #include "replay_session.h"
@@ -57,19 +58,6 @@ QString defaultMetric(const Incident& incident) {
   return QStringLiteral("cached_while_healthy_s");
 }
 
-// A range's end without trailing zeros ("120 s", "0.5 s"): the panel's column is narrow.
-class RangeSpinBox : public QDoubleSpinBox {
- public:
-  QString textFromValue(double value) const override {
-    QString text = QLocale().toString(value, 'f', decimals());
-    if (text.contains(QLocale().decimalPoint())) {
-      while (text.endsWith(QLatin1Char('0'))) text.chop(1);
-      if (text.endsWith(QLocale().decimalPoint())) text.chop(1);
-    }
-    return text;
-  }
-};
-
 }  // namespace
 
 SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
@@ -90,8 +78,8 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
     c.knob->setToolTip(axis_tips[a]);
     c.knob->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     c.knob->setMinimumContentsLength(12);
-    c.low = new RangeSpinBox;
-    c.high = new RangeSpinBox;
+    c.low = new views::KnobSpinBox;
+    c.high = new views::KnobSpinBox;
     for (QDoubleSpinBox* spin : {c.low, c.high}) {
       spin->setKeyboardTracking(false);
       spin->setMinimumWidth(64);
@@ -199,11 +187,7 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
   layout->addWidget(status_);
   notice_box->setVisible(false);
 
-  connect(job_, &SensitivityJob::progress, this, [this](std::size_t done, std::size_t total) {
-    progress_->setMaximum(static_cast<int>(total));
-    progress_->setValue(static_cast<int>(done));
-    progress_->setFormat(tr("%1 of %2 cells").arg(done).arg(total));
-  });
+  connect(job_, &SensitivityJob::progress, this, &SensitivityPanel::showProgress);
   connect(job_, &SensitivityJob::preview, this, &SensitivityPanel::onPreview);
   connect(job_, &SensitivityJob::finished, this, &SensitivityPanel::onFinished);
   connect(job_, &SensitivityJob::failed, this, [this](const QString& reason) {
@@ -386,11 +370,13 @@ void SensitivityPanel::resetRange(int axis) {
   // A log range starts at the smallest positive value, as the knob's slider does.
   if (log && low <= 0) low = knob->step > 0 ? knob->step : 1;
   const QString unit = qs(knob->unit);
-  for (QDoubleSpinBox* spin : {c.low, c.high}) {
+  for (views::KnobSpinBox* spin : {c.low, c.high}) {
+    spin->setKnob(number ? knob : nullptr, false);
     spin->setDecimals(number ? knob->decimals : 0);
     spin->setRange(number ? std::min(knob->min, low) : 0, high);
     spin->setSingleStep(number && knob->step > 0 ? knob->step : 1);
-    spin->setSuffix(!number || unit.isEmpty()
+    // A duration shows its own unit ("800 ms", "60 s").
+    spin->setSuffix(!number || unit.isEmpty() || spin->showsDuration()
                         ? QString()
                         : (unit == QStringLiteral("%") ? unit : QStringLiteral(" ") + unit));
   }
@@ -537,8 +523,18 @@ void SensitivityPanel::cancel() {
   }
 }
 
+void SensitivityPanel::showProgress(std::size_t done, std::size_t total) {
+  // The words first: setValue() may repaint the bar at once, with the format it has then.
+  progress_->setFormat(tr("%1 of %2 cells").arg(done).arg(total));
+  progress_->setMaximum(static_cast<int>(total));
+  progress_->setValue(static_cast<int>(done));
+}
+
 void SensitivityPanel::onPreview(const views::SensitivityMap& map) {
   if (!computing_) return;
+  // The bar says no fewer cells than the preview: its steps are coarser.
+  if (map.preview_cells > static_cast<std::size_t>(progress_->value()))
+    showProgress(map.preview_cells, map.cellCount());
   // The map shown is now the one computing: the marker and staleness are of its inputs, and it is
   // not one quick enough to recompute by itself.
   inputs_ = computing_;

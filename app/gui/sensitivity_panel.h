@@ -26,8 +26,9 @@ class QSpinBox;
 class QTimer;
 
 namespace breakerlab::views {
+class KnobSpinBox;
 class SensitivityPlot;
-}
+}  // namespace breakerlab::views
 
 namespace breakerlab::app {
 
@@ -87,8 +88,8 @@ class SensitivityPanel : public QWidget {
  private:
   struct AxisControls {
     QComboBox* knob = nullptr;
-    QDoubleSpinBox* low = nullptr;
-    QDoubleSpinBox* high = nullptr;
+    views::KnobSpinBox* low = nullptr;
+    views::KnobSpinBox* high = nullptr;
     QCheckBox* log = nullptr;
   };
   // What a map was computed from: a later state differs from it in other ways than the mapped
@@ -118,6 +119,7 @@ class SensitivityPanel : public QWidget {
   void updateStale();
   // Whether the map shown is of the current config but for the mapped knobs (not stale).
   bool mapsCurrentConfig() const;
+  void showProgress(std::size_t done, std::size_t total);
   void onPreview(const views::SensitivityMap& map);
   void onFinished(const views::SensitivityMap& map, double seconds);
   void onCellChosen(const std::vector<double>& values);

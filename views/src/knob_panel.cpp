@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "breakerlab/core/knob_specs.h"
+#include "breakerlab/views/knob_spin_box.h"
 #include "knob_scale.h"
 #include "wheel_guard.h"
 
@@ -45,52 +46,6 @@ QLabel* knobLabel(const KnobSpec& spec) {
   label->setWordWrap(true);
   return label;
 }
-
-// The spin box of a number knob. A duration shows in its natural unit ("800 ms", "33.2 s",
-// "2 min") and takes a typed one with any unit ("2s", "1.5 min"); a bare number is in the unit
-// shown. What 0 means ("unlimited") is the special value text, for every knob that says.
-class KnobSpinBox : public QDoubleSpinBox {
- public:
-  explicit KnobSpinBox(const KnobSpec& spec) : spec_(spec), duration_(knobIsDuration(spec)) {
-    if (!spec.zero.empty()) setSpecialValueText(qs(spec.zero));
-  }
-
-  QString textFromValue(double value) const override {
-    if (!duration_) return QDoubleSpinBox::textFromValue(value);
-    return QString::fromStdString(formatDuration(knobMicros(spec_, value), spec_.unit));
-  }
-
-  double valueFromText(const QString& text) const override {
-    if (!duration_) return QDoubleSpinBox::valueFromText(text);
-    if (isZeroText(text)) return 0;
-    const std::optional<double> micros = parseDuration(text.toStdString(), bareUnit());
-    return micros ? knobValueOfMicros(spec_, *micros) : value();
-  }
-
-  QValidator::State validate(QString& text, int& pos) const override {
-    if (!duration_) return QDoubleSpinBox::validate(text, pos);
-    if (isZeroText(text)) return QValidator::Acceptable;
-    const std::string typed = text.toStdString();
-    if (parseDuration(typed, bareUnit())) return QValidator::Acceptable;  // clamped when set
-    return couldBeDuration(typed) ? QValidator::Intermediate : QValidator::Invalid;
-  }
-
-  void fixup(QString& text) const override {
-    if (!duration_) QDoubleSpinBox::fixup(text);
-  }
-
- private:
-  bool isZeroText(const QString& text) const {
-    return !spec_.zero.empty() && text.trimmed().compare(qs(spec_.zero), Qt::CaseInsensitive) == 0;
-  }
-  // A number typed without a unit is in the unit shown.
-  std::string bareUnit() const {
-    return std::string(durationUnit(knobMicros(spec_, value()), spec_.unit));
-  }
-
-  const KnobSpec& spec_;
-  bool duration_;
-};
 
 // A small button after a knob's field; shown only while the knob differs from deployed, its
 // room kept so the row does not move.
@@ -194,7 +149,7 @@ void KnobPanel::build() {
         w.slider->setToolTip(tip);
         w.slider->addAction(w.reset_action);
         w.slider->setContextMenuPolicy(Qt::ActionsContextMenu);
-        w.spin = new KnobSpinBox(spec);
+        w.spin = new KnobSpinBox(&spec);
         w.spin->setRange(spec.min, spec.max);
         w.spin->setSingleStep(spec.step);
         w.spin->setDecimals(spec.decimals);

@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
@@ -369,6 +370,12 @@ TEST_F(SensitivityDock, ASlowMapShowsItsWholeShapeWhileItComputesAndStoppingKeep
   EXPECT_TRUE(status->text().startsWith(
       QStringLiteral("Preview: %1 of %2 cells computed").arg(preview.preview_cells).arg(cells)))
       << status->text().toStdString();
+  // The bar above never counts fewer cells than the preview under it says are computed.
+  const auto* bar = panel().findChild<QProgressBar*>(QStringLiteral("sensitivity-progress"));
+  ASSERT_NE(bar, nullptr);
+  EXPECT_GE(bar->value(), static_cast<int>(preview.preview_cells));
+  EXPECT_TRUE(bar->text().endsWith(QStringLiteral(" of %1 cells").arg(cells)))
+      << bar->text().toStdString();
   EXPECT_EQ(computed.count(), 0);
 
   panel().cancel();
