@@ -254,6 +254,10 @@ TEST_F(ShownPlot, ALinePlotsMarkerIsTheConfigsOwnValueWhenKnown) {
   EXPECT_EQ(p->graph(0)->data()->at(2)->key, 23);
   EXPECT_EQ(p->graph(0)->data()->at(2)->value, 73);
   EXPECT_GE(p->yAxis->range().upper, 73);
+  // The stretch at 0 is drawn clear of the axis' own line, 0 still at the foot of the scale.
+  EXPECT_LT(p->yAxis->range().lower, 0);
+  EXPECT_GT(p->yAxis->range().lower, -0.1 * p->yAxis->range().upper);
+  EXPECT_LT(p->yAxis->coordToPixel(0), p->axisRect()->bottom() - 2);
 
   // Not known (NaN): the nearest cell again, and the line is the map's own.
   plot.setCurrent({23}, {std::nan("")});

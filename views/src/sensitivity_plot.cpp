@@ -28,6 +28,8 @@ const QColor kLine2{0xe0, 0x7b, 0x1a};   // the second's
 const QColor kInk{0x1b, 0x1d, 0x21};     // the goal boundary
 const QColor kHalo{0xff, 0xff, 0xff};    // around it, so it reads on any cell colour
 const QColor kMissed{0xd6, 0x45, 0x41};  // a line plot's stretches that miss a goal
+// Of the value span, under a line plot's lowest value (so a line at 0 clears the axis).
+constexpr double kLineRoomBelow = 0.03;
 
 // The marks over the cells (boundaries, hover, marker) repaint on their own buffered layer.
 const QString kMarksLayer = QStringLiteral("sensitivity-marks");
@@ -761,7 +763,8 @@ void SensitivityPlot::fillLines() {
     if (!std::isfinite(lo)) lo = 0, hi = 1;
     if (lo >= 0) lo = 0;  // amounts from zero: the line's height reads as its size
     if (hi <= lo) hi = lo + 1;
-    value_axis->setRange(lo, hi + (hi - lo) * 0.08);
+    // A little room under the lowest value too: a line at 0 would hide in the axis' own line.
+    value_axis->setRange(lo - (hi - lo) * kLineRoomBelow, hi + (hi - lo) * 0.08);
   }
 }
 
