@@ -355,14 +355,25 @@ class SensitivityOverlay : public QCPAbstractItem {
   void drawCurrentCross(QCPPainter* painter, const std::optional<QPointF>& at) {
     if (!at) return;
     const QRect r = owner_->plot_->axisRect()->rect();
-    QColor line = ink();
-    line.setAlpha(150);
+    const bool heatmap = owner_->map_.axes.size() == 2;
+    const auto drawCross = [&] {
+      painter->drawLine(QPointF(at->x(), r.top()), QPointF(at->x(), r.bottom()));
+      if (heatmap) painter->drawLine(QPointF(r.left(), at->y()), QPointF(r.right(), at->y()));
+    };
+    // Over the cells, dark dashes on a light halo, as the boundary: the window's text colour
+    // alone fades into the dark cells (light theme) or the bright ones (dark theme).
+    if (heatmap) {
+      QColor halo = kHalo;
+      halo.setAlpha(140);
+      painter->setPen(QPen(halo, 3));
+      drawCross();
+    }
+    QColor line = heatmap ? kInk : ink();
+    line.setAlpha(heatmap ? 220 : 150);
     QPen pen(line, 1, Qt::DashLine);
     pen.setDashPattern({3, 3});
     painter->setPen(pen);
-    painter->drawLine(QPointF(at->x(), r.top()), QPointF(at->x(), r.bottom()));
-    if (owner_->map_.axes.size() == 2)
-      painter->drawLine(QPointF(r.left(), at->y()), QPointF(r.right(), at->y()));
+    drawCross();
     painter->setPen(QPen(kInk, 2));
     painter->setBrush(Qt::white);
     painter->drawEllipse(*at, 5.5, 5.5);
