@@ -6,6 +6,7 @@
 #include <QPalette>
 #include <QStyleFactory>
 #include <QTimer>
+#include <cstdlib>
 #include <string_view>
 
 #include "breakerlab/data/workspace.h"
@@ -25,6 +26,13 @@ bool asksHelpOrVersion(int argc, char** argv) {
         arg == "--version")
       return true;
   }
+  return false;
+}
+
+// Whether QApplication could start: a display, or a platform chosen (offscreen).
+bool hasDisplay() {
+  for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return true;
   return false;
 }
 }  // namespace
@@ -87,8 +95,9 @@ int main(int argc, char** argv) {
   parser.addOption(policy);
   parser.addOption(size);
   parser.addOption(dark);
-  if (asksHelpOrVersion(argc, argv)) {
+  if (asksHelpOrVersion(argc, argv) && !hasDisplay()) {
     // On a machine without a display (a server, CI), QApplication would abort before printing.
+    // With one, QApplication answers: it knows its own options (-platform, -style).
     QCoreApplication text_only(argc, argv);
     parser.process(text_only);  // prints and exits
   }

@@ -19,10 +19,12 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       startWorker(next);
       return;
     }
-    if (!replay.cancelled && replay.config == config_ && replay.changes == changes_) {
+    if (!replay.cancelled && replay.config == config_ && replay.changes == changes_ &&
+        replay.scenario == scenario_) {
       // The shown result's records become the next replay's buffer (the worker is idle now).
       cache_->recycle(std::move(result_.checkouts));
       result_ = std::move(replay.result);
+      result_of_ = {replay.config, replay.changes, replay.scenario};
       partial_until_.reset();
       // The lead-in this config replayed serves the next preview too.
       if (preview_) preview_cache_->shareLeadIn(*cache_, *incident_, *preview_);
@@ -30,6 +32,11 @@ ReplaySession::ReplaySession(QObject* parent) : QObject(parent) {
       emit resultChanged();
     }
   });
+}
+
+bool ReplaySession::resultIsCurrent() const {
+  return hasIncident() && !partial_until_ && result_of_.config == config_ &&
+         result_of_.changes == changes_ && result_of_.scenario == scenario_;
 }
 
 ReplaySession::~ReplaySession() {
@@ -95,6 +102,7 @@ void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource
   changes_ = incident_->changes;
   baseline_ = std::move(baseline);
   result_ = baseline_;
+  result_of_ = {config_, changes_, scenario_};
   calibration_ = evaluate(opened_->expect, *opened_, baseline_);
   baseline_goals_ = evaluate(incident_->goals, *incident_, baseline_);
   const Config& d = incident_->deployed;
@@ -212,6 +220,7 @@ void ReplaySession::replay() {
   result_ = config == incident_->deployed && !changesEdited()
                 ? baseline_
                 : simulate(*incident_, config, options);
+  result_of_ = {config, changes_, scenario_};
   last_replay_ms_ = static_cast<double>(clock.nsecsElapsed()) / 1e6;
   emit resultChanged();
 }
@@ -223,26 +232,28 @@ void ReplaySession::startWorker(const Config& config) {
   // A fresh flag per replay: the finished one's flag may still be set.
   superseded_ = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<bool>> superseded = superseded_;
-  watcher_.setFuture(QtConcurrent::run([incident, cache, config, changes = changes_, superseded] {
-    QElapsedTimer clock;
-    clock.start();
-    SimulateOptions options;
-    options.cache = cache.get();
-    options.changes = &changes;
-    options.progress = [&superseded](const ReplayProgress&) { return !superseded->load(); };
-    options.progress_every_events = kSupersededCheckEvents;
-    auto replay = std::make_shared<Replay>();
-    replay->config = config;
-    replay->changes = changes;
-    try {
-      if (superseded->load()) throw ReplayCancelled();
-      replay->result = simulate(*incident, config, options);
-    } catch (const std::exception&) {  // cancelled, or refused: nothing to show
-      replay->cancelled = true;
-    }
-    replay->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    return replay;
-  }));
+  watcher_.setFuture(QtConcurrent::run(
+      [incident, cache, config, changes = changes_, scenario = scenario_, superseded] {
+        QElapsedTimer clock;
+        clock.start();
+        SimulateOptions options;
+        options.cache = cache.get();
+        options.changes = &changes;
+        options.progress = [&superseded](const ReplayProgress&) { return !superseded->load(); };
+        options.progress_every_events = kSupersededCheckEvents;
+        auto replay = std::make_shared<Replay>();
+        replay->config = config;
+        replay->changes = changes;
+        replay->scenario = scenario;
+        try {
+          if (superseded->load()) throw ReplayCancelled();
+          replay->result = simulate(*incident, config, options);
+        } catch (const std::exception&) {  // cancelled, or refused: nothing to show
+          replay->cancelled = true;
+        }
+        replay->milliseconds = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        return replay;
+      }));
 }
 
 // The window's beginning, replayed here (a few milliseconds) while the worker replays the whole:
@@ -262,6 +273,7 @@ void ReplaySession::answerWithPreview(const Config& config) {
     return;  // the whole-window replay says what is wrong
   }
   result_ = std::move(preview);
+  result_of_ = {config, changes_, scenario_};
   partial_until_ = exactUntil(result_, incident_->start, preview_->end);
   // The seconds after it could still change (their requests ran past the cut, into no traffic):
   // they are not shown.

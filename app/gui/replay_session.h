@@ -91,6 +91,9 @@ class ReplaySession : public QObject {
   const WhatIf* currentWhatIf() const;
 
   const Result& result() const { return result_; }
+  // Whether result() is the whole replay of the current config, changes and scenario (not a
+  // preview, nor an earlier replay still shown while the current one runs).
+  bool resultIsCurrent() const;
   // Set while result() is a progressive answer: it covers the window up to this time only and
   // the whole-window replay is still running (busy()).
   std::optional<Micros> partialUntil() const { return partial_until_; }
@@ -147,6 +150,13 @@ class ReplaySession : public QObject {
   Config config_;
   std::vector<TimedChange> changes_;
   Result result_;
+  // What result_ is the replay of.
+  struct ReplayOf {
+    Config config;
+    std::vector<TimedChange> changes;
+    Scenario scenario;
+  };
+  ReplayOf result_of_;
   std::optional<Micros> partial_until_;
   // The window's beginning (see kPreviewRequests), with its own cache; null: no preview.
   std::shared_ptr<const Incident> preview_;
@@ -166,6 +176,7 @@ class ReplaySession : public QObject {
   struct Replay {
     Config config;
     std::vector<TimedChange> changes;
+    Scenario scenario;
     Result result;
     double milliseconds = 0;
     bool cancelled = false;

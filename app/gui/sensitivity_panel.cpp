@@ -589,7 +589,7 @@ void SensitivityPanel::updateMarker() {
   // The current replay's own metrics, when it is whole and of a config the map holds but for the
   // mapped knobs: a line plot puts its marker there rather than at the nearest cell's value.
   std::vector<double> own;
-  if (!session_->busy() && !session_->partialUntil() && mapsCurrentConfig())
+  if (session_->resultIsCurrent() && mapsCurrentConfig())
     for (const views::SensitivityMetric& m : plot_->map().metrics)
       own.push_back(m.metric->get(session_->result().metrics).value_or(std::nan("")));
   plot_->setCurrent(std::move(current), std::move(own));

@@ -194,9 +194,12 @@ void writeMap(const SweepPlan& plan, const SweepResult& result, const MapFiles& 
   if (goals.empty()) {
     out << "no goals to meet";
   } else {
+    // Each incident's goals are its own and the --goal ones: with several, not one count.
     out << feasible << " meet "
         << (goals.size() == 1 ? std::string("the goal")
-                              : "all " + std::to_string(goals.size()) + " goals");
+            : setup.cases.size() == 1
+                ? "all " + std::to_string(goals.size()) + " goals"
+                : "every goal of all " + std::to_string(setup.cases.size()) + " incidents");
   }
   out << ".\n";
   if (!files.csv.empty()) out << "Wrote " << files.csv << '\n';
@@ -223,7 +226,7 @@ int runSweep(const SweepArguments& a, std::ostream& out) {
   const MapFiles files{a.output, a.png, sizeOf(a.png_size)};
   SweepPlan plan;
   openSweep(a, plan);
-  for (const std::string& warning : knobsWithoutEffect(plan.setup))
+  for (const std::string& warning : knobsWithoutEffect(plan.setup, true))
     std::cerr << "breakerlab-cli: warning: " << warning << "\n";
 
   const Evaluator evaluator(plan.setup.cases, plan.metrics, a.search.seeds);

@@ -365,7 +365,7 @@ int runTune(const TuneArguments& arguments, std::ostream& out) {
   const TuneOptions::Method method = methodNamed(arguments.method);
   SearchSetup setup;
   openSearch(arguments.search, setup);
-  for (const std::string& warning : knobsWithoutEffect(setup))
+  for (const std::string& warning : knobsWithoutEffect(setup, false))
     std::cerr << "breakerlab-cli: warning: " << warning << "\n";
   const std::vector<const MetricInfo*> minimised = minimisedMetrics(arguments.minimize);
   const Evaluator evaluator(setup.cases, minimised, arguments.search.seeds);

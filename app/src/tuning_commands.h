@@ -55,9 +55,9 @@ struct SearchSetup {
 // Throws UsageError / LoadError naming the bad argument.
 void openSearch(const SearchArguments& arguments, SearchSetup& setup);
 // What to warn of before searching: each knob that cannot move the metrics on a case's base
-// config, even with the other tuned switches on (the health poll while the early probe is off),
-// and the switch that would make it count.
-std::vector<std::string> knobsWithoutEffect(const SearchSetup& setup);
+// config wherever the other tuned knobs are (the health poll while the early probe is off), and
+// the switch that would make it count: with `set_option`, as the command's --set.
+std::vector<std::string> knobsWithoutEffect(const SearchSetup& setup, bool set_option);
 
 int runTune(const TuneArguments& arguments, std::ostream& out);
 int runMerge(const MergeArguments& arguments, std::ostream& out);

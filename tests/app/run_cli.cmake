@@ -1,6 +1,7 @@
 # Runs breakerlab-cli once and checks its exit code and output.
 #   cmake -DCLI=<exe> -DARGS=<args separated by |> -DEXPECT_CODE=<n>
-#         [-DSTDOUT_REGEX=<re>] [-DSTDERR_REGEX=<re>] [-DSTDOUT_NOT_REGEX=<re>] -P run_cli.cmake
+#         [-DSTDOUT_REGEX=<re>] [-DSTDERR_REGEX=<re>] [-DSTDOUT_NOT_REGEX=<re>] [-DSTDERR_NOT_REGEX=<re>]
+#         -P run_cli.cmake
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND "${CLI}" ${args}
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -19,6 +20,10 @@ if(DEFINED STDOUT_NOT_REGEX AND out MATCHES "${STDOUT_NOT_REGEX}")
 endif()
 if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(SEND_ERROR "stderr does not match: ${STDERR_REGEX}")
+  set(failed TRUE)
+endif()
+if(DEFINED STDERR_NOT_REGEX AND err MATCHES "${STDERR_NOT_REGEX}")
+  message(SEND_ERROR "stderr matches: ${STDERR_NOT_REGEX}")
   set(failed TRUE)
 endif()
 if(failed)

@@ -186,6 +186,10 @@ TEST_F(ShownPlot, WhenNoCellMeetsEveryGoalNoneIsFaded) {
       << texts.join(", ").toStdString();
   EXPECT_FALSE(texts.contains(QStringLiteral("misses a goal")));
   EXPECT_FALSE(texts.contains(QStringLiteral("boundary of every goal met")));
+  // The coloured metric's own goal still parts the cells: its dashed line is named.
+  ASSERT_FALSE(plot.metricGoalBoundary().empty());
+  EXPECT_EQ(texts.filter(QStringLiteral("cached while healthy")).size(), 1)
+      << texts.join(", ").toStdString();
   const QImage image = plot.renderImage(QSize(640, 560));
   for (std::size_t i = 0; i < none_met.cellCount(); ++i) {
     const QColor colour = image.pixelColor(plot.cellCentre(i).toPoint() + QPoint(3, 3));
@@ -263,9 +267,13 @@ TEST_F(ShownPlot, ALinePlotsMarkerIsTheConfigsOwnValueWhenKnown) {
   plot.setCurrent({23}, {std::nan("")});
   EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(0), 0.5);
   EXPECT_EQ(p->graph(0)->dataCount(), 3);
-  // On a computed cell the line keeps its points.
-  plot.setCurrent({20}, {0});
+  // On a cell's value the own replay takes the cell's place (a preview's cell may show its
+  // neighbour's value): no point added.
+  plot.setCurrent({20}, {5});
   EXPECT_EQ(p->graph(0)->dataCount(), 3);
+  EXPECT_EQ(p->graph(0)->data()->at(1)->key, 20);
+  EXPECT_EQ(p->graph(0)->data()->at(1)->value, 5);
+  EXPECT_NEAR(plot.currentMarker()->y(), p->yAxis->coordToPixel(5), 0.5);
   // A new map forgets the old map's own values until told again.
   plot.setCurrent({23}, {73});
   plot.setMap(map);

@@ -756,9 +756,14 @@ void SensitivityPlot::fillLines() {
         hi = std::max(hi, v);
       }
     if (const std::optional<double> own = currentOwnMetric(static_cast<std::size_t>(m))) {
-      // The current config's own replay joins the line where it lies (a computed cell's key
-      // already is that replay).
-      if (std::find(keys.begin(), keys.end(), current_[0]) == keys.end()) {
+      // The current config's own replay joins the line where it lies. On a cell's value it
+      // takes that cell's place: a preview's cell may still show its neighbour's value.
+      const auto same_key = std::find_if(keys.begin(), keys.end(), [&](double key) {
+        return std::abs(key - current_[0]) <= 1e-9 * std::max(1.0, std::abs(key));
+      });
+      if (same_key != keys.end()) {
+        values[static_cast<int>(same_key - keys.begin())] = *own;
+      } else {
         keys.push_back(current_[0]);
         values.push_back(*own);
       }
@@ -942,17 +947,20 @@ void SensitivityPlot::buildLegend() {
   const QString current = current_.empty() || currentOnMap() ? tr("current config")
                                                              : tr("current config (off the map)");
   if (map_.axes.size() == 2) {
-    if (!map_.goals.empty() && !anyCellMeetsEveryGoal()) {
-      legend_->addItem(new SwatchItem(legend_, Kind::note, tr("no cell meets every goal")));
-    } else if (!map_.goals.empty()) {
-      legend_->addItem(new SwatchItem(legend_, Kind::line, tr("boundary of every goal met")));
+    if (!map_.goals.empty()) {
+      const bool any_met = anyCellMeetsEveryGoal();
+      if (any_met)
+        legend_->addItem(new SwatchItem(legend_, Kind::line, tr("boundary of every goal met")));
+      // The coloured metric's own goal may part the cells even when no cell meets them all.
       if (!metric_goal_boundary_.empty()) {
         const SensitivityMetric& m = map_.metrics[0];
         legend_->addItem(new SwatchItem(legend_, Kind::dashed,
                                         qs(m.metric->label).toLower() + QStringLiteral(" ") +
                                             goalBoundText(*map_.goalOn(m.metric->name), m.metric)));
       }
-      legend_->addItem(new SwatchItem(legend_, Kind::faded, tr("misses a goal")));
+      legend_->addItem(any_met
+                           ? new SwatchItem(legend_, Kind::faded, tr("misses a goal"))
+                           : new SwatchItem(legend_, Kind::note, tr("no cell meets every goal")));
     }
   } else {
     for (int i = 0; i < plot_->graphCount(); ++i)

@@ -134,6 +134,7 @@ TEST(ReplaySession, AKnobChangeOnABigIncidentAnswersAtOnceWithTheExactBeginningO
   QTemporaryDir dir;
   ReplaySession session;
   ASSERT_TRUE(session.load(writeIncident(dir, previewed(), "preview.yaml"), nullptr));
+  EXPECT_TRUE(session.resultIsCurrent()) << "the deployed config's whole replay";
   std::vector<std::optional<Micros>> answers;
   QObject::connect(&session, &ReplaySession::resultChanged,
                    [&] { answers.push_back(session.partialUntil()); });
@@ -144,6 +145,7 @@ TEST(ReplaySession, AKnobChangeOnABigIncidentAnswersAtOnceWithTheExactBeginningO
   ASSERT_EQ(answers.size(), 1u);
   ASSERT_TRUE(answers[0].has_value());
   EXPECT_TRUE(session.busy());
+  EXPECT_FALSE(session.resultIsCurrent()) << "a preview is not the whole replay";
   const Micros until = *session.partialUntil();
   EXPECT_GT(until, session.incident().start);
   EXPECT_LT(until, session.incident().end);
@@ -156,6 +158,7 @@ TEST(ReplaySession, AKnobChangeOnABigIncidentAnswersAtOnceWithTheExactBeginningO
   ASSERT_FALSE(session.busy());
   ASSERT_EQ(answers.size(), 2u);
   EXPECT_FALSE(answers[1].has_value());
+  EXPECT_TRUE(session.resultIsCurrent());
   const Result whole = simulate(session.incident(), tuned);
   EXPECT_EQ(session.result().metrics.failed_checkouts, whole.metrics.failed_checkouts);
   // The preview is the whole replay's beginning, second by second; it stops before the first
