@@ -541,9 +541,10 @@ void SensitivityPanel::onPreview(const views::SensitivityMap& map) {
   last_seconds_ = std::numeric_limits<double>::infinity();
   plot_->setMap(map);
   status_->setText(tr("Preview: %1 of %2 cells computed, the others show their nearest computed "
-                      "cell · click a cell to apply it")
+                      "cell")
                        .arg(map.preview_cells)
-                       .arg(map.cellCount()));
+                       .arg(map.cellCount()) +
+                   clickHint());
   updateMarker();
   updateStale();
 }
@@ -576,7 +577,14 @@ QString SensitivityPanel::summary(const views::SensitivityMap& map, double secon
         if (own_met != met) text += tr(", %1 meet %2").arg(own_met).arg(views::goalText(*own));
       }
   }
-  return text + tr(" · click a cell to apply it");
+  return text + clickHint();
+}
+
+QString SensitivityPanel::clickHint() const {
+  // Wrapped as one piece: the status line's last line is never a lone "it".
+  QString hint = QStringLiteral("· ") + tr("click a cell to apply it");
+  hint.replace(QChar(' '), QChar::Nbsp);
+  return QStringLiteral(" ") + hint;
 }
 
 void SensitivityPanel::updateMarker() {

@@ -116,6 +116,8 @@ class SensitivityPanel : public QWidget {
   void updateAxisControls();
   void updateNotice();
   void updateMarker();
+  // " · click a cell to apply it", kept on one line.
+  QString clickHint() const;
   void updateStale();
   // Whether the map shown is of the current config but for the mapped knobs (not stale).
   bool mapsCurrentConfig() const;

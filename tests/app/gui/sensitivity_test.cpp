@@ -138,6 +138,12 @@ TEST_F(SensitivityDock, ComputesTheMapWithTheGoalsBoundaryAndTheCurrentConfigMar
   ASSERT_TRUE(plot().currentMarker());
   EXPECT_EQ(plot().current(), (std::vector<double>{20, 2}));
   EXPECT_FALSE(panel().isStale());
+  // The status line wraps before the hint, never inside it (a lone "it" on the last line).
+  const auto* status = panel().findChild<QLabel*>(QStringLiteral("sensitivity-status"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().endsWith(
+      QStringLiteral(" ·\u00A0click\u00A0a\u00A0cell\u00A0to\u00A0apply\u00A0it")))
+      << status->text().toStdString();
 }
 
 TEST_F(SensitivityDock, AClickedCellAppliesBothKnobsAsOneUndoStep) {
