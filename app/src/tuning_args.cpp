@@ -101,8 +101,7 @@ std::vector<Config> otherKnobsEnds(const Config& base, std::span<const KnobRange
     if (r.knob == skipped) continue;
     std::vector<double> values{r.low};
     if (r.knob->kind == KnobSpec::Kind::choice) {
-      for (double v = std::ceil(r.low) + (std::ceil(r.low) == r.low ? 1 : 0); v <= r.high; ++v)
-        values.push_back(v);
+      for (double v = std::floor(r.low) + 1; v <= r.high; ++v) values.push_back(v);
     } else if (r.high != r.low) {
       values.push_back(r.high);
     }

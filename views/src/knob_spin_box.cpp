@@ -6,12 +6,6 @@
 
 namespace breakerlab::views {
 
-namespace {
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
-}
-}  // namespace
-
 KnobSpinBox::KnobSpinBox(const KnobSpec* knob, QWidget* parent) : QDoubleSpinBox(parent) {
   setKnob(knob);
 }
@@ -20,7 +14,10 @@ void KnobSpinBox::setKnob(const KnobSpec* knob, bool zero_text) {
   knob_ = knob;
   duration_ = knob != nullptr && knobIsDuration(*knob);
   // Also shows the value anew, in the knob's way.
-  setSpecialValueText(knob != nullptr && zero_text ? qs(knob->zero) : QString());
+  setSpecialValueText(
+      knob != nullptr && zero_text
+          ? QString::fromUtf8(knob->zero.data(), static_cast<int>(knob->zero.size()))
+          : QString());
 }
 
 QString KnobSpinBox::textFromValue(double value) const {

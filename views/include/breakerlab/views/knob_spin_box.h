@@ -16,7 +16,6 @@ class KnobSpinBox : public QDoubleSpinBox {
   // The knob whose values it shows (null: a plain number). With `zero_text`, 0 shows as what
   // the knob says it means ("unlimited"); a range's end is a value, not a setting, so without.
   void setKnob(const KnobSpec* knob, bool zero_text = true);
-  const KnobSpec* knob() const { return knob_; }
   // Whether it shows a duration (in its own unit, no suffix).
   bool showsDuration() const { return duration_; }
 
