@@ -35,6 +35,14 @@ class DependencyServers {
     return u;
   }
 
+  // Whether every server is free by t: calls arriving from t on find the dependency as if it had
+  // never been called, whatever it worked on before.
+  bool idleAt(Micros t) const {
+    const auto done = [t](Micros free_at) { return free_at <= t; };
+    return std::all_of(free_at_.begin(), free_at_.end(), done) &&
+           std::all_of(held_.begin(), held_.end(), done);
+  }
+
   struct Admission {
     Micros wait;      // queueing before service starts
     bool queue_full;  // waited the dependency's queue timeout: answered 503 at that point

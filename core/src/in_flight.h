@@ -247,6 +247,11 @@ class InFlight {
     ++next_seq_;
   }
   bool empty() const { return timeouts_.empty() && wheel_.empty(); }
+  // Calls admitted so far. Ties in completion time go in admission order as the wheel keeps it,
+  // modulo 2^24 (kAdmissionWrap): runs that admit the same calls from some point on pop them
+  // alike only while neither count passes that.
+  std::uint64_t admissions() const { return next_seq_; }
+  static constexpr std::uint64_t kAdmissionWrap = std::uint64_t{1} << 24;
   Micros nextAt() {
     Micros t = kNever;
     if (!timeouts_.empty()) t = timeouts_.front().call.at;

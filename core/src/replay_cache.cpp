@@ -53,6 +53,11 @@ std::uint64_t& workerLimitReuses() {
   return reuses;
 }
 
+std::uint64_t& tailJoins() {
+  thread_local std::uint64_t joins = 0;
+  return joins;
+}
+
 ReplayCache::ReplayCache() = default;
 ReplayCache::~ReplayCache() = default;
 ReplayCache::ReplayCache(ReplayCache&&) noexcept = default;

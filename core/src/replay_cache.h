@@ -68,6 +68,50 @@ struct WorkerLimitRun {
   }
 };
 
+// A finished replay whose tail other runs of its config under other worker limits may join. The
+// runs of a map row differ only in that limit, and once an incident is over they settle into the
+// same quiet run: at a second at which no request is under way, every pod is in rotation with no
+// worker busy and the dependency's servers are idle, two such runs are the same run but for the
+// round robin's place, if the same health checks are to come. From there they go on alike while
+// every pod's busy workers stay below both limits and no pod leaves rotation: every arrival finds
+// a worker and every check passes on whichever pod the round robin gives it, and the pods are
+// alike. A run that joins this one at such a second keeps its own records and counters so far and
+// takes this run's records and counter gains from there on. Kept only for runs whose report reads
+// nothing but the records and those counters (no levels or series over time), without timed
+// changes, breaker, fallback cache, connection pool, retry budget or background retries.
+struct TailRun {
+  struct Checkpoint {
+    bool quiet = false;         // the run was quiet at this second
+    std::uint32_t records = 0;  // checkouts that arrived before it
+    FactCounters counters{};    // the run's counters there
+    Micros next_check_at = 0;   // the health checks to come
+    std::uint64_t checks_done = 0;
+    std::uint64_t admissions = 0;  // calls admitted to the calls in flight before it
+    // From this second to the end of the run: the most workers any pod had busy, and whether a
+    // comparison with the limit found a pod full (nothing may join then; with none, no check
+    // failed, so every pod stayed in rotation).
+    std::uint32_t busy_peak = 0;
+    bool joinable = false;
+  };
+  const Incident* incident;
+  std::uint64_t seed;
+  Micros lead_in;
+  Config config;  // the run's, workers.per_pod 0
+  ReportParts parts;
+  std::vector<Checkpoint> seconds;  // per second of the window, from its start
+  std::vector<CheckoutRecord> records;
+  FactCounters counters{};
+  std::uint64_t admissions = 0;
+
+  bool serves(const Incident& i, const Config& c, ReportParts wanted) const {
+    return incident == &i && seed == i.seed && lead_in == i.traffic.lead_in && parts == wanted &&
+           WorkerLimitRun::keyOf(c) == config;
+  }
+};
+
+// How many replays on this thread joined a TailRun (for tests and benchmarks).
+std::uint64_t& tailJoins();
+
 // How many replays on this thread a WorkerLimitRun has served (for tests and benchmarks).
 std::uint64_t& workerLimitReuses();
 
@@ -98,6 +142,8 @@ struct ReplayCache::Snapshot {
   std::uint32_t workers_lo = 1, workers_hi = UINT32_MAX;
   // The last replay that serves other worker limits; a new snapshot takes it over too.
   std::shared_ptr<const WorkerLimitRun> worker_limit_run = nullptr;
+  // The last replay whose tail others may join; a new snapshot takes it over too.
+  std::shared_ptr<const TailRun> tail_run = nullptr;
 
   bool serves(const Incident& i, const Config& c, const RunShape& run_shape) const;
 };

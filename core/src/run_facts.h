@@ -1,6 +1,8 @@
 #pragma once
 // What the event loop hands to the report builder besides the per-checkout records.
+#include <array>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -51,6 +53,37 @@ struct RunFacts {
   std::uint32_t peak_workers = 0, peak_pool = 0, peak_pending_retries = 0, peak_load = 0;
   double mean_workers = 0, mean_pool = 0;
 };
+
+// The counters of RunFacts that events only ever add to. A run that joins another's tail (see
+// TailRun) takes what the other's events added from then on.
+inline constexpr std::uint64_t RunFacts::*kFactCounters[] = {
+    &RunFacts::dependency_calls,
+    &RunFacts::dependency_failures,
+    &RunFacts::rejected_calls,
+    &RunFacts::retries,
+    &RunFacts::retries_refused,
+    &RunFacts::failed_checkout_attempts,
+    &RunFacts::failed_checkouts_with_attempts,
+    &RunFacts::call_duration_sum,
+    &RunFacts::pool_acquisitions,
+    &RunFacts::pool_waits,
+    &RunFacts::pool_wait_sum,
+    &RunFacts::pool_exhausted,
+    &RunFacts::worker_rejections,
+    &RunFacts::no_pod_rejections,
+};
+using FactCounters = std::array<std::uint64_t, std::size(kFactCounters)>;
+
+inline FactCounters countersOf(const RunFacts& facts) {
+  FactCounters counters{};
+  for (std::size_t i = 0; i < counters.size(); ++i) counters[i] = facts.*kFactCounters[i];
+  return counters;
+}
+
+// Adds to `facts` what another run's counters gained from `from` to `to`.
+inline void addCounterGains(RunFacts& facts, const FactCounters& to, const FactCounters& from) {
+  for (std::size_t i = 0; i < to.size(); ++i) facts.*kFactCounters[i] += to[i] - from[i];
+}
 
 // Fills lanes, events and metrics of `result` (whose records and series are complete); of the
 // report's `parts` (metrics.h), only those given.

@@ -131,9 +131,10 @@ class Simulation {
     }
     const std::uint64_t lead_in_requests = leadIn(cache);
     beginTracking();
+    beginTail(cache);
     const std::uint64_t window_requests = window(cache);
     finishTracking();
-    dispatch<true, true>(kNever);  // the tail
+    if (!joined_) dispatch<true, true>(kNever);  // the tail
     result_.simulated_requests = lead_in_requests + window_requests;
     return collect(cache);
   }
@@ -178,6 +179,8 @@ class Simulation {
           cache->snapshot_ != nullptr ? std::move(cache->snapshot_->arrivals) : nullptr;
       std::shared_ptr<const WorkerLimitRun> worker_limit_run =
           cache->snapshot_ != nullptr ? std::move(cache->snapshot_->worker_limit_run) : nullptr;
+      std::shared_ptr<const TailRun> tail_run =
+          cache->snapshot_ != nullptr ? std::move(cache->snapshot_->tail_run) : nullptr;
       cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
           &incident_, incident_.seed, traffic.lead_in, config_, shape_,
           !breaker_.transitions().empty(), lead_in_times_, breaker_, dependency_, prices_,
@@ -185,6 +188,7 @@ class Simulation {
       cache->snapshot_->workers_lo = workers_lo_;
       cache->snapshot_->workers_hi = workers_hi_;
       cache->snapshot_->worker_limit_run = std::move(worker_limit_run);
+      cache->snapshot_->tail_run = std::move(tail_run);
     }
     return requests;
   }
@@ -205,6 +209,8 @@ class Simulation {
       for (std::size_t i = 0; i < n; ++i) {
         const Micros t = drawn->times[i];
         const auto index = static_cast<std::uint32_t>(i);
+        if (t >= next_checkpoint_ && checkpointsThrough(t, index)) [[unlikely]]
+          return n;
         result_.checkouts.push_back(
             CheckoutRecord{t, 0, CheckoutOutcome::fresh, FailReason::none, true, 0});
         arriveWithKey(t, index, index, drawn->keys[i]);
@@ -253,6 +259,7 @@ class Simulation {
                          breaker_.probeResults().end());
     if (client_.servers.limited()) facts_.dependency_utilization = client_.servers.utilization();
     keepForOtherWorkerLimits(cache);
+    keepTail(cache);
     return report();
   }
 
@@ -302,6 +309,134 @@ class Simulation {
       if (to > from) total += 0.5 * (p.rps_from + p.rps_to) * toSeconds(to - from);
     }
     return static_cast<std::size_t>(total * 1.05 + 16);
+  }
+
+  // --- Joining another run's tail (TailRun) ---------------------------------------------
+
+  // Whether this run may join a TailRun or keep its own for others (see TailRun for why these).
+  bool tailsShared() const {
+    constexpr ReportPart kOverTime[] = {ReportPart::worker_levels,    ReportPart::pool_levels,
+                                        ReportPart::pending_retries,  ReportPart::calls_in_flight,
+                                        ReportPart::pods_in_rotation, ReportPart::calls_per_second,
+                                        ReportPart::dependency_use};
+    for (const ReportPart part : kOverTime)
+      if (parts_.has(part)) return false;
+    const Config& c = deployed_;
+    return workerLimitRunsShared() && !retry_modes_.anyBackground() && !c.breaker.enabled &&
+           !shape_.breaker_switches && !c.cache.enabled && c.pool.size == 0 && !call_threads_ &&
+           c.retry.budget.ratio == 0 && c.retry.token_bucket.capacity == 0;
+  }
+
+  // Sets up the checkpoints of a run that shares its tail: the reference it may join, and its
+  // own for the runs after it.
+  void beginTail(ReplayCache* cache) {
+    if (cache == nullptr || cache->snapshot_ == nullptr || !tailsShared() ||
+        !WindowArrivals::applies(incident_))
+      return;
+    const std::shared_ptr<const TailRun>& kept = cache->snapshot_->tail_run;
+    if (kept != nullptr && kept->serves(incident_, deployed_, parts_)) reference_ = kept;
+    const auto seconds =
+        static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
+    tail_ = std::make_unique<TailRun>(TailRun{&incident_,
+                                              incident_.seed,
+                                              incident_.traffic.lead_in,
+                                              WorkerLimitRun::keyOf(deployed_),
+                                              parts_,
+                                              std::vector<TailRun::Checkpoint>(seconds),
+                                              {},
+                                              {},
+                                              0});
+    if (seconds > 0) next_checkpoint_ = incident_.start;
+  }
+
+  // Stops at each second of the window up to t, before the arrival at t: notes the run's state
+  // where it is quiet, and joins the reference run where it may. Returns whether it joined.
+  [[gnu::noinline]] bool checkpointsThrough(Micros t, std::uint32_t arrived) {
+    while (next_checkpoint_ <= t) {
+      const Micros at = next_checkpoint_;
+      const auto second = static_cast<std::size_t>((at - incident_.start) / kSecond);
+      next_checkpoint_ = second + 1 < tail_->seconds.size() ? at + kSecond : kNever;
+      drain(at - 1);  // everything due before the second; what is due at it comes after
+      if (!quietAt(at)) continue;
+      TailRun::Checkpoint& mine = tail_->seconds[second];
+      mine.quiet = true;
+      mine.records = arrived;
+      mine.counters = countersOf(facts_);
+      mine.next_check_at = client_.next_check_at;
+      mine.checks_done = client_.checks_done;
+      mine.admissions = in_flight_.admissions();
+      closeInterval(second);
+      if (reference_ != nullptr && join(*reference_, mine, second)) return true;
+    }
+    return false;
+  }
+
+  // No request under way (none holds a worker, so none waits for one either), every pod in
+  // rotation, the dependency idle.
+  bool quietAt(Micros t) const {
+    return client_.workers_busy == 0 && client_.pool_busy == 0 && client_.calls_in_flight == 0 &&
+           in_flight_.empty() && retries_.empty() && client_.give_ups.empty() &&
+           client_.thread_releases.empty() && held_.empty() &&
+           client_.in_rotation == client_.pods.size() && client_.servers.idleAt(t);
+  }
+
+  // The comparisons with the worker limit since the last quiet second belong to its stretch;
+  // a new one begins at `second` (kNoSecond: the run is over).
+  void closeInterval(std::size_t second) {
+    if (last_quiet_ != kNoSecond) {
+      TailRun::Checkpoint& last = tail_->seconds[last_quiet_];
+      last.busy_peak = interval_peak_;
+      last.joinable = !interval_full_;
+    }
+    interval_peak_ = 0;
+    interval_full_ = false;
+    last_quiet_ = second;
+  }
+
+  // Joins `reference` at `second`, where both runs are quiet, when they go on alike from there
+  // (see TailRun): this run's records and counters so far, the reference's from there on.
+  bool join(const TailRun& reference, const TailRun::Checkpoint& mine, std::size_t second) {
+    if (second >= reference.seconds.size()) return false;
+    const TailRun::Checkpoint& theirs = reference.seconds[second];
+    if (!theirs.quiet || !theirs.joinable || workers_limit_ <= theirs.busy_peak ||
+        theirs.records != mine.records || theirs.next_check_at != mine.next_check_at ||
+        theirs.checks_done != mine.checks_done || reference.records.size() < mine.records)
+      return false;
+    // Calls completing at the same time go in admission order modulo 2^24: the same order in
+    // both runs only while neither count wraps.
+    const std::uint64_t admitted_after = reference.admissions - theirs.admissions;
+    if (reference.admissions >= InFlight::kAdmissionWrap ||
+        mine.admissions + admitted_after >= InFlight::kAdmissionWrap)
+      return false;
+    result_.checkouts.insert(result_.checkouts.end(), reference.records.begin() + mine.records,
+                             reference.records.end());
+    addCounterGains(facts_, reference.counters, theirs.counters);
+    // The rest of the run is the same under any limit above its busiest pod.
+    workers_lo_ = std::max(workers_lo_, theirs.busy_peak + 1);
+    joined_ = true;
+    ++tailJoins();
+    return true;
+  }
+
+  // Keeps this run, when it ran to its end, for the runs after it to join: each quiet second with
+  // what the run did from there to the end.
+  void keepTail(ReplayCache* cache) {
+    if (tail_ == nullptr || joined_ || cache == nullptr || cache->snapshot_ == nullptr) return;
+    closeInterval(kNoSecond);
+    std::uint32_t peak = 0;
+    bool unlike = false;
+    for (std::size_t k = tail_->seconds.size(); k-- > 0;) {
+      TailRun::Checkpoint& c = tail_->seconds[k];
+      if (!c.quiet) continue;
+      peak = std::max(peak, c.busy_peak);
+      unlike = unlike || !c.joinable;
+      c.busy_peak = peak;
+      c.joinable = !unlike;
+    }
+    tail_->records = result_.checkouts;
+    tail_->counters = countersOf(facts_);
+    tail_->admissions = in_flight_.admissions();
+    cache->snapshot_->tail_run = std::move(tail_);
   }
 
   // --- Resource levels over the window ---------------------------------------------------
@@ -811,8 +946,14 @@ class Simulation {
 
   // A comparison of a pod's busy workers with the limit: it finds a worker free, which any limit
   // above `busy` would; or none, as any limit up to `busy` would.
-  void noteWorkersFree(std::uint32_t busy) { workers_lo_ = std::max(workers_lo_, busy + 1); }
-  void noteWorkersFull(std::uint32_t busy) { workers_hi_ = std::min(workers_hi_, busy); }
+  void noteWorkersFree(std::uint32_t busy) {
+    workers_lo_ = std::max(workers_lo_, busy + 1);
+    interval_peak_ = std::max(interval_peak_, busy + 1);
+  }
+  void noteWorkersFull(std::uint32_t busy) {
+    workers_hi_ = std::min(workers_hi_, busy);
+    interval_full_ = true;
+  }
 
   // A worker of the call's pod to make the call on; without one the attempt fails at once.
   [[gnu::noinline]] bool takeCallThread(const PendingCall& call) {
@@ -1189,6 +1330,17 @@ class Simulation {
   // reads the limit, and it is set again when a run is reused.
   std::uint32_t workers_lo_ = 1;
   std::uint32_t workers_hi_ = UINT32_MAX;
+  // Tail sharing (TailRun): this run's quiet seconds, the run it may join, the next second to
+  // stop at, and since the last quiet second the most workers a comparison left busy and whether
+  // one found a pod full (only a failed check takes a pod out of rotation).
+  static constexpr std::size_t kNoSecond = ~std::size_t{0};
+  std::unique_ptr<TailRun> tail_;
+  std::shared_ptr<const TailRun> reference_;
+  bool joined_ = false;
+  Micros next_checkpoint_ = kNever;
+  std::size_t last_quiet_ = kNoSecond;
+  std::uint32_t interval_peak_ = 0;
+  bool interval_full_ = false;
   std::uint32_t pool_limit_;
   bool health_checks_;
   RetryModes retry_modes_;

@@ -3,7 +3,6 @@
 // a map makes in turn through one cache is the fresh replay of its config, bit for bit.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 
 #include "breakerlab/core/simulate.h"
@@ -13,31 +12,6 @@
 
 namespace breakerlab {
 namespace {
-
-// expectSameRun and the rest of what a replay returns: every lane, every event and series.
-void expectIdentical(Result& fresh, Result& reused, const std::string& what) {
-  test::expectSameRun(fresh, reused, what);
-  EXPECT_EQ(fresh.dependency, reused.dependency) << what;
-  EXPECT_EQ(fresh.health, reused.health) << what;
-  EXPECT_EQ(fresh.pods, reused.pods) << what;
-  ASSERT_EQ(fresh.events.size(), reused.events.size()) << what;
-  for (std::size_t i = 0; i < fresh.events.size(); ++i) {
-    EXPECT_EQ(fresh.events[i].at, reused.events[i].at) << what;
-    EXPECT_EQ(fresh.events[i].kind, reused.events[i].kind) << what;
-    EXPECT_EQ(fresh.events[i].lane, reused.events[i].lane) << what;
-    EXPECT_EQ(fresh.events[i].label, reused.events[i].label) << what;
-  }
-  const auto a = fresh.per_second.all();
-  const auto b = reused.per_second.all();
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(*a[i], *b[i]) << what << " series " << i;
-  for (const auto& m : metricRegistry()) {
-    const std::optional<double> x = m.get(fresh.metrics), y = m.get(reused.metrics);
-    ASSERT_EQ(x.has_value(), y.has_value()) << what << " " << m.name;
-    if (x) {
-      EXPECT_EQ(std::memcmp(&*x, &*y, sizeof(double)), 0) << what << " " << m.name;
-    }
-  }
-}
 
 Incident load(const char* name) {
   return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
@@ -56,7 +30,7 @@ std::uint64_t mapAgainstFreshReplays(const Incident& inc, std::initializer_list<
       config.workers.per_pod = limit;
       Result through_cache = simulate(inc, config, cache);
       Result fresh = simulate(inc, config);
-      expectIdentical(
+      test::expectIdentical(
           fresh, through_cache,
           inc.id + " timeout " + std::to_string(timeout) + " workers " + std::to_string(limit));
     }
@@ -92,12 +66,12 @@ TEST(WorkerLimitReuse, NotForAnotherSeedOrAnotherConfig) {
   Result reused = simulate(inc, config, cache);
   EXPECT_EQ(workerLimitReuses(), before + 1);
   Result fresh = simulate(inc, config);
-  expectIdentical(fresh, reused, "workers 90");
+  test::expectIdentical(fresh, reused, "workers 90");
   inc.seed += 1;
   Result other_seed = simulate(inc, config, cache);
   EXPECT_EQ(workerLimitReuses(), before + 1) << "another seed";
   Result fresh_seed = simulate(inc, config);
-  expectIdentical(fresh_seed, other_seed, "another seed");
+  test::expectIdentical(fresh_seed, other_seed, "another seed");
   config.workers.queue += 1;
   (void)simulate(inc, config, cache);
   config.workers.per_pod = 80;
@@ -105,7 +79,7 @@ TEST(WorkerLimitReuse, NotForAnotherSeedOrAnotherConfig) {
   Result other_config = simulate(inc, config, cache);
   EXPECT_EQ(workerLimitReuses(), before + 1) << "another retry policy";
   Result fresh_config = simulate(inc, config);
-  expectIdentical(fresh_config, other_config, "another retry policy");
+  test::expectIdentical(fresh_config, other_config, "another retry policy");
 }
 
 }  // namespace
