@@ -150,16 +150,10 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
   notice_box->setLayout(notice_row);
   notice_row->setContentsMargins(0, 0, 0, 0);
 
-  stale_label_ = new QLabel(tr("The config changed since this map was computed."));
-  stale_label_->setWordWrap(true);
-  recompute_ = new QPushButton(tr("Recompute"));
-  recompute_->setObjectName(QStringLiteral("sensitivity-recompute"));
-  connect(recompute_, &QPushButton::clicked, this, [this] { compute(); });
-  stale_row_ = new QWidget;
-  auto* stale_layout = new QHBoxLayout(stale_row_);
-  stale_layout->setContentsMargins(0, 0, 0, 0);
-  stale_layout->addWidget(stale_label_, 1);
-  stale_layout->addWidget(recompute_);
+  // Recomputing is the Compute button's job (it says Recompute then): one button, not two.
+  stale_row_ = new QLabel(tr("The config changed since this map was computed."));
+  stale_row_->setObjectName(QStringLiteral("sensitivity-stale"));
+  stale_row_->setWordWrap(true);
   stale_row_->hide();
   recompute_timer_ = new QTimer(this);
   recompute_timer_->setSingleShot(true);
@@ -192,7 +186,7 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
   connect(job_, &SensitivityJob::finished, this, &SensitivityPanel::onFinished);
   connect(job_, &SensitivityJob::failed, this, [this](const QString& reason) {
     computing_.reset();
-    compute_->setText(tr("Compute"));
+    updateComputeButton();
     progress_->hide();
     status_->setText(tr("The map could not be computed: %1").arg(reason));
   });
@@ -216,7 +210,7 @@ void SensitivityPanel::onIncidentChanged() {
   plot_->setStale(false);
   stale_row_->hide();
   progress_->hide();
-  compute_->setText(tr("Compute"));
+  updateComputeButton();
   status_->clear();
   if (!session_->hasIncident()) return;
   fillKnobs();
@@ -490,7 +484,7 @@ void SensitivityPanel::compute() {
   progress_->setValue(0);
   progress_->setFormat(tr("%1 of %2 cells").arg(0).arg(cells));
   progress_->show();
-  compute_->setText(tr("Cancel"));
+  updateComputeButton();
   status_->setText(tr("Computing %n cell(s)…", "", static_cast<int>(cells)));
   job_->start(std::move(request));
 }
@@ -510,7 +504,7 @@ void SensitivityPanel::cancel() {
   if (!busy() && !computing_) return;
   job_->cancel();
   computing_.reset();
-  compute_->setText(tr("Compute"));
+  updateComputeButton();
   progress_->hide();
   const std::size_t preview = plot_->map().preview_cells;
   if (preview > 0) {
@@ -553,7 +547,7 @@ void SensitivityPanel::onFinished(const views::SensitivityMap& map, double secon
   inputs_ = computing_;
   computing_.reset();
   last_seconds_ = seconds;
-  compute_->setText(tr("Compute"));
+  updateComputeButton();
   progress_->hide();
   plot_->setMap(map);
   status_->setText(summary(map, seconds));
@@ -617,11 +611,16 @@ void SensitivityPanel::updateStale() {
   stale_ = stale;
   plot_->setStale(stale);
   stale_row_->setVisible(stale);
+  updateComputeButton();
   if (stale && !busy() && last_seconds_ < auto_recompute_seconds_) {
     recompute_timer_->start();  // restarted by each step of a drag
   } else if (!stale) {
     recompute_timer_->stop();
   }
+}
+
+void SensitivityPanel::updateComputeButton() {
+  compute_->setText(computing_ ? tr("Cancel") : stale_ ? tr("Recompute") : tr("Compute"));
 }
 
 void SensitivityPanel::onCellChosen(const std::vector<double>& values) {

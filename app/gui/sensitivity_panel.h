@@ -119,6 +119,8 @@ class SensitivityPanel : public QWidget {
   // " · click a cell to apply it", kept on one line.
   QString clickHint() const;
   void updateStale();
+  // Cancel while a map computes, Recompute when the map shown is out of date, else Compute.
+  void updateComputeButton();
   // Whether the map shown is of the current config but for the mapped knobs (not stale).
   bool mapsCurrentConfig() const;
   void showProgress(std::size_t done, std::size_t total);
@@ -142,9 +144,7 @@ class SensitivityPanel : public QWidget {
   QLabel* notice_ = nullptr;
   QPushButton* enable_ = nullptr;
   std::optional<Config> enabled_config_;  // what enable_ applies
-  QLabel* stale_label_ = nullptr;
-  QPushButton* recompute_ = nullptr;
-  QWidget* stale_row_ = nullptr;
+  QLabel* stale_row_ = nullptr;           // "the config changed since this map was computed"
   QLabel* status_ = nullptr;
   QTimer* recompute_timer_ = nullptr;
   std::optional<Inputs> inputs_;  // of the map shown; of the map computing while busy

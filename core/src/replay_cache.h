@@ -87,9 +87,10 @@ struct TailRun {
     Micros next_check_at = 0;   // the health checks to come
     std::uint64_t checks_done = 0;
     std::uint64_t admissions = 0;  // calls admitted to the calls in flight before it
-    // From this second to the end of the run: the most workers any pod had busy, and whether a
-    // comparison with the limit found a pod full (nothing may join then; with none, no check
-    // failed, so every pod stayed in rotation).
+    // From this second to the end of the run: the most workers any pod had busy, and whether no
+    // comparison with the limit found a pod full (with none, no check failed, so every pod
+    // stayed in rotation). While the run goes on, each holds what the stretch to the next quiet
+    // second saw; keeping the run takes them over the rest of it.
     std::uint32_t busy_peak = 0;
     bool joinable = false;
   };

@@ -122,8 +122,7 @@ class Simulation {
       facts_.worker_capacity = workers_limit_ * shape_.max_pods;
       return report();
     }
-    const auto seconds =
-        static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
+    const std::size_t seconds = windowSeconds();
     if (parts_.has(ReportPart::calls_per_second)) {
       // Left empty otherwise: countAt() counts nothing past a series' end.
       result_.per_second.dependency_calls.assign(seconds, 0);
@@ -299,6 +298,11 @@ class Simulation {
     return std::move(result_);
   }
 
+  // The window's seconds, the last one partial.
+  std::size_t windowSeconds() const {
+    return static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
+  }
+
   std::size_t expectedArrivals() const {
     const Traffic& traffic = incident_.traffic;
     if (traffic.arrivals == ArrivalProcess::recorded) return traffic.recorded.size();
@@ -314,13 +318,12 @@ class Simulation {
   // --- Joining another run's tail (TailRun) ---------------------------------------------
 
   // Whether this run may join a TailRun or keep its own for others (see TailRun for why these).
+  // Of the report, only the parts built from the records alone: a joined run has no levels or
+  // series over time of its own, and a part added later is left out until it is listed here.
   bool tailsShared() const {
-    constexpr ReportPart kOverTime[] = {ReportPart::worker_levels,    ReportPart::pool_levels,
-                                        ReportPart::pending_retries,  ReportPart::calls_in_flight,
-                                        ReportPart::pods_in_rotation, ReportPart::calls_per_second,
-                                        ReportPart::dependency_use};
-    for (const ReportPart part : kOverTime)
-      if (parts_.has(part)) return false;
+    constexpr ReportParts kFromRecords{ReportPart::latency, ReportPart::lanes_and_events,
+                                       ReportPart::checkouts_per_second};
+    if (!kFromRecords.contains(parts_)) return false;
     const Config& c = deployed_;
     return workerLimitRunsShared() && !retry_modes_.anyBackground() && !c.breaker.enabled &&
            !shape_.breaker_switches && !c.cache.enabled && c.pool.size == 0 && !call_threads_ &&
@@ -335,8 +338,7 @@ class Simulation {
       return;
     const std::shared_ptr<const TailRun>& kept = cache->snapshot_->tail_run;
     if (kept != nullptr && kept->serves(incident_, deployed_, parts_)) reference_ = kept;
-    const auto seconds =
-        static_cast<std::size_t>((incident_.end - incident_.start + kSecond - 1) / kSecond);
+    const std::size_t seconds = windowSeconds();
     tail_ = std::make_unique<TailRun>(TailRun{&incident_,
                                               incident_.seed,
                                               incident_.traffic.lead_in,
@@ -372,11 +374,13 @@ class Simulation {
   }
 
   // No request under way (none holds a worker, so none waits for one either), every pod in
-  // rotation, the dependency idle.
+  // rotation, the dependency idle. The pods' counts of passed and failed checks may differ
+  // between two quiet runs: a run joins only where no check fails in the rest of the other
+  // (TailRun::Checkpoint::joinable), so every pod's next check resets them alike.
   bool quietAt(Micros t) const {
     return client_.workers_busy == 0 && client_.pool_busy == 0 && client_.calls_in_flight == 0 &&
            in_flight_.empty() && retries_.empty() && client_.give_ups.empty() &&
-           client_.thread_releases.empty() && held_.empty() &&
+           client_.thread_releases.empty() && held_.size() == free_held_.size() &&
            client_.in_rotation == client_.pods.size() && client_.servers.idleAt(t);
   }
 
@@ -398,8 +402,16 @@ class Simulation {
   bool join(const TailRun& reference, const TailRun::Checkpoint& mine, std::size_t second) {
     if (second >= reference.seconds.size()) return false;
     const TailRun::Checkpoint& theirs = reference.seconds[second];
-    if (!theirs.quiet || !theirs.joinable || workers_limit_ <= theirs.busy_peak ||
-        theirs.records != mine.records || theirs.next_check_at != mine.next_check_at ||
+    // busy_peak is the most workers a pod had busy after taking one. Every arrival finds a
+    // worker under a limit that high; a check on the shared pool passes only below it, and the
+    // round robin may have put the busiest pod where the reference's checks did not look.
+    const HealthCheckConfig& checks = config_.load_balancer.health_check;
+    const bool checks_take_workers = health_checks_ && checks.pool != HealthCheckPool::separate;
+    const std::uint32_t least_limit = theirs.busy_peak + (checks_take_workers ? 1 : 0);
+    if (!theirs.quiet || !theirs.joinable || workers_limit_ < least_limit) return false;
+    // Defensive: without timed changes two runs of one incident and config arrive alike and
+    // check their pods on the same schedule.
+    if (theirs.records != mine.records || theirs.next_check_at != mine.next_check_at ||
         theirs.checks_done != mine.checks_done || reference.records.size() < mine.records)
       return false;
     // Calls completing at the same time go in admission order modulo 2^24: the same order in
@@ -411,8 +423,8 @@ class Simulation {
     result_.checkouts.insert(result_.checkouts.end(), reference.records.begin() + mine.records,
                              reference.records.end());
     addCounterGains(facts_, reference.counters, theirs.counters);
-    // The rest of the run is the same under any limit above its busiest pod.
-    workers_lo_ = std::max(workers_lo_, theirs.busy_peak + 1);
+    // The rest of the run is the same under any limit from least_limit on.
+    workers_lo_ = std::max(workers_lo_, least_limit);
     joined_ = true;
     ++tailJoins();
     return true;
@@ -1331,8 +1343,9 @@ class Simulation {
   std::uint32_t workers_lo_ = 1;
   std::uint32_t workers_hi_ = UINT32_MAX;
   // Tail sharing (TailRun): this run's quiet seconds, the run it may join, the next second to
-  // stop at, and since the last quiet second the most workers a comparison left busy and whether
-  // one found a pod full (only a failed check takes a pod out of rotation).
+  // stop at, and since the last quiet second the most workers a pod had busy after a comparison
+  // (one more than it had, for a check) and whether one found a pod full (only a failed check
+  // takes a pod out of rotation).
   static constexpr std::size_t kNoSecond = ~std::size_t{0};
   std::unique_ptr<TailRun> tail_;
   std::shared_ptr<const TailRun> reference_;

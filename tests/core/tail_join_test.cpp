@@ -9,6 +9,8 @@
 
 #include "breakerlab/core/metrics.h"
 #include "breakerlab/core/simulate.h"
+#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/tuning_objective.h"
 #include "breakerlab/data/incident_io.h"
 #include "replay_cache.h"
 #include "same_result.h"
@@ -98,7 +100,8 @@ TEST(TailJoin, EveryBundledIncidentsMapCellsAreTheirFreshReplays) {
 // while the dependency is slow, which pods leave rotation when depends on the limit, and with it
 // where the round robin stands once the dependency is fast again.
 // `capacity`: the dependency's, as a line of the file (none: unlimited).
-Incident twoPods(std::uint64_t seed, const std::string& capacity = "", double rps = 4) {
+Incident twoPods(std::uint64_t seed, const std::string& capacity = "", double rps = 4,
+                 const std::string& check_pool = "shared") {
   return parseIncident(R"(format: breakerlab/1
 id: two-pods
 title: Two pods, checks on the shared pool
@@ -128,7 +131,8 @@ config:
   workers: {per_pod: 4, queue: 0}
   load_balancer:
     pods: 2
-    health_check: {enabled: true, pool: shared, interval: 300ms, unhealthy_after: 1, healthy_after: 1}
+    health_check: {enabled: true, pool: )" +
+                           check_pool + R"(, interval: 300ms, unhealthy_after: 1, healthy_after: 1}
   fallback:
     cache: {enabled: false, ttl: 60s}
   pricing: {mode: sync}
@@ -149,6 +153,17 @@ TEST(TailJoin, OnlyUnderALimitAboveTheBusiestPodOfTheRest) {
   EXPECT_GE(joins, 30u);
 }
 
+// With checks of their own pool, a limit as high as the busiest pod gives every arrival a worker.
+TEST(TailJoin, WithChecksOnASeparatePoolALimitAsHighAsTheBusiestPod) {
+  std::uint64_t joins = 0;
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const Incident inc = twoPods(seed, "", 4, "separate");
+    joins +=
+        mapAgainstFreshReplays(inc, inc.deployed, kRecordsOnly, {10 * kSecond}, {6, 5, 4, 3, 2, 1});
+  }
+  EXPECT_GE(joins, 30u);
+}
+
 // A dependency that goes on working on calls its client gave up on: a run is quiet only once
 // its servers are idle too, or the next calls would queue behind work the other run never had.
 TEST(TailJoin, OnlyWhenTheDependencysServersAreIdle) {
@@ -165,7 +180,9 @@ TEST(TailJoin, NotWhenTheReportReadsLevelsOverTime) {
   const Incident inc = load("inc-2026-0814-orders");
   for (const ReportParts parts :
        {ReportParts::whole(), ReportParts{ReportPart::worker_levels},
-        ReportParts{ReportPart::calls_per_second}, ReportParts{ReportPart::pods_in_rotation}}) {
+        ReportParts{ReportPart::pool_levels}, ReportParts{ReportPart::pending_retries},
+        ReportParts{ReportPart::calls_in_flight}, ReportParts{ReportPart::pods_in_rotation},
+        ReportParts{ReportPart::calls_per_second}, ReportParts{ReportPart::dependency_use}}) {
     EXPECT_EQ(mapAgainstFreshReplays(inc, inc.deployed, parts, {10 * kSecond}, {40, 41}), 0u);
   }
 }
@@ -183,7 +200,7 @@ TEST(TailJoin, NotAcrossConfigsOrSeeds) {
   EXPECT_EQ(tailJoins(), before + 1);
   Result fresh = replay(inc, config, kRecordsOnly, nullptr);
   test::expectIdentical(fresh, joined, "workers 41");
-  // Another timeout (the run of 41 workers is the cache's reference now).
+  // Another timeout (the reference is still the run of 40 workers: a run that joined is not kept).
   config.timeout.attempt = 9 * kSecond;
   config.workers.per_pod = 42;
   (void)replay(inc, config, kRecordsOnly, &cache);
@@ -195,6 +212,33 @@ TEST(TailJoin, NotAcrossConfigsOrSeeds) {
   EXPECT_EQ(tailJoins(), before + 1) << "another seed";
   Result fresh_seed = replay(inc, config, kRecordsOnly, nullptr);
   test::expectIdentical(fresh_seed, other_seed, "another seed");
+}
+
+// A map as the workbench and `breakerlab-cli sweep` make it, on two threads that each keep their
+// own references: every cell is the fresh evaluation of its config.
+TEST(TailJoin, ATwoThreadMapOf14AugIsEachCellsFreshEvaluation) {
+  const Incident inc = load("inc-2026-0814-orders");
+  const Evaluator evaluator({TuneCase{&inc, inc.goals, inc.deployed}}, {findMetric("failed_pct")});
+  const KnobRange knobs[] = {{findKnob("timeout.attempt"), 2000, 10000, true},
+                             {findKnob("workers.per_pod"), 10, 100, false}};
+  const std::size_t points[] = {8, 6};  // rows enough for the threads to take whole rows
+  SweepOptions options;
+  options.threads = 2;
+  const SweepResult map = sweep(evaluator, knobs, points, options);
+  ASSERT_EQ(map.cells.size(), 48u);
+  for (const SweepCell& cell : map.cells) {
+    Evaluator::Scratch fresh = evaluator.scratch();
+    const Evaluation alone = evaluator.evaluate(
+        [&](Config& c) {
+          for (std::size_t d = 0; d < 2; ++d) knobs[d].knob->set(c, cell.values[d]);
+        },
+        false, fresh);
+    const std::string what = "cell " + std::to_string(cell.index);
+    EXPECT_EQ(alone.objectives, cell.evaluation.objectives) << what;
+    EXPECT_EQ(alone.goals_met, cell.evaluation.goals_met) << what;
+    EXPECT_EQ(alone.shortfall, cell.evaluation.shortfall) << what;
+    EXPECT_EQ(alone.feasible, cell.evaluation.feasible) << what;
+  }
 }
 
 }  // namespace

@@ -265,9 +265,23 @@ TEST_F(SensitivityDock, AMapSlowerThanTheBarWaitsForRecompute) {
   EXPECT_EQ(computed.count(), 0);
   EXPECT_FALSE(panel().busy());
   EXPECT_TRUE(panel().isStale()) << "out of date until Recompute";
-  panel().compute();
+  // One button recomputes: Compute, saying so, beside the notice (not a second button in it).
+  auto* button = panel().findChild<QPushButton*>(QStringLiteral("sensitivity-compute"));
+  ASSERT_NE(button, nullptr);
+  EXPECT_EQ(button->text(), QStringLiteral("Recompute"));
+  EXPECT_TRUE(
+      panel().findChild<QLabel*>(QStringLiteral("sensitivity-stale"))->isVisibleTo(&panel()));
+  int recompute_buttons = 0;
+  for (const QPushButton* b : panel().findChildren<QPushButton*>())
+    recompute_buttons += b->text() == QStringLiteral("Recompute") ? 1 : 0;
+  EXPECT_EQ(recompute_buttons, 1);
+  button->click();
+  EXPECT_EQ(button->text(), QStringLiteral("Cancel"));
   ASSERT_TRUE(waitForMap());
   EXPECT_FALSE(panel().isStale());
+  EXPECT_EQ(button->text(), QStringLiteral("Compute"));
+  EXPECT_FALSE(
+      panel().findChild<QLabel*>(QStringLiteral("sensitivity-stale"))->isVisibleTo(&panel()));
 }
 
 // A user pressed Compute on a whole, up-to-date 14 Aug map, then Cancel, and was left with a
