@@ -53,6 +53,18 @@ max_len_of() {
   esac
 }
 
+# The dictionaries of tests/fuzz/dict/ that fit a target (libFuzzer takes one: they are joined).
+dict_parts_of() {
+  case "$1" in
+    otlp | prometheus | tune_partial | workspace) echo json ;;
+    request_log | call_log) echo json ;;
+    native_config) echo "json yaml" ;;
+    incident | config | overrides) echo yaml ;;
+    postmortem) echo "markdown yaml" ;;
+    *) echo "" ;;
+  esac
+}
+
 run_target() {
   local name=$1
   local binary="$build/tests/fuzz/fuzz_$name"
@@ -61,6 +73,16 @@ run_target() {
   local log="$build/fuzz-logs/$name.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   rm -f "$artifacts"/*
+  local dict_args=()
+  local parts
+  parts=$(dict_parts_of "$name")
+  if [ -n "$parts" ]; then
+    local dict="$build/fuzz-dicts/$name.dict"
+    mkdir -p "$(dirname "$dict")"
+    : >"$dict"
+    for part in $parts; do cat "tests/fuzz/dict/$part.dict" >>"$dict"; done
+    dict_args=(-dict="$dict")
+  fi
   # -timeout: one input that runs longer is a hang; -rss_limit_mb (and the malloc limit it
   # implies): an input that makes the reader allocate without bound is a finding too.
   set +e
@@ -68,7 +90,7 @@ run_target() {
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:malloc_context_size=8:intercept_tls_get_addr=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict_args[@]}" \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
   local code=$?
   set -e

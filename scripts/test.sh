@@ -5,13 +5,31 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each stage's time, and after each a look at /dev/null: a tool that renames an output over its
+# target would turn the machine's /dev/null into a regular file (CI runs this as root), and
+# every later program that writes to it would write to that file.
+started=$SECONDS
+stage_started=$SECONDS
+stage() {
+  local now=$SECONDS
+  echo "== stage done in $((now - stage_started)) s (total $((now - started)) s)"
+  stage_started=$now
+  if [ ! -c /dev/null ]; then
+    echo "test.sh: /dev/null is no longer a character device: something replaced it" >&2
+    ls -l /dev/null >&2
+    exit 1
+  fi
+}
+
 ./scripts/setup-debian.sh
+stage
 
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/runtime-$(id -u)}"
 mkdir -p -m 700 "$XDG_RUNTIME_DIR"
 
 echo "== release build and tests"
 cmake --workflow --preset release
+stage
 
 # Every fuzz target for a short time (scripts/fuzz.sh runs them long); skip with
 # BREAKERLAB_SKIP_FUZZ=1.
@@ -19,9 +37,12 @@ if [ "${BREAKERLAB_SKIP_FUZZ:-0}" != "1" ]; then
   echo "== fuzz targets, ${BREAKERLAB_FUZZ_SECONDS:-20}s each, two at a time"
   BREAKERLAB_FUZZ_JOBS=2 BREAKERLAB_FUZZ_SEED="${BREAKERLAB_FUZZ_SEED:-1}" \
     ./scripts/fuzz.sh "${BREAKERLAB_FUZZ_SECONDS:-20}"
+  stage
 fi
 
 if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   echo "== AddressSanitizer + UBSan build and tests"
   cmake --workflow --preset asan
+  stage
 fi
+echo "== all stages done in $((SECONDS - started)) s"

@@ -1,14 +1,19 @@
 // breakerlab: the workbench GUI.
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPalette>
+#include <QPixmap>
 #include <QStyleFactory>
 #include <QTimer>
+#include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/workspace.h"
 #include "breakerlab/views/lanes_view.h"
 #include "bundled_incidents.h"
@@ -35,6 +40,30 @@ bool hasDisplay() {
     if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return true;
   return false;
 }
+// --grab's picture, in the format its suffix names (PNG without one), written as every output
+// is: a regular file atomically, a device, FIFO or - through. The exit code: 0, or 1 with the
+// reason on stderr.
+int saveGrab(const QPixmap& picture, const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  const QByteArray format = suffix.isEmpty() || path == "-" ? QByteArray("PNG") : suffix.toLatin1();
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (!picture.save(&buffer, format.constData())) {
+    std::fprintf(stderr, "breakerlab: %s: cannot write a picture of type '%s'\n",
+                 path.toLocal8Bit().constData(), format.constData());
+    return 1;
+  }
+  try {
+    breakerlab::writeOutputFile(path.toStdString(),
+                                std::string_view(bytes.constData(), bytes.size()));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "breakerlab: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -216,8 +245,7 @@ int main(int argc, char** argv) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
       QApplication::processEvents();
       window.lanes()->replotNow();
-      const bool ok = window.grab().save(parser.value(grab));
-      QApplication::exit(ok ? 0 : 1);
+      QApplication::exit(saveGrab(window.grab(), parser.value(grab)));
     });
   }
   return QApplication::exec();

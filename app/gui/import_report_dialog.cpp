@@ -13,6 +13,7 @@
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/output_file.h"
 #include "settings_keys.h"
 
 namespace breakerlab::app {
@@ -160,7 +161,7 @@ void ImportReportDialog::saveTable() {
                                                     tr("State tables (*.yaml *.yml)"));
   if (path.isEmpty()) return;
   try {
-    writeFileAtomically(path.toStdString(), table_->toPlainText().toStdString());
+    writeOutputFile(path.toStdString(), table_->toPlainText().toStdString());
   } catch (const std::exception& e) {
     table_error_->setText(QString::fromStdString(e.what()));
     table_error_->show();

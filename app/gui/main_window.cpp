@@ -41,6 +41,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/values.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
@@ -691,7 +692,7 @@ bool MainWindow::saveIncidentTo(const QString& path) {
                        formatNumber(sc.capacity_scale) + " (from " +
                        session_->path().toStdString() + ")");
     }
-    writeFileAtomically(path.toStdString(), incidentToYaml(shown, header));
+    writeOutputFile(path.toStdString(), incidentToYaml(shown, header));
   } catch (const std::exception& e) {
     report_error_(tr("Could not save the incident"), QString::fromStdString(e.what()));
     return false;
@@ -863,7 +864,7 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
                                                    ? std::string("dependency")
                                                    : session_->incident().dependency.name);
   try {
-    writeFileAtomically(path.toStdString(), exported.text);
+    writeOutputFile(path.toStdString(), exported.text);
   } catch (const std::exception& e) {
     report_error_(tr("Could not export the config"), QString::fromStdString(e.what()));
     return false;
@@ -1154,8 +1155,16 @@ bool MainWindow::exportLanesTo(const QString& path) {
       (incident.title.empty() ? QString()
                               : QStringLiteral(" · ") + QString::fromStdString(incident.title));
   header.lines = configSummary();
-  if (!lanes_->exportImage(path, &error, header)) {
+  const std::optional<QByteArray> image =
+      lanes_->renderImage(QFileInfo(path).suffix(), &error, header);
+  if (!image) {
     report_error_(tr("Could not export the lanes"), error);
+    return false;
+  }
+  try {
+    writeOutputFile(path.toStdString(), std::string_view(image->constData(), image->size()));
+  } catch (const std::exception& e) {
+    report_error_(tr("Could not export the lanes"), QString::fromStdString(e.what()));
     return false;
   }
   status_->setText(tr("Exported %1").arg(QFileInfo(path).fileName()));

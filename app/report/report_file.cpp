@@ -5,6 +5,7 @@
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/output_file.h"
 #include "report_pdf.h"
 
 namespace breakerlab::app {
@@ -25,12 +26,11 @@ void writeReport(const ReportDocument& report, const std::filesystem::path& path
         path.string(), 0, 0,
         "unknown report type \"" + clipText(path.extension().string()) + "\": use .html or .pdf");
   if (*format == ReportFormat::html) {
-    writeFileAtomically(path, reportHtml(report));
+    writeOutputFile(path, reportHtml(report));
     return;
   }
   const QByteArray pdf = reportPdf(report);
-  writeFileAtomically(path,
-                      std::string_view(pdf.constData(), static_cast<std::size_t>(pdf.size())));
+  writeOutputFile(path, std::string_view(pdf.constData(), static_cast<std::size_t>(pdf.size())));
 }
 
 }  // namespace breakerlab::app

@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
@@ -375,6 +376,12 @@ int main(int argc, char** argv) {
   } catch (const ReplayInterrupted& e) {
     std::cerr << "breakerlab-cli: " << e.what() << '\n';
     return kExitInterrupted;
+  } catch (const std::bad_alloc&) {
+    // Inputs are checked against the memory they need before it is allocated
+    // (requireMemoryFor); what slips past them is still the input's size, not a bug.
+    std::cerr << "breakerlab-cli: out of memory: the input needs more than this machine (or its "
+                 "ulimit -v) gives; split it, or raise the limit\n";
+    return kExitBadInput;
   } catch (const std::exception& e) {
     std::cerr << "breakerlab-cli: internal error: " << e.what() << '\n';
     return kExitInternal;

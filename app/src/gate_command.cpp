@@ -9,6 +9,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/gate.h"
 #include "breakerlab/data/incident_import.h"
+#include "breakerlab/data/output_file.h"
 #include "commands.h"
 #include "import_progress.h"
 #include "long_replay.h"
@@ -102,7 +103,7 @@ int runGate(const GateOptions& options, std::ostream& out) {
   }
 
   const std::string markdown = gateMarkdown(report);
-  if (!options.markdown.empty()) writeFileAtomically(options.markdown, markdown);
+  if (!options.markdown.empty()) writeOutputFile(options.markdown, markdown);
   if (options.json) {
     out << gateToJson(report).dump(2) << '\n';
   } else {

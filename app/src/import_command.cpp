@@ -5,6 +5,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/output_file.h"
 #include "commands.h"
 #include "import_progress.h"
 
@@ -30,7 +31,7 @@ int runImport(const ImportCommandOptions& o, std::ostream& out) {
   if (o.output.empty()) {
     out << incidentToYaml(imported.incident, report);
   } else {
-    writeFileAtomically(o.output, incidentToYaml(imported.incident, report));
+    writeOutputFile(o.output, incidentToYaml(imported.incident, report));
     for (const std::string& line : report) out << line << '\n';
     out << "wrote " << o.output << '\n';
   }

@@ -1,6 +1,8 @@
 #include "search_record.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 
 #include "breakerlab/data/content_hash.h"
 #include "breakerlab/data/incident_io.h"
@@ -41,12 +43,54 @@ SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::strin
     a.goals = record.at("goals").get<std::vector<std::string>>();
     a.no_incident_goals = record.at("no_incident_goals").get<bool>();
     a.library = record.at("library").get<std::string>();
-    a.seeds = record.at("seeds").get<unsigned>();
+    const std::uint64_t seeds = wholeNumberAt(record, "seeds", file);
+    // Said here with the number as written: more than an unsigned holds would wrap.
+    if (seeds > kMaxSeeds) throw partArgumentError(file, seedsOutOfRange(seeds));
+    a.seeds = static_cast<unsigned>(seeds);
   } catch (const nlohmann::json::exception&) {
     throw LoadError(file, 0, 0,
                     "the search's arguments are incomplete: expected what --shard writes");
   }
   return a;
+}
+
+namespace {
+// The command line's options and the keys under "search" that a part records them as.
+struct RecordedOption {
+  std::string_view option, key;
+};
+constexpr RecordedOption kRecordedOptions[] = {
+    {"--seeds", "seeds"},     {"--knob", "knobs"},          {"--goal", "goals"},
+    {"--library", "library"}, {"--minimize", "minimize"},   {"--budget", "budget"},
+    {"--method", "method"},   {"--seed", "seed"},           {"--against", "against"},
+    {"--points", "points"},   {"--metric", "metrics"},      {"--set", "sets"},
+    {"--whatif", "what_if"},  {"an INCIDENT", "incidents"},
+};
+}  // namespace
+
+LoadError partArgumentError(const std::string& file, const std::string& message) {
+  for (const RecordedOption& o : kRecordedOptions) {
+    const std::string_view m = message;
+    // "--seed" must not take "--seeds: ...": the option ends where a name cannot go on.
+    if (m.substr(0, o.option.size()) != o.option) continue;
+    const char next = m.size() > o.option.size() ? m[o.option.size()] : ' ';
+    if (std::isalnum(static_cast<unsigned char>(next)) || next == '-' || next == '_') continue;
+    std::string rest(m.substr(o.option.size()));
+    if (o.option.front() != '-') rest = " " + std::string(m);  // a sentence, kept whole
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == ':')) rest.erase(0, 1);
+    return LoadError(file, 0, 0, "search." + std::string(o.key) + ": " + rest);
+  }
+  return LoadError(file, 0, 0, "search: " + message);
+}
+
+std::uint64_t wholeNumberAt(const nlohmann::json& record, const char* key,
+                            const std::string& file) {
+  const nlohmann::json& value = record.at(key);
+  if (!value.is_number_unsigned())
+    throw LoadError(
+        file, 0, 0,
+        std::string("search.") + key + ": expected a whole number, got " + clipText(value.dump()));
+  return value.get<std::uint64_t>();
 }
 
 std::size_t goalCount(const SearchSetup& setup) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "breakerlab/data/load_error.h"
 #include "commands.h"
 #include "tuning_commands.h"
 
@@ -19,8 +20,25 @@ std::vector<std::string> incidentArgumentsOf(const nlohmann::json& record, const
 // seeds) as a part records them; the command adds its own. And back (LoadError naming `file`).
 nlohmann::ordered_json searchRecord(const SearchArguments& arguments, const SearchSetup& setup);
 SearchArguments searchArgumentsOf(const nlohmann::json& record, const std::string& file);
+// record[key] as a whole number of at least 0: LoadError "FILE: search.KEY: expected a whole
+// number, got -5" otherwise (a JSON -5 would wrap to 18446744073709551611).
+std::uint64_t wholeNumberAt(const nlohmann::json& record, const char* key, const std::string& file);
 // UsageError when an incident opened again is not the one the shards searched.
 void checkIncidentsUnchanged(const nlohmann::json& record, const SearchSetup& setup);
+
+// Runs `check` over a search's arguments read back from a part file. The checks are the command
+// line's, and their errors name its options ("--seeds: ..."), which the user of `merge` never
+// gave: an error is rethrown as a LoadError naming the part and the search's key
+// ("p0.json: search.seeds: expected 1 to 1000 seeds, got 0").
+LoadError partArgumentError(const std::string& file, const std::string& message);
+template <class Check>
+auto checkedInPart(const std::string& file, Check&& check) -> decltype(check()) {
+  try {
+    return check();
+  } catch (const UsageError& e) {
+    throw partArgumentError(file, e.what());
+  }
+}
 
 // The goals every evaluation of the setup has a verdict on (every case's, in order).
 std::size_t goalCount(const SearchSetup& setup);

@@ -15,6 +15,7 @@
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/sweep_csv.h"
 #include "breakerlab/data/tune_partial.h"
 #include "breakerlab/data/tuning_text.h"
@@ -160,8 +161,7 @@ struct MapFiles {
 void writeMap(const SweepPlan& plan, const SweepResult& result, const MapFiles& files,
               double seconds, std::ostream& out) {
   const SearchSetup& setup = plan.setup;
-  if (!files.csv.empty())
-    writeFileAtomically(files.csv, sweepCsv(result, setup.knobs, plan.metrics));
+  if (!files.csv.empty()) writeOutputFile(files.csv, sweepCsv(result, setup.knobs, plan.metrics));
   std::vector<Expectation> goals;
   for (const TuneCase& c : setup.cases) goals.insert(goals.end(), c.goals.begin(), c.goals.end());
   if (!files.png.empty()) {
@@ -181,7 +181,7 @@ void writeMap(const SweepPlan& plan, const SweepResult& result, const MapFiles& 
         (setup.knobs.size() == 2 ? " × " + std::string(setup.knobs[1].knob->label) : std::string());
     picture.width = files.png_size.first;
     picture.height = files.png_size.second;
-    writeFileAtomically(files.png, drawSweepPng(picture));
+    writeOutputFile(files.png, drawSweepPng(picture));
   }
 
   std::size_t feasible = 0;
@@ -253,7 +253,7 @@ int runSweep(const SweepArguments& a, std::ostream& out) {
   if (!a.partial.empty()) {
     const SweepPartial partial{searchJson(a, plan.setup).dump(), options.shard, options.shards,
                                result};
-    writeFileAtomically(a.partial, sweepPartialToJson(partial));
+    writeOutputFile(a.partial, sweepPartialToJson(partial));
     std::cerr << "sweep: shard " << options.shard << "/" << options.shards << ": "
               << result.cells.size() << " of " << plan.cells << " cells in " << std::fixed
               << std::setprecision(2) << seconds << " s; wrote " << a.partial << '\n';
@@ -280,7 +280,8 @@ int runSweepMerge(const MergeArguments& arguments, std::ostream& out) {
   checkEveryShardOnce(parts, arguments.parts);
   const nlohmann::json search = nlohmann::json::parse(parts.front().search);
   SweepPlan plan;
-  openSweep(argumentsOf(search, arguments.parts.front()), plan);
+  const SweepArguments recorded = argumentsOf(search, arguments.parts.front());
+  checkedInPart(arguments.parts.front(), [&] { openSweep(recorded, plan); });
   checkIncidentsUnchanged(search["incidents"], plan.setup);
   const std::size_t goals = goalCount(plan.setup);
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -17,6 +17,7 @@
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/report_json.h"
 #include "breakerlab/data/tune_partial.h"
 #include "breakerlab/data/tuning_text.h"
@@ -224,7 +225,7 @@ int report(const ReportInputs& in, std::ostream& out) {
   std::vector<std::string> exported;
   for (std::size_t i = 0; i < shown.size(); ++i)
     exported.push_back(exportConfig(replays[i].configs.front(), target).text);
-  for (std::size_t i = 0; i < files.size(); ++i) writeFileAtomically(files[i], exported[i]);
+  for (std::size_t i = 0; i < files.size(); ++i) writeOutputFile(files[i], exported[i]);
 
   if (a.json) {
     json front = json::array();
@@ -359,9 +360,20 @@ int report(const ReportInputs& in, std::ostream& out) {
 
 }  // namespace
 
-int runTune(const TuneArguments& arguments, std::ostream& out) {
+namespace {
+// What `tune` checks of its own arguments before it opens the search (`merge` too, of the
+// arguments a part recorded).
+void checkTuneArguments(const TuneArguments& arguments) {
   if (arguments.budget < 1 || arguments.budget > kMaxBudget)
-    throw UsageError("--budget: expected 1 to " + std::to_string(kMaxBudget) + " configs");
+    throw UsageError("--budget: expected 1 to " + std::to_string(kMaxBudget) + " configs, got " +
+                     std::to_string(arguments.budget));
+  methodNamed(arguments.method);
+  parseSeed(arguments.seed);
+}
+}  // namespace
+
+int runTune(const TuneArguments& arguments, std::ostream& out) {
+  checkTuneArguments(arguments);
   const TuneOptions::Method method = methodNamed(arguments.method);
   SearchSetup setup;
   openSearch(arguments.search, setup);
@@ -402,7 +414,7 @@ int runTune(const TuneArguments& arguments, std::ostream& out) {
       return kExitInterrupted;
     }
     TunePartial partial{searchJson(arguments, setup).dump(), options.shard, options.shards, result};
-    writeFileAtomically(arguments.partial, tunePartialToJson(partial));
+    writeOutputFile(arguments.partial, tunePartialToJson(partial));
     std::cerr << "tune: shard " << options.shard << "/" << options.shards << ": "
               << result.stats.evaluated << " configs in " << std::fixed << std::setprecision(2)
               << seconds << " s; wrote " << arguments.partial << '\n';
@@ -418,7 +430,7 @@ TuneArguments argumentsOf(const json& search, const std::string& file) {
   try {
     a.search = searchArgumentsOf(search, file);
     a.minimize = search.at("minimize").get<std::vector<std::string>>();
-    a.budget = search.at("budget").get<std::size_t>();
+    a.budget = wholeNumberAt(search, "budget", file);
     a.seed = search.at("seed").get<std::string>();
     a.method = search.at("method").get<std::string>();
     a.no_give_up = !search.at("give_up").get<bool>();
@@ -449,13 +461,18 @@ int runMerge(const MergeArguments& arguments, std::ostream& out) {
         "merge --png: a PNG is drawn of a map's parts (sweep --shard), not a search's");
   checkEveryShardOnce(parts, arguments.parts);
   const TunePartial& first = parts.front();
-  TuneArguments a = argumentsOf(json::parse(first.search), arguments.parts[0]);
+  const json search = json::parse(first.search);
+  TuneArguments a = argumentsOf(search, arguments.parts[0]);
   a.output = arguments.output;
   a.json = arguments.json;
   SearchSetup setup;
-  openSearch(a.search, setup);
-  checkIncidentsUnchanged(json::parse(first.search)["incidents"], setup);
-  const Evaluator evaluator(setup.cases, minimisedMetrics(a.minimize), a.search.seeds);
+  const std::vector<const MetricInfo*> minimised = checkedInPart(arguments.parts[0], [&] {
+    checkTuneArguments(a);
+    openSearch(a.search, setup);
+    return minimisedMetrics(a.minimize);
+  });
+  checkIncidentsUnchanged(search["incidents"], setup);
+  const Evaluator evaluator(setup.cases, minimised, a.search.seeds);
   // Every config the parts hold must be one this search could have found.
   const std::size_t goals = goalCount(setup);
   for (std::size_t i = 0; i < parts.size(); ++i)

@@ -32,12 +32,17 @@ std::string libraryNames() {
 
 }  // namespace
 
+std::string seedsOutOfRange(std::uint64_t seeds) {
+  return "--seeds: expected 1 to " + std::to_string(kMaxSeeds) + " seeds, got " +
+         std::to_string(seeds);
+}
+
 void openSearch(const SearchArguments& arguments, SearchSetup& setup) {
   if (arguments.incidents.empty()) throw UsageError("an INCIDENT file or bundled name is required");
   if (arguments.knobs.empty())
     throw UsageError("--knob KEY=LOW..HIGH: give at least one knob to turn");
-  if (arguments.seeds < 1 || arguments.seeds > 1000)
-    throw UsageError("--seeds: expected 1 to 1000 seeds");
+  if (arguments.seeds < 1 || arguments.seeds > kMaxSeeds)
+    throw UsageError(seedsOutOfRange(arguments.seeds));
   std::optional<BreakerLibrary> library;
   if (!arguments.library.empty()) {
     library = libraryNamed(arguments.library);

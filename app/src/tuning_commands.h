@@ -1,5 +1,6 @@
 #pragma once
 // `tune`, `sweep` and `merge`: searching and mapping the knob space (docs/tuning.md).
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -11,6 +12,10 @@
 
 namespace breakerlab::cli {
 
+// Seeds each config is replayed with (--seeds), and the error for a count outside 1 to it.
+inline constexpr unsigned kMaxSeeds = 1000;
+std::string seedsOutOfRange(std::uint64_t seeds);
+
 // What every search or map is asked: the incidents, the knobs and their ranges, the goals.
 struct SearchArguments {
   std::vector<std::string> incidents;  // paths or bundled names
@@ -18,8 +23,8 @@ struct SearchArguments {
   std::vector<std::string> goals;      // "METRIC OP VALUE", on every incident
   bool no_incident_goals = false;      // without each incident's own goals
   std::string library;                 // whose breaker the knobs tune; empty: the deployed one's
-  unsigned seeds = 1;
-  std::string shard;  // "I/N"
+  unsigned seeds = 1;                  // 1 to kMaxSeeds
+  std::string shard;                   // "I/N"
   unsigned threads = 0;
 };
 

@@ -160,25 +160,32 @@ class DocumentStart : public YAML::EventHandler {
 }  // namespace
 
 void requireBoundedExpansion(const YAML::Node& node, const std::string& file_name) {
-  // Depth-first with an explicit stack: the nesting is bounded, the expansion is what is not.
-  std::vector<YAML::Node> stack{node};
+  // Depth-first with an explicit stack: neither the expansion nor, through aliases, the depth
+  // is bounded by the text (each line `kN: &aN [*aN-1]` adds a level the prescan never sees,
+  // and the readers after this walk recurse).
+  std::vector<std::pair<YAML::Node, int>> stack{{node, 0}};
   std::size_t values = 0;
+  const auto failAt = [&](const YAML::Node& n, const std::string& message) {
+    const YAML::Mark m = n.Mark();
+    const bool known = !m.is_null() && m.line >= 0 && m.column >= 0;
+    throw LoadError(file_name, known ? m.line + 1 : 0, known ? m.column + 1 : 0, message);
+  };
   while (!stack.empty()) {
-    const YAML::Node n = stack.back();
+    const auto [n, depth] = stack.back();
     stack.pop_back();
-    if (++values > kMaxYamlValues) {
-      const YAML::Mark m = n.Mark();
-      const bool known = !m.is_null() && m.line >= 0 && m.column >= 0;
-      throw LoadError(file_name, known ? m.line + 1 : 0, known ? m.column + 1 : 0,
-                      "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values");
-    }
+    if (++values > kMaxYamlValues)
+      failAt(n, "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values");
+    if (!n.IsMap() && !n.IsSequence()) continue;
+    if (depth >= kMaxYamlNesting)
+      failAt(n, "aliases nest maps and lists deeper than " + std::to_string(kMaxYamlNesting) +
+                    " levels");
     if (n.IsMap()) {
       for (auto it = n.begin(); it != n.end(); ++it) {
-        stack.push_back(it->first);
-        stack.push_back(it->second);
+        stack.push_back({it->first, depth + 1});
+        stack.push_back({it->second, depth + 1});
       }
-    } else if (n.IsSequence()) {
-      for (auto it = n.begin(); it != n.end(); ++it) stack.push_back(*it);
+    } else {
+      for (auto it = n.begin(); it != n.end(); ++it) stack.push_back({*it, depth + 1});
     }
   }
 }

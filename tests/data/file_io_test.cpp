@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "breakerlab/data/file_io.h"
+#include "breakerlab/data/output_file.h"
 #include "test_support.h"
 
 namespace breakerlab {
@@ -27,11 +28,11 @@ class FileIo : public ::testing::Test {
 
 TEST_F(FileIo, WritesAndReplaces) {
   const fs::path file = dir_ / "config.yaml";
-  writeFileAtomically(file, "first\n");
+  writeOutputFile(file, "first\n");
   EXPECT_EQ(readTextFile(file), "first\n");
-  writeFileAtomically(file, "second");
+  writeOutputFile(file, "second");
   EXPECT_EQ(readTextFile(file), "second");
-  writeFileAtomically(file, "");
+  writeOutputFile(file, "");
   EXPECT_EQ(readTextFile(file), "");
   // No temporary files are left behind.
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 1);
@@ -39,26 +40,26 @@ TEST_F(FileIo, WritesAndReplaces) {
 
 TEST_F(FileIo, KeepsThePermissionsOfTheReplacedFile) {
   const fs::path file = dir_ / "x.yaml";
-  writeFileAtomically(file, "a");
+  writeOutputFile(file, "a");
   EXPECT_EQ(fs::status(file).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
                 fs::perms::others_read);
   fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
-  writeFileAtomically(file, "b");
+  writeOutputFile(file, "b");
   EXPECT_EQ(fs::status(file).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write);
 }
 
 TEST_F(FileIo, LargeContents) {
   const std::string big(3'000'000, 'x');
-  writeFileAtomically(dir_ / "big", big);
+  writeOutputFile(dir_ / "big", big);
   EXPECT_EQ(readTextFile(dir_ / "big"), big);
 }
 
 TEST_F(FileIo, FailureNamesThePath) {
   const fs::path file = dir_ / "missing-dir" / "x.yaml";
   try {
-    writeFileAtomically(file, "a");
+    writeOutputFile(file, "a");
     FAIL() << "expected an exception";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(file.string()), std::string::npos) << e.what();

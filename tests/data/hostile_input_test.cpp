@@ -16,6 +16,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/otlp_import.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/prometheus_import.h"
 #include "breakerlab/data/request_log.h"
 #include "test_support.h"
@@ -111,7 +112,7 @@ TEST_F(HostileFile, LimitIsTheDocumentedOne) {
 TEST_F(HostileFile, UnwritableOutputIsALoadError) {
   // The CLI answers a LoadError with exit 2: a bad -o path is the user's input, not a bug.
   const fs::path file = dir_ / "missing-dir" / "x.yaml";
-  const LoadError e = quickLoadError([&] { writeFileAtomically(file, "a"); });
+  const LoadError e = quickLoadError([&] { writeOutputFile(file, "a"); });
   EXPECT_EQ(e.file(), file.string());
   EXPECT_NE(e.message().find("No such file or directory"), std::string::npos) << e.what();
 }

@@ -11,6 +11,7 @@
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/native_config.h"
+#include "breakerlab/data/output_file.h"
 
 namespace breakerlab {
 namespace {
@@ -453,7 +454,7 @@ TEST(NativeConfig, ExportsMatchTheirGoldenFiles) {
     const std::string text = exportConfig(tuned(library), target, "pricing").text;
     const std::string name = std::string(BREAKERLAB_GOLDEN) + "/" + std::string(toString(library)) +
                              "-native" + std::string(fileSuffix(target));
-    if (std::getenv("BREAKERLAB_UPDATE_GOLDEN") != nullptr) writeFileAtomically(name, text);
+    if (std::getenv("BREAKERLAB_UPDATE_GOLDEN") != nullptr) writeOutputFile(name, text);
     EXPECT_EQ(text, readTextFile(name)) << name;
   }
   // The generic machine with the proposed early probe, translated into each library.
@@ -463,7 +464,7 @@ TEST(NativeConfig, ExportsMatchTheirGoldenFiles) {
     const std::string text = exportConfig(generic, target, "pricing").text;
     const std::string name = std::string(BREAKERLAB_GOLDEN) + "/" + std::string(toString(library)) +
                              "-from-generic" + std::string(fileSuffix(target));
-    if (std::getenv("BREAKERLAB_UPDATE_GOLDEN") != nullptr) writeFileAtomically(name, text);
+    if (std::getenv("BREAKERLAB_UPDATE_GOLDEN") != nullptr) writeOutputFile(name, text);
     EXPECT_EQ(text, readTextFile(name)) << name;
   }
 }

@@ -4,6 +4,7 @@
 
 #include <QAbstractSpinBox>
 #include <QApplication>
+#include <QBuffer>
 #include <QEvent>
 #include <QKeyEvent>
 #include <QLabel>
@@ -16,7 +17,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <span>
@@ -1016,15 +1016,16 @@ QPalette lightPalette(const QPalette& from) {
 
 }  // namespace
 
-bool LanesView::exportImage(const QString& path, QString* error) const {
-  return exportImage(path, error, ExportHeader{});
+std::optional<QByteArray> LanesView::renderImage(const QString& format, QString* error) const {
+  return renderImage(format, error, ExportHeader{});
 }
 
-bool LanesView::exportImage(const QString& path, QString* error, const ExportHeader& header) const {
-  const QString suffix = QFileInfo(path).suffix().toLower();
+std::optional<QByteArray> LanesView::renderImage(const QString& format, QString* error,
+                                                 const ExportHeader& header) const {
+  const QString suffix = format.toLower();
   if (suffix != "png" && suffix != "pdf" && suffix != "svg") {
-    if (error) *error = tr("Unknown image type '%1': use .png, .svg or .pdf").arg(suffix);
-    return false;
+    if (error) *error = tr("Unknown image type '%1': use .png, .svg or .pdf").arg(format);
+    return std::nullopt;
   }
   // Exports are light whatever the desktop's theme (they go into documents); the view takes
   // its own palette back afterwards.
@@ -1113,8 +1114,9 @@ bool LanesView::exportImage(const QString& path, QString* error, const ExportHea
     }
   };
 
-  // Write next to the target, then rename over it: a failed export never leaves half a file.
-  const QString temp = path + QStringLiteral(".part.") + suffix;
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
   bool ok = false;
   if (suffix == "png") {
     QImage image(QSize(width, height) * 2, QImage::Format_ARGB32);
@@ -1122,9 +1124,9 @@ bool LanesView::exportImage(const QString& path, QString* error, const ExportHea
     QCPPainter painter(&image);
     painter.setMode(QCPPainter::pmNonCosmetic);
     paint(painter);
-    ok = painter.end() && image.save(temp, "PNG");
+    ok = painter.end() && image.save(&buffer, "PNG");
   } else if (suffix == "pdf") {
-    QPdfWriter pdf(temp);
+    QPdfWriter pdf(&buffer);
     pdf.setResolution(72);
     pdf.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -1139,7 +1141,7 @@ bool LanesView::exportImage(const QString& path, QString* error, const ExportHea
     }
   } else {
     QSvgGenerator svg;
-    svg.setFileName(temp);
+    svg.setOutputDevice(&buffer);
     svg.setSize(QSize(width, height));
     svg.setViewBox(QRect(0, 0, width, height));
     svg.setTitle(header.title.isEmpty() ? QStringLiteral("BreakerLab lanes") : header.title);
@@ -1156,14 +1158,11 @@ bool LanesView::exportImage(const QString& path, QString* error, const ExportHea
     if (!had_own_palette) self->setAttribute(Qt::WA_SetPalette, false);
     plot_->replot(QCustomPlot::rpQueuedReplot);
   }
-  std::error_code ec;
-  if (ok) std::filesystem::rename(temp.toStdString(), path.toStdString(), ec);
-  if (!ok || ec) {
-    std::filesystem::remove(temp.toStdString(), ec);
-    if (error) *error = tr("Could not write %1").arg(path);
-    return false;
+  if (!ok) {
+    if (error) *error = tr("Could not draw the lanes as %1").arg(suffix.toUpper());
+    return std::nullopt;
   }
-  return true;
+  return bytes;
 }
 
 }  // namespace breakerlab::views

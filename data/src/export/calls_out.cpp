@@ -1,101 +1,41 @@
-// A traced replay's dependency calls as a request log, streamed to a temporary file and renamed.
+// A traced replay's dependency calls as a request log, streamed to the output (OutputFile).
 #include "breakerlab/data/calls_out.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <numeric>
 #include <stdexcept>
 #include <string>
 
-#include "breakerlab/data/load_error.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/values.h"
 
 namespace breakerlab {
 
 namespace {
 
-std::string osReason(int error) {
-  return std::strerror(error);
-}
-
-// Writes through a buffer to a temporary file beside `path`; commit() fsyncs and renames it.
-// Until then `path` is untouched; a writer dropped without commit() removes its file.
-class AtomicFileWriter {
+// Buffers what it is given and hands it to the output in large writes.
+class BufferedOutput {
  public:
-  explicit AtomicFileWriter(const std::filesystem::path& path) : name_(path.string()) {
-    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-    dir_ = dir.string();
-    temp_ = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-    fd_ = ::mkstemp(temp_.data());
-    if (fd_ < 0) fail("cannot create a temporary file in " + dir_, errno);
-    if (::fchmod(fd_, 0644) != 0) fail("cannot set permissions", errno);
+  explicit BufferedOutput(const std::filesystem::path& path) : out_(path) {
     buffer_.reserve(kBuffer + 4096);
   }
-  ~AtomicFileWriter() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-      ::unlink(temp_.c_str());
-    }
-  }
-  AtomicFileWriter(const AtomicFileWriter&) = delete;
-  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
-
   std::string& buffer() { return buffer_; }
   void flushIfFull() {
     if (buffer_.size() >= kBuffer) flush();
   }
   void commit() {
     flush();
-    if (::fsync(fd_) != 0) fail("cannot flush to disk", errno);
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) {
-      const int error = errno;
-      ::unlink(temp_.c_str());
-      throw LoadError(name_, 0, 0, "cannot close: " + osReason(error));
-    }
-    if (::rename(temp_.c_str(), name_.c_str()) != 0) {
-      const int error = errno;
-      ::unlink(temp_.c_str());
-      throw LoadError(name_, 0, 0, "cannot replace: " + osReason(error));
-    }
-    const int dir_fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY);
-    if (dir_fd >= 0) {
-      ::fsync(dir_fd);
-      ::close(dir_fd);
-    }
+    out_.commit();
   }
 
  private:
   static constexpr std::size_t kBuffer = 1 << 20;
-  // A LoadError, as for reading: the path is the user's (a missing folder, a full disk), and
-  // the CLI answers it with exit 2, not as an internal error.
-  [[noreturn]] void fail(const std::string& what, int error) {
-    throw LoadError(name_, 0, 0, what + ": " + osReason(error));
-  }
   void flush() {
-    const char* data = buffer_.data();
-    std::size_t left = buffer_.size();
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, data, left);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail("cannot write", errno);
-      }
-      data += n;
-      left -= static_cast<std::size_t>(n);
-    }
+    out_.write(buffer_);
     buffer_.clear();
   }
-
-  std::string name_, dir_, temp_;
-  int fd_ = -1;
+  OutputFile out_;
   std::string buffer_;
 };
 
@@ -214,7 +154,7 @@ void writeCallsOut(const std::filesystem::path& path, RequestLogFormat format, c
   for (const TracedCall& c : trace.calls)
     if (c.record < called.size()) called[c.record] = true;
 
-  AtomicFileWriter out(path);
+  BufferedOutput out(path);
   std::string& buffer = out.buffer();
   const bool csv = format == RequestLogFormat::csv;
   if (csv) {

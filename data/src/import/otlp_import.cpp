@@ -14,6 +14,7 @@
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/request_log.h"
 #include "breakerlab/data/values.h"
+#include "json_document.h"
 
 namespace breakerlab {
 
@@ -208,28 +209,7 @@ void parseInto(SpanReader& reader, std::string_view text, const std::string& fil
                             json::accept(text.substr(0, first_nl)) &&
                             text.find_first_not_of(" \t\r\n", first_nl) != std::string_view::npos;
   auto parse = [&](std::string_view part, int line_offset) {
-    try {
-      reader.document(json::parse(part.begin(), part.end()), line_offset);
-    } catch (const json::parse_error& e) {
-      int line = line_offset, column = 1;
-      for (std::size_t i = 0; i + 1 < e.byte && i < part.size(); ++i) {
-        if (part[i] == '\n') {
-          ++line;
-          column = 1;
-        } else {
-          ++column;
-        }
-      }
-      std::string what = e.what();
-      if (const std::size_t c = what.find(": ", what.find("column")); c != std::string::npos)
-        what = what.substr(c + 2);
-      throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
-    } catch (const json::out_of_range& e) {
-      // "number overflow parsing '1e999'": nlohmann gives no position, the line is known.
-      std::string what = e.what();
-      if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
-      throw LoadError(file_name, line_offset, 0, "JSON: " + clipText(what, 120));
-    }
+    reader.document(data_detail::parseJson(part, file_name, line_offset), line_offset);
   };
   if (!one_per_line) {
     parse(text, 1);

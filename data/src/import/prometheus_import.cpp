@@ -12,6 +12,7 @@
 
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/values.h"
+#include "json_document.h"
 
 namespace breakerlab {
 
@@ -155,20 +156,6 @@ class Reader {
   std::size_t series_ = 0;
   std::size_t samples_ = 0;
 };
-
-std::string lineColumnOf(std::string_view text, std::size_t byte, int& line, int& column) {
-  line = 1;
-  column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      ++column;
-    }
-  }
-  return {};
-}
 
 std::string prometheusState(const std::string& name, bool& folded) {
   folded = false;
@@ -533,23 +520,7 @@ bool looksLikePrometheusRange(std::string_view head) {
 
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed) {
-  json root;
-  try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    int line = 0, column = 0;
-    lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0, line, column);
-    std::string what = e.what();
-    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
-    if (const std::size_t colon = what.find(": ", what.find("column")); colon != std::string::npos)
-      what = what.substr(colon + 2);
-    throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
-  } catch (const json::out_of_range& e) {
-    // "number overflow parsing '1e999'" (found by fuzz_prometheus): nlohmann gives no position.
-    std::string what = e.what();
-    if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
-    throw LoadError(file_name, 0, 0, "JSON: " + clipText(what, 120));
-  }
+  const json root = data_detail::parseJson(text, file_name);
   Reader reader(file_name);
   std::map<Role, std::vector<Series>> roles;
   const bool bundle = root.is_object() && !root.contains("status") && !root.contains("data") &&

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "breakerlab/data/file_io.h"
+#include "breakerlab/data/memory_budget.h"
 #include "request_log_parsers.h"
 
 namespace breakerlab {
@@ -155,6 +156,10 @@ RequestLog readRequestLog(const std::filesystem::path& path, RequestLogFormat fo
     throw LoadError(file, 0, 0,
                     "more than " + std::to_string(options.max_calls) +
                         " lines: the log is too long to replay (split it by time)");
+  // Before a byte of the columns is allocated: a log this machine cannot hold is refused now,
+  // not with std::bad_alloc minutes later.
+  requireMemoryFor((newlines + 1) * kRequestLogPeakBytesPerCall, file,
+                   "a log of " + std::to_string(newlines) + " lines", "split the log by time");
   Descriptor fd(openRegularFile(path, size));
   return readWith(file, format, options, newlines + 1, size, [&](char* into, std::size_t room) {
     return readSome(fd.get(), into, room, file);

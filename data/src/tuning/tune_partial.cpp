@@ -1,6 +1,7 @@
 #include "breakerlab/data/tune_partial.h"
 
 #include "breakerlab/data/tuning_text.h"
+#include "json_document.h"
 
 #include <cmath>
 #include <limits>
@@ -45,6 +46,9 @@ json tunedJson(const TunedConfig& t) {
 class Reader {
  public:
   Reader(std::string_view text, const std::string& file) : file_(file) {
+    // Deep nesting is refused before the parse: a "search" 50,000 levels deep parsed, then
+    // overflowed the stack when it was dumped.
+    data_detail::prescanJson(text, file);
     try {
       root_ = json::parse(text);
     } catch (const json::parse_error& e) {
@@ -104,9 +108,17 @@ class Reader {
     return v.get<bool>();
   }
 
+  // A list, and no longer than kMaxValues: each says which it is not.
+  const json& list(const json& v, const std::string& what, const std::string& where) const {
+    if (!v.is_array()) fail("expected a list of " + what + " in " + where);
+    if (v.size() > kMaxValues)
+      fail(where + ": " + std::to_string(v.size()) + " entries, more than the " +
+           std::to_string(kMaxValues) + " a part holds");
+    return v;
+  }
+
   std::vector<double> numberList(const json& v, const char* where) const {
-    if (!v.is_array() || v.size() > kMaxValues)
-      fail(std::string("expected a list of numbers in ") + where);
+    list(v, "numbers", where);
     std::vector<double> out;
     for (const json& x : v) out.push_back(toNumber(x, where));
     return out;
@@ -119,9 +131,7 @@ class Reader {
     e.invalid = flag(field(v, "invalid", "an evaluation"), "invalid");
     e.shortfall = toNumber(field(v, "shortfall", "an evaluation"), "shortfall");
     e.objectives = numberList(field(v, "objectives", "an evaluation"), "objectives");
-    const json& met = field(v, "goals_met", "an evaluation");
-    if (!met.is_array() || met.size() > kMaxValues)
-      fail("expected a list of true or false in goals_met");
+    const json& met = list(field(v, "goals_met", "an evaluation"), "true or false", "goals_met");
     for (const json& g : met) e.goals_met.push_back(flag(g, "goals_met"));
     e.replays = static_cast<std::uint32_t>(
         count(field(v, "replays", "an evaluation"), "replays", UINT32_MAX));
@@ -222,9 +232,7 @@ TunePartial parseTunePartial(std::string_view text, const std::string& file_name
   p.result.stats.gave_up = r.count(r.field(stats, "gave_up", "stats"), "gave_up", SIZE_MAX);
   p.result.stats.restarts = r.count(r.field(stats, "restarts", "stats"), "restarts", 1 << 20);
   for (const char* list : {"front", "closest"}) {
-    const json& items = r.field(root, list, "the file");
-    if (!items.is_array() || items.size() > Reader::kMaxValues)
-      r.fail(std::string("expected a list in \"") + list + "\"");
+    const json& items = r.list(r.field(root, list, "the file"), "configs", list);
     for (const json& item : items)
       (list[0] == 'f' ? p.result.front : p.result.closest).push_back(r.tuned(item));
   }

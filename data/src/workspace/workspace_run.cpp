@@ -6,6 +6,7 @@
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/report_json.h"
 
 namespace breakerlab {
@@ -98,9 +99,9 @@ Incident restoreIncident(const StoredIncident& stored) {
   if (stored.files.empty()) return parseIncident(stored.content, name + ".yaml");
   const ScratchDir dir;
   for (const StoredIncident::File& file : stored.files)
-    writeFileAtomically(dir.path() / std::filesystem::path(file.name).filename(), file.bytes);
+    writeOutputFile(dir.path() / std::filesystem::path(file.name).filename(), file.bytes);
   const std::filesystem::path incident_file = dir.path() / (stored.name + ".yaml");
-  writeFileAtomically(incident_file, stored.content);
+  writeOutputFile(incident_file, stored.content);
   return loadIncident(incident_file);
 }
 

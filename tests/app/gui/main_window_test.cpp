@@ -31,6 +31,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/native_config.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/state_table.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
@@ -394,8 +395,7 @@ TEST_F(Workbench, EditingTheStateTableAndImportingAgainReplaysTheNewBehaviour) {
 TEST_F(Workbench, OpeningAConfigAsAnIncidentSaysToLoadItOntoOne) {
   QTemporaryDir dir;
   const QString path = dir.filePath("config.yaml");
-  writeFileAtomically(path.toStdString(),
-                      "format: breakerlab-config/1\nbreaker: {enabled: false}\n");
+  writeOutputFile(path.toStdString(), "format: breakerlab-config/1\nbreaker: {enabled: false}\n");
   EXPECT_FALSE(window.openIncident(path));
   ASSERT_EQ(errors.size(), 1);
   EXPECT_TRUE(errors.front().contains("Load Config")) << errors.front().toStdString();

@@ -14,6 +14,7 @@
 #include "breakerlab/core/metrics.h"
 #include "breakerlab/core/simulate.h"
 #include "breakerlab/data/file_io.h"
+#include "breakerlab/data/output_file.h"
 #include "breakerlab/data/report.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "test_incident.h"
@@ -183,7 +184,7 @@ TEST_F(Report0908, HostileTitleDoesNotInjectMarkup) {
   text.replace(at + 1, text.find('\n', at + 1) - at - 1,
                "title: \"<script>alert(1)</script><img src=x onerror=alert(2)> Pricing\"");
   const QString hostile = path("hostile.yaml");
-  writeFileAtomically(hostile.toStdString(), text);
+  writeOutputFile(hostile.toStdString(), text);
   const Cli cli = runCli({"report", hostile, "-o", path("hostile.html")});
   ASSERT_EQ(cli.code, 0) << cli.err.toStdString();
   const QString html = readText(path("hostile.html"));

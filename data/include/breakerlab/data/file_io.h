@@ -21,9 +21,6 @@ std::string readTextFile(const std::filesystem::path& path,
 // The caller closes it. Throws LoadError like readTextFile.
 int openRegularFile(const std::filesystem::path& path, std::uint64_t& size);
 
-// Writes to a temporary file in the same directory, fsyncs it and renames it over `path`, so
-// readers see the old or the new contents, never a mix. Throws LoadError("PATH", 0, 0, "cannot
-// write: <OS reason>") (or "cannot create a temporary file in DIR: ...", "cannot replace: ...").
-void writeFileAtomically(const std::filesystem::path& path, std::string_view contents);
+// Outputs are written with writeOutputFile / OutputFile (breakerlab/data/output_file.h).
 
 }  // namespace breakerlab

@@ -66,16 +66,19 @@ class LanesView : public QWidget {
   QString readoutAt(double seconds) const;
   QString readoutText() const;
 
-  // Saves the lanes as PNG, PDF or SVG (by suffix), with a title and lines above them (the
-  // incident, the config) and the legend below; light even in a dark theme unless told
-  // otherwise. Atomic (written next to `path`, then renamed); false with a reason on failure.
+  // The lanes drawn as a PNG, PDF or SVG document (`format`: "png", "pdf" or "svg", as a file's
+  // suffix names it), with a title and lines above them (the incident, the config) and the
+  // legend below; light even in a dark theme unless told otherwise. The bytes of the document,
+  // or nothing with a reason in `error`. Writing them to a file is the caller's (app/ writes
+  // every output through breakerlab/data/output_file.h).
   struct ExportHeader {
     QString title;
     QStringList lines;
     bool light = true;
   };
-  bool exportImage(const QString& path, QString* error, const ExportHeader& header) const;
-  bool exportImage(const QString& path, QString* error) const;
+  std::optional<QByteArray> renderImage(const QString& format, QString* error,
+                                        const ExportHeader& header) const;
+  std::optional<QByteArray> renderImage(const QString& format, QString* error) const;
   // Per lane, its title and the states it shows with their colours (the legend).
   struct LegendLane {
     QString title;
