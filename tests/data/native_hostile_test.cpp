@@ -117,6 +117,21 @@ TEST(NativeHostile, PropertiesNameTheirOwnProblems) {
   EXPECT_LT(Clock::now() - started, kQuick);
 }
 
+TEST(NativeHostile, DottedYamlKeysHaveThePropertiesLimit) {
+  // Spring nests `a.b.c: 1` as a: {b: {c: 1}}; 200,000 parts (an explicit key, which YAML does
+  // not limit to 1024 characters) crashed the reader.
+  std::string parts = "a";
+  for (int i = 0; i < 200'000; ++i) parts += ".a";
+  const LoadError e = errorOf(
+      "resilience4j:\n  circuitbreaker:\n    instances:\n      p:\n        slidingWindowSize: 5\n"
+      "        ? " +
+          parts + "\n        : 1\n",
+      "application.yml");
+  EXPECT_EQ(e.line(), 6);
+  EXPECT_EQ(e.column(), 11);
+  EXPECT_EQ(e.message(), "the key has more than 32 parts (resilience4j's have at most six)");
+}
+
 TEST(NativeHostile, AnInstanceOfManyKeysIsReadInLinearTime) {
   // Every key is checked against the others (repeated keys are errors): that was quadratic.
   std::string text = "resilience4j:\n  circuitbreaker:\n    instances:\n      p:\n";

@@ -23,6 +23,9 @@ constexpr int kPrioritySpec = 3;     // a spec row or a state guard: the config 
 constexpr int kPriorityDiagram = 2;  // a sequence message, a fishbone bone
 constexpr int kPriorityProse = 1;    // a sentence
 
+// The `code` of a step read as YAML for its retry settings: longer ones are not read.
+constexpr std::size_t kMaxStepCodeBytes = 4096;
+
 std::string lowerCopy(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -407,16 +410,29 @@ class Reader {
 
   // `retry: { attempts: 3, backoff: exponential, base: 200ms, jitter: full }` in a step.
   void codeHints(const std::string& code, FactWhatIf& w) {
-    YAML::Node root;
+    // A step's settings are a line or two; a longer string is prose, or not settings at all.
+    if (code.size() > kMaxStepCodeBytes) return;
+    YamlPrescan scan;
     try {
       // The code is a string inside a block that was checked; as YAML of its own it is not yet
       // (a string of 10,000 '[' would overflow yaml-cpp's stack).
-      prescanYaml(code, file_name_);
+      scan = prescanYaml(code, file_name_);
+    } catch (const LoadError&) {
+      return;  // too deep or too big to be a step's settings: the step keeps its prose hints
+    }
+    // The steps' code shares the document's limit: each string counts once in its block, and a
+    // thousand strings of a million values each would be read one after the other.
+    values_ += scan.values;
+    if (values_ > kMaxYamlValues)
+      throw LoadError(file_name_, w.line, 0,
+                      "more than " + std::to_string(kMaxYamlValues) +
+                          " values (keys, scalars, maps and lists) in one document, the YAML of "
+                          "the steps' code included");
+    YAML::Node root;
+    try {
       root = YAML::Load(code);
     } catch (const YAML::Exception&) {
       return;
-    } catch (const LoadError&) {
-      return;  // too deep or too big to be a step's settings: the step keeps its prose hints
     }
     if (!root.IsMap()) return;
     if (const YAML::Node r = root["retry"]; r && r.IsMap()) {

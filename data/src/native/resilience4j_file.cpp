@@ -111,20 +111,30 @@ void NestedMap::set(const std::string& key, Nested value) {
   slot = std::move(value);
 }
 
+// resilience4j's keys are a handful of parts deep (resilience4j.circuitbreaker.instances.NAME.
+// slidingWindowSize is five); a deeper key is not one of them, and the nested form it would become
+// is that deep (a key of 200,000 parts crashed the reader).
+constexpr std::size_t kMaxKeyParts = 32;
+
 bool dotted(const std::string& key) {
   return key.find('.') != std::string::npos && key.front() != '[';
 }
 
 // Recursion as deep as the file's maps, which parseYaml bounds (64 levels). A map with no dotted
 // key, no key twice and nothing changed under it is kept as it is: that is most of a file.
-Nested nest(const YAML::Node& node) {
+Nested nest(const Source& src, const YAML::Node& node) {
   if (!node.IsMap()) return {node, nullptr};
   std::vector<std::pair<std::string, Nested>> children;
   std::unordered_set<std::string> keys;
   bool same = true;
   for (const auto& kv : node) {
     std::string key = kv.first.Scalar();
-    Nested value = nest(kv.second);
+    if (dotted(key) &&
+        static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyParts)
+      fail(src, kv.first,
+           "the key has more than " + std::to_string(kMaxKeyParts) +
+               " parts (resilience4j's have at most six)");
+    Nested value = nest(src, kv.second);
     same = same && !value.map && !dotted(key) && keys.insert(key).second;
     children.emplace_back(std::move(key), std::move(value));
   }
@@ -172,8 +182,8 @@ void fill(YAML::Node& out, const NestedMap& map) {
 // Spring flattens YAML to properties, so `resilience4j.circuitbreaker:` as one key is the same as
 // the nested keys. The file's nodes are kept (with their positions) where no dotted key changes
 // them; the maps made from dotted keys have new key nodes, without positions.
-YAML::Node springNested(const YAML::Node& node) {
-  Nested nested = nest(node);
+YAML::Node springNested(const Source& src, const YAML::Node& node) {
+  Nested nested = nest(src, node);
   if (!nested.map) return nested.node;
   YAML::Node out(YAML::NodeType::Map);
   fill(out, *nested.map);
@@ -361,7 +371,7 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, NativeR
                           NativeConfig& out) {
   Resilience4jSettings& p = out.native.resilience4j;
   const Source& src = r.source();
-  const YAML::Node root = springNested(original);
+  const YAML::Node root = springNested(src, original);
   const YAML::Node top = relaxed(root, "resilience4j");
   YAML::Node cb = relaxed(top, "circuitbreaker");
   const YAML::Node limiter = relaxed(top, "timelimiter");
@@ -461,10 +471,6 @@ struct PropertyNode {
   }
 };
 
-// resilience4j's keys are a handful of parts deep (resilience4j.circuitbreaker.instances.NAME.
-// slidingWindowSize is five); a deeper key is not one of them, and the YAML it would become is
-// nested (and read recursively) that deep.
-constexpr std::size_t kMaxKeyParts = 32;
 // Keys and values of the nested form. The YAML made from them is read by yaml-cpp (about 450
 // bytes a value; its nodes are a key and a value each, and maps count once more in the YAML
 // limit of 1000000 values), so this keeps that limit from being met first, with a message about
