@@ -61,6 +61,11 @@ run_target() {
   local log="$build/fuzz-logs/$name.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   rm -f "$artifacts"/*
+  # A dictionary of the format's tokens (fences, brackets, keys), when the target has one.
+  local dict=()
+  if [ -f "tests/fuzz/dict/$name.dict" ]; then
+    dict=(-dict="tests/fuzz/dict/$name.dict")
+  fi
   # -timeout: one input that runs longer is a hang; -rss_limit_mb (and the malloc limit it
   # implies): an input that makes the reader allocate without bound is a finding too.
   set +e
@@ -68,7 +73,7 @@ run_target() {
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:malloc_context_size=8:intercept_tls_get_addr=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" ${dict[@]+"${dict[@]}"} \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
   local code=$?
   set -e
