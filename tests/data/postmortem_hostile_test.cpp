@@ -178,6 +178,18 @@ TEST(PostmortemHostile, CountsThatDriveTheWorkHaveLimits) {
   EXPECT_EQ(imported.incident.recorded.events.size(), 1'200u);
 }
 
+TEST(PostmortemHostile, RecognisedPhrasesHaveALimit) {
+  // Each sentence states two things (a timeout and a rate): 60,000 of them, 5 MB of prose.
+  std::string prose = pm() + "\n\n";
+  for (int i = 0; i < 60'000; ++i)
+    prose += "Each call waited for the 800 ms timeout at 40 requests per second.\n";
+  const LoadError e = errorOf(prose);
+  EXPECT_EQ(e.message(),
+            "more than 100000 recognised phrases (settings, traffic and numbers the document "
+            "states)");
+  EXPECT_GT(e.line(), 50'000);
+}
+
 TEST(PostmortemHostile, PlainTextTimelinesHaveTheEventLimit) {
   std::string text = "Pricing outage 09:00-23:00 UTC\n\n| UTC | What happened |\n|---|---|\n";
   for (int i = 0; i < 10'001; ++i) {

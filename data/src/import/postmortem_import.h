@@ -79,6 +79,10 @@ inline constexpr std::size_t kMaxPostmortemExpectations = 1'000;
 inline constexpr std::size_t kMaxPostmortemWhatIfs = 1'000;
 inline constexpr std::size_t kMaxLaneStates = 10'000;
 inline constexpr std::size_t kMaxPostmortemEvents = 10'000;
+// Phrases read as a setting, the traffic or a number ("800 ms per call"): a few dozen in a real
+// document; each is kept with its quote, and 64 MB of prose would make a million and more.
+inline constexpr std::size_t kMaxPostmortemHints = 100'000;
+std::string hintsLimitMessage();
 
 PostmortemFacts readFencedPostmortem(std::string_view text, const std::string& file_name);
 PostmortemFacts readTextPostmortem(std::string_view text, const std::string& file_name);

@@ -100,8 +100,11 @@ class Reader {
 
   void hints(std::string_view clause, std::string_view context, int line, int priority,
              std::vector<FactHint>& out) {
-    for (PhraseHint& h : recognisePhrases(clause, context))
+    for (PhraseHint& h : recognisePhrases(clause, context)) {
+      if (++hint_count_ > kMaxPostmortemHints)
+        throw LoadError(file_name_, line, 0, hintsLimitMessage());
       out.push_back({std::move(h.key), std::move(h.value), std::move(h.quote), line, priority});
+    }
   }
   void deployed(std::string_view clause, std::string_view context, int line, int priority) {
     hints(clause, context, line, priority, facts_.hints);
@@ -497,13 +500,19 @@ class Reader {
   std::string_view text_;
   std::string file_name_;
   PostmortemFacts facts_;
-  std::size_t values_ = 0;  // YAML values of the blocks read so far
+  std::size_t values_ = 0;      // YAML values of the blocks read so far
+  std::size_t hint_count_ = 0;  // phrases recognised so far
   std::vector<FactEvent> timeline_events_;
   int id_line_ = 0;
   int title_line_ = 0;
 };
 
 }  // namespace
+
+std::string hintsLimitMessage() {
+  return "more than " + std::to_string(kMaxPostmortemHints) +
+         " recognised phrases (settings, traffic and numbers the document states)";
+}
 
 PostmortemFacts readFencedPostmortem(std::string_view text, const std::string& file_name) {
   return Reader(text, file_name).read();

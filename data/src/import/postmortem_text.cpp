@@ -118,6 +118,11 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
   std::optional<std::pair<double, double>> window;
   int window_line = 0;
   bool remediation = false;
+  std::size_t hint_count = 0;
+  auto countHint = [&](int line) {
+    if (++hint_count > kMaxPostmortemHints)
+      throw LoadError(file_name, line, 0, hintsLimitMessage());
+  };
   auto addEvent = [&](RawEvent e) {
     if (events.size() >= kMaxPostmortemEvents)
       throw LoadError(file_name, e.line, 1,
@@ -180,6 +185,7 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
     for (const std::string& clause : splitClauses(t)) {
       std::vector<PhraseHint> found = recognisePhrases(clause);
       for (PhraseHint& h : found) {
+        countHint(line_no);
         FactHint hint{std::move(h.key), std::move(h.value), std::move(h.quote), line_no, 1};
         if (remediation) {
           if (facts.what_ifs.empty() || facts.what_ifs.back().line != line_no) {
@@ -206,8 +212,10 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
   };
   for (const RawEvent& e : events) {
     facts.events.push_back({since(e.clock), e.label, "", e.line});
-    for (PhraseHint& h : recognisePhrases(e.label))
+    for (PhraseHint& h : recognisePhrases(e.label)) {
+      countHint(e.line);
       facts.hints.push_back({std::move(h.key), std::move(h.value), std::move(h.quote), e.line, 1});
+    }
   }
   std::sort(facts.events.begin(), facts.events.end(),
             [](const FactEvent& a, const FactEvent& b) { return a.at < b.at; });
