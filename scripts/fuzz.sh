@@ -73,10 +73,13 @@ run_target() {
   local log="$build/fuzz-logs/$name.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   rm -f "$artifacts"/*
+  # The dictionaries of the target's formats (JSON, YAML, Markdown) and its own, joined: libFuzzer
+  # takes one.
   local dict_args=()
   local parts
   parts=$(dict_parts_of "$name")
-  if [ -n "$parts" ]; then
+  [ -f "tests/fuzz/dict/$name.dict" ] && parts="$parts $name"
+  if [ -n "${parts// /}" ]; then
     local dict="$build/fuzz-dicts/$name.dict"
     mkdir -p "$(dirname "$dict")"
     : >"$dict"
@@ -90,7 +93,7 @@ run_target() {
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:malloc_context_size=8:intercept_tls_get_addr=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict_args[@]}" \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" ${dict_args[@]+"${dict_args[@]}"} \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
   local code=$?
   set -e

@@ -21,7 +21,10 @@ bool isFlowIndicator(char c) {
 
 class Prescan {
  public:
-  Prescan(std::string_view text, const std::string& file) : t_(text), file_(file) {}
+  Prescan(std::string_view text, const std::string& file, std::size_t values_before)
+      : t_(text), file_(file), values_(values_before) {}
+
+  YamlPrescan result() const { return {values_, aliases_}; }
 
   void run() {
     while (i_ < t_.size()) {
@@ -95,16 +98,20 @@ class Prescan {
     const TextPosition pos = textPositionAt(t_, offset);
     throw LoadError(file_, pos.line, pos.column, message);
   }
+  [[noreturn]] void failLimit(std::size_t offset, const std::string& message) const {
+    const TextPosition pos = textPositionAt(t_, offset);
+    throw YamlLimitError(file_, pos.line, pos.column, message);
+  }
   [[noreturn]] void tooDeep(std::size_t offset) const {
-    failAtOffset(offset, "maps and lists are nested deeper than " +
-                             std::to_string(kMaxYamlNesting) + " levels");
+    failLimit(offset, "maps and lists are nested deeper than " + std::to_string(kMaxYamlNesting) +
+                          " levels");
   }
   // One more value starts at `offset`. Counts keys, scalars and collections (an upper bound of
   // what yaml-cpp builds, near enough).
   void countValue(std::size_t offset) {
     if (++values_ > kMaxYamlValues)
-      failAtOffset(offset, "more than " + std::to_string(kMaxYamlValues) +
-                               " values (keys, scalars, maps and lists) in one document");
+      failLimit(offset, "more than " + std::to_string(kMaxYamlValues) +
+                            " values (keys, scalars, maps and lists) in one document");
   }
 
   // A block collection of `kind` whose entries start at `column`; p is where this one starts.
@@ -139,6 +146,7 @@ class Prescan {
         while (p < t_.size() && isSpace(t_[p])) ++p;
         continue;
       }
+      if (c == '*') aliases_ = true;
       if (c == '&' || c == '!') {  // an anchor or a tag before the node
         while (p < t_.size() && !isSpace(t_[p]) && !isBreak(t_[p])) ++p;
         while (p < t_.size() && isSpace(t_[p])) ++p;
@@ -305,6 +313,9 @@ class Prescan {
             continue;
           }
           break;
+        case '*':
+          if (expect_node) aliases_ = true;
+          break;
         case '&':
         case '!':
           if (expect_node) {
@@ -348,12 +359,15 @@ class Prescan {
   std::vector<Level> block_;
   int continuation_parent_ = kNone;
   std::size_t values_ = 0;
+  bool aliases_ = false;
 };
 
 }  // namespace
 
-void prescanYaml(std::string_view text, const std::string& file) {
-  Prescan(text, file).run();
+YamlPrescan prescanYaml(std::string_view text, const std::string& file, std::size_t values_before) {
+  Prescan scan(text, file, values_before);
+  scan.run();
+  return scan.result();
 }
 
 }  // namespace breakerlab::data_detail

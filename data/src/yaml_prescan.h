@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "breakerlab/data/load_error.h"
+
 namespace breakerlab::data_detail {
 
 // Maps and lists inside one another, block and flow style together. Real documents use fewer
@@ -19,11 +21,26 @@ inline constexpr int kMaxYamlNesting = 64;
 // documents have a few thousand.
 inline constexpr std::size_t kMaxYamlValues = 1'000'000;
 
+// A document past a limit of these (nesting, values): not a syntax error of one part, which a
+// reader may skip, but a reason to stop reading the document.
+class YamlLimitError : public LoadError {
+ public:
+  using LoadError::LoadError;
+};
+
+// What the scan counted.
+struct YamlPrescan {
+  std::size_t values = 0;  // including `values_before`
+  bool aliases = false;    // whether any value is an alias (*name), which may expand
+};
+
 // Throws LoadError(file, line, column, ...) at the collection that goes deeper than
 // kMaxYamlNesting ("nested deeper than 64 levels"), at the value past kMaxYamlValues ("more than
 // 1000000 values"), or at the quote that opens a scalar which is never closed. A lexical scan,
 // linear in the text: it tracks indentation, flow brackets, quoted, plain and block scalars and
-// comments as far as needed to tell where a quote opens a scalar.
-void prescanYaml(std::string_view text, const std::string& file);
+// comments as far as needed to tell where a quote opens a scalar. `values_before` counts values
+// of the same document already scanned (the YAML blocks of one postmortem share the limit).
+YamlPrescan prescanYaml(std::string_view text, const std::string& file,
+                        std::size_t values_before = 0);
 
 }  // namespace breakerlab::data_detail

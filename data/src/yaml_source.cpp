@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
 
 #include "breakerlab/data/values.h"
 #include "utf8.h"
@@ -159,22 +160,27 @@ class DocumentStart : public YAML::EventHandler {
 }
 }  // namespace
 
-void requireBoundedExpansion(const YAML::Node& node, const std::string& file_name) {
+std::size_t requireBoundedExpansion(const YAML::Node& node, const std::string& file_name,
+                                    bool aliases, std::size_t values_before) {
   // Depth-first with an explicit stack: neither the expansion nor, through aliases, the depth
   // is bounded by the text (each line `kN: &aN [*aN-1]` adds a level the prescan never sees,
   // and the readers after this walk recurse).
   std::vector<std::pair<YAML::Node, int>> stack{{node, 0}};
-  std::size_t values = 0;
+  std::size_t values = values_before;
   const auto failAt = [&](const YAML::Node& n, const std::string& message) {
     const YAML::Mark m = n.Mark();
     const bool known = !m.is_null() && m.line >= 0 && m.column >= 0;
-    throw LoadError(file_name, known ? m.line + 1 : 0, known ? m.column + 1 : 0, message);
+    throw YamlLimitError(file_name, known ? m.line + 1 : 0, known ? m.column + 1 : 0, message);
   };
   while (!stack.empty()) {
     const auto [n, depth] = stack.back();
     stack.pop_back();
+    // The prescan counts keys and scalars but not the maps that hold them (nor empty values),
+    // so a document without aliases can get here too.
     if (++values > kMaxYamlValues)
-      failAt(n, "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values");
+      failAt(n, aliases ? "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values"
+                        : "more than " + std::to_string(kMaxYamlValues) +
+                              " values (keys, scalars, maps and lists) in one document");
     if (!n.IsMap() && !n.IsSequence()) continue;
     if (depth >= kMaxYamlNesting)
       failAt(n, "aliases nest maps and lists deeper than " + std::to_string(kMaxYamlNesting) +
@@ -188,20 +194,25 @@ void requireBoundedExpansion(const YAML::Node& node, const std::string& file_nam
       for (auto it = n.begin(); it != n.end(); ++it) stack.push_back({*it, depth + 1});
     }
   }
+  return values;
 }
 
 YAML::Node parseYaml(std::string_view text, const std::string& file_name) {
   // Before yaml-cpp: it takes any bytes, nests without bound and runs an unclosed quote to the
   // end of the file, and its messages then point elsewhere.
   requireUtf8(text, file_name);
-  prescanYaml(text, file_name);
+  const YamlPrescan scan = prescanYaml(text, file_name);
   // Not YAML::LoadAll: on some garbage it produces empty documents without end (yaml-cpp 0.7).
   YAML::Node document;
   try {
     std::istringstream in{std::string(text)};
     YAML::Parser parser(in);
     DocumentStart first;
-    if (!parser.HandleNextDocument(first)) throw LoadError(file_name, 0, 0, "the file is empty");
+    if (!parser.HandleNextDocument(first))
+      throw LoadError(file_name, 0, 0,
+                      text.find_first_not_of(" \t\r\n") == std::string_view::npos
+                          ? "the file is empty"
+                          : "the file holds no YAML value (only comments or directives)");
     DocumentStart second;
     if (parser.HandleNextDocument(second)) {
       const bool known = !second.mark.is_null() && second.mark.line >= 0;
@@ -213,7 +224,7 @@ YAML::Node parseYaml(std::string_view text, const std::string& file_name) {
   } catch (const YAML::Exception& e) {
     yamlError(file_name, e);
   }
-  requireBoundedExpansion(document, file_name);
+  requireBoundedExpansion(document, file_name, scan.aliases);
   return document;
 }
 
@@ -222,18 +233,20 @@ std::vector<MapReader::Entry> mapEntries(const Source& src, const YAML::Node& no
   if (!node.IsMap()) failExpected(src, node, path.empty() ? "document" : path, "a map");
   std::vector<MapReader::Entry> entries;
   entries.reserve(node.size());
+  // A set, not a look through the entries so far: a map of 100,000 keys (a .properties file's
+  // instance) would take 5 * 10^9 comparisons.
+  std::unordered_set<std::string_view> seen;
   for (auto it = node.begin(); it != node.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar())
       fail(src, key,
            std::string(path.empty() ? "" : std::string(path) + ": ") +
                "keys must be plain names, got " + describe(key));
-    for (const auto& e : entries) {
-      if (e.key == key.Scalar())
-        fail(src, key,
-             (path.empty() ? std::string() : std::string(path) + ": ") + "key '" + clipText(e.key) +
-                 "' appears twice");
-    }
+    // The key's text lives in its node, which the entry keeps.
+    if (!seen.insert(key.Scalar()).second)
+      fail(src, key,
+           (path.empty() ? std::string() : std::string(path) + ": ") + "key '" +
+               clipText(key.Scalar()) + "' appears twice");
     if (it->second.IsNull()) src.null_value_keys.emplace_back(it->second, key);
     entries.push_back({key.Scalar(), key, it->second});
   }

@@ -67,7 +67,12 @@ YAML::Node parseYaml(std::string_view text, const std::string& file_name);
 // Fails at the first value past kMaxYamlValues when `node` is walked with its aliases expanded
 // ("aliases expand to more than 1000000 values"): ten lists of ten aliases each of the one
 // before are 10^10 values to a reader that walks them. Stops walking there, so it is cheap.
-void requireBoundedExpansion(const YAML::Node& node, const std::string& file_name);
+// `aliases` false: the text has none (the prescan saw no *name), so the values are simply too
+// many and the message says so.
+// `values_before` counts values of the same document walked before (the YAML blocks of one
+// postmortem share the limit); returns the count with this node's. Throws YamlLimitError.
+std::size_t requireBoundedExpansion(const YAML::Node& node, const std::string& file_name,
+                                    bool aliases = true, std::size_t values_before = 0);
 
 // A YAML map with a fixed set of allowed keys. Construction fails on a non-map, an unknown key
 // (listing the allowed ones) or a repeated key.

@@ -123,8 +123,7 @@ TEST(Resilience4jRetry, TheAspectOrderPlacesTheBreaker) {
 struct NoteCase {
   std::string name;
   std::string section;
-  // Where the note points; empty: at a key, whose position is lost when Spring's dotted keys
-  // are nested (springNested builds new key nodes), so the note has none.
+  // Where the note points (keys keep their positions unless dotted keys are nested around them).
   std::string needle;
   std::string fragment;
 };
@@ -141,9 +140,9 @@ TEST(Resilience4jCalls, WhatBreakerLabCannotExpressIsNotedWhereItIs) {
        "  retry:\n    instances:\n      payment: {retryExceptions: [java.io.IOException]}\n",
        "[java", "retry.retry_on"},
       {"another module", "  bulkhead:\n    instances:\n      payment: {maxConcurrentCalls: 5}\n",
-       "", "not the breaker, time limiter or retry"},
+       "bulkhead", "not the breaker, time limiter or retry"},
       {"a setting not modelled",
-       "  timelimiter:\n    instances:\n      payment: {timeoutDuration: 2s, bogus: 1}\n", "",
+       "  timelimiter:\n    instances:\n      payment: {timeoutDuration: 2s, bogus: 1}\n", "bogus",
        "bogus: not a setting BreakerLab models"},
   };
   for (const NoteCase& k : cases) {

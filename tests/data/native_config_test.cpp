@@ -12,6 +12,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/native_config.h"
 #include "breakerlab/data/output_file.h"
+#include "test_support.h"
 
 namespace breakerlab {
 namespace {
@@ -368,12 +369,13 @@ TEST(NativeConfig, LiteralsAndFieldsAsTheLibrariesSpellThem) {
         "b.go", BreakerLibrary::gobreaker);
     EXPECT_EQ(g.native.gobreaker.max_requests, value) << literal;
   }
-  // A properties key far deeper than resilience4j's is not one of its keys: passed over.
+  // A properties key far deeper than resilience4j's is not one of its keys: an error at its line
+  // (passed over, a file of one such key read as "the file is empty").
   std::string deep = "resilience4j.circuitbreaker.instances.p.slidingWindowSize=7\nx";
   for (int i = 0; i < 5000; ++i) deep += ".x";
   deep += "=1\n";
-  const NativeConfig r = parseNativeConfig(deep, "app.properties", BreakerLibrary::resilience4j);
-  EXPECT_EQ(r.native.resilience4j.sliding_window_size, 7u);
+  EXPECT_LOAD_ERROR_AT(parseNativeConfig(deep, "app.properties", BreakerLibrary::resilience4j),
+                       (test::TextPosition{2, 1}), "the key has more than 32 parts");
   // cockatiel's ExponentialBackoff draws decorrelated jitter unless told otherwise.
   const NativeConfig c = parseNativeConfig(
       "{\"halfOpenAfter\": {\"type\": \"exponential\", \"initialDelay\": 100},\n"

@@ -1,6 +1,9 @@
 #include "markdown_blocks.h"
 
+#include <algorithm>
 #include <array>
+
+#include "breakerlab/data/load_error.h"
 
 namespace breakerlab::data_detail {
 
@@ -31,7 +34,13 @@ bool fenceAt(std::string_view line, char& marker, std::size_t& length, std::stri
 }
 }  // namespace
 
-MarkdownParts splitMarkdown(std::string_view text) {
+bool isPostmortemBlock(std::string_view kind) {
+  // A fishbone is read too, but does not make a document a postmortem on its own.
+  return kind == "fishbone" || std::find(kPostmortemBlocks.begin(), kPostmortemBlocks.end(),
+                                         kind) != kPostmortemBlocks.end();
+}
+
+MarkdownParts splitMarkdown(std::string_view text, const std::string& file_name) {
   MarkdownParts parts;
   int line_no = 0;
   std::size_t pos = 0;
@@ -39,6 +48,7 @@ MarkdownParts splitMarkdown(std::string_view text) {
   char marker = 0;
   std::size_t fence_length = 0;
   FencedBlock block;
+  auto kindOf = [](std::string_view info) { return info.substr(0, info.find_first_of(" \t{")); };
   while (pos < text.size()) {
     const std::size_t nl = text.find('\n', pos);
     std::string_view line =
@@ -51,10 +61,21 @@ MarkdownParts splitMarkdown(std::string_view text) {
     std::string_view info;
     if (in_block) {
       // A closing fence: the same character, at least as long, nothing after it.
-      if (fenceAt(line, m, n, info) && m == marker && n >= fence_length && info.empty()) {
+      const bool fence = fenceAt(line, m, n, info) && m == marker && n >= fence_length;
+      if (fence && info.empty()) {
         parts.blocks.push_back(std::move(block));
         block = {};
         in_block = false;
+      } else if (fence && line.front() == m && isPostmortemBlock(block.kind) &&
+                 isPostmortemBlock(kindOf(info))) {
+        // "```spec" at the start of a line in a block of YAML: no YAML can start so, and it
+        // would have closed the block but for its info string. The block before was never
+        // closed; read on, the rest of the document would be the wrong blocks.
+        throw LoadError(file_name, block.line - 1, block.fence_column,
+                        "the ```" + block.kind + " block opened on line " +
+                            std::to_string(block.line - 1) + " is never closed (line " +
+                            std::to_string(line_no) + " opens a ```" + std::string(kindOf(info)) +
+                            " block inside it)");
       } else {
         block.body.append(line);
         block.body += '\n';
@@ -62,12 +83,16 @@ MarkdownParts splitMarkdown(std::string_view text) {
       continue;
     }
     if (fenceAt(line, m, n, info) && !(m == '`' && info.find('`') != std::string_view::npos)) {
+      if (parts.blocks.size() >= kMaxFencedBlocks)
+        throw LoadError(file_name, line_no, static_cast<int>(line.find(m)) + 1,
+                        "more than " + std::to_string(kMaxFencedBlocks) +
+                            " fenced blocks (```) in one document");
       in_block = true;
       marker = m;
       fence_length = n;
-      const std::size_t space = info.find_first_of(" \t{");
-      block.kind = std::string(info.substr(0, space));
+      block.kind = std::string(kindOf(info));
       block.line = line_no + 1;
+      block.fence_column = static_cast<int>(line.find(m)) + 1;
       parts.unclosed_fence_line = line_no;
       continue;
     }

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <unordered_set>
 
 #include "../expectation_reader.h"
 #include "breakerlab/core/calibrate.h"
@@ -187,6 +188,11 @@ class Builder {
       report().add(K::recognised, f_.lanes.front().line, "window",
                    seconds(from) + " to " + seconds(to) + ", the span of the recorded lanes");
     }
+    // A ```timing block that could not be read is the likelier reason than that there is none.
+    if ((from == kNever || to <= from) && f_.timing_problem)
+      throw LoadError(file_name_, f_.timing_problem->line, f_.timing_problem->column,
+                      f_.timing_problem->message +
+                          ": BreakerLab cannot place the incident in time without its lanes");
     if (from == kNever || to <= from)
       throw LoadError(file_name_, 0, 0,
                       "the document has no ```timing lanes and no timeline with clock times: "
@@ -617,6 +623,11 @@ class Builder {
   void expect(std::string text, int line, std::vector<Expectation>& into) {
     Expectation e;
     if (parseExpectationText(text, e)) return;
+    if (into.size() >= kMaxPostmortemExpectations)
+      throw LoadError(file_name_, line, 0,
+                      "more than " + std::to_string(kMaxPostmortemExpectations) +
+                          " expectations (the document's numbers BreakerLab checks a replay "
+                          "against)");
     e.text = text;
     e.line = line;
     into.push_back(e);
@@ -671,13 +682,13 @@ class Builder {
 
   void whatIfs() {
     Incident& inc = out_.incident;
-    std::vector<std::string> names;
+    // A set: a look through the names so far was quadratic in the what-ifs.
+    std::unordered_set<std::string> names;
     auto add = [&](std::string name, std::string description, const Config& c, int line) {
       if (c == inc.deployed) return;
       std::string unique = name;
-      for (int k = 2; std::find(names.begin(), names.end(), unique) != names.end(); ++k)
-        unique = name + "-" + std::to_string(k);
-      names.push_back(unique);
+      for (int k = 2; names.count(unique) != 0; ++k) unique = name + "-" + std::to_string(k);
+      names.insert(unique);
       WhatIf w;
       w.name = unique;
       w.description = shortQuote(description, 300);
@@ -685,6 +696,11 @@ class Builder {
       inc.what_ifs.push_back(std::move(w));
       report().add(K::recognised, line, "what-if " + unique, shortQuote(description, 100));
     };
+    // Before any is built (each is a config read from its hints, and then a replay).
+    if (f_.what_ifs.size() > kMaxPostmortemWhatIfs)
+      throw LoadError(file_name_, f_.what_ifs[kMaxPostmortemWhatIfs].line, 0,
+                      "more than " + std::to_string(kMaxPostmortemWhatIfs) +
+                          " what-ifs (remediation rows, steps and changes)");
     for (const FactWhatIf& f : f_.what_ifs) {
       Config c = config(f.hints, false, inc.deployed);
       bool breaker_settings = false;

@@ -62,7 +62,27 @@ struct PostmortemFacts {
   std::optional<double> t0_clock;  // seconds since midnight
   std::optional<Micros> window_start, window_end;
   std::vector<ImportFinding> notes;  // problems met while reading (a block that is not YAML)
+  // The first ```timing block that could not be read: the reason to give when the document ends
+  // up with no lanes to place the incident in time.
+  struct Problem {
+    int line = 0;
+    int column = 0;
+    std::string message;
+  };
+  std::optional<Problem> timing_problem;
 };
+
+// What one postmortem may hold. Real ones have a few lanes of a dozen states, a few dozen events
+// and a handful of expectations and what-ifs; each expectation is checked and each what-if
+// replayed, and the builder matches events with states, so these bound its work.
+inline constexpr std::size_t kMaxPostmortemExpectations = 1'000;
+inline constexpr std::size_t kMaxPostmortemWhatIfs = 1'000;
+inline constexpr std::size_t kMaxLaneStates = 10'000;
+inline constexpr std::size_t kMaxPostmortemEvents = 10'000;
+// Phrases read as a setting, the traffic or a number ("800 ms per call"): a few dozen in a real
+// document; each is kept with its quote, and 64 MB of prose would make a million and more.
+inline constexpr std::size_t kMaxPostmortemHints = 100'000;
+std::string hintsLimitMessage();
 
 PostmortemFacts readFencedPostmortem(std::string_view text, const std::string& file_name);
 PostmortemFacts readTextPostmortem(std::string_view text, const std::string& file_name);

@@ -23,6 +23,9 @@ constexpr int kPrioritySpec = 3;     // a spec row or a state guard: the config 
 constexpr int kPriorityDiagram = 2;  // a sequence message, a fishbone bone
 constexpr int kPriorityProse = 1;    // a sentence
 
+// The `code` of a step read as YAML for its retry settings: longer ones are not read.
+constexpr std::size_t kMaxStepCodeBytes = 4096;
+
 std::string lowerCopy(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -70,41 +73,75 @@ class Reader {
 
   PostmortemFacts read() {
     facts_.format = "postmortem (Markdown with fenced blocks)";
-    const MarkdownParts parts = splitMarkdown(text_);
+    const MarkdownParts parts = splitMarkdown(text_, file_name_);
     if (parts.unclosed_fence)
       note(parts.unclosed_fence_line, "fence",
            "the ``` fence opened here is never closed: its block runs to the end of the file");
-    for (const FencedBlock& b : parts.blocks) block(b);
+    for (std::size_t i = 0; i < parts.blocks.size(); ++i)
+      block(parts.blocks[i], parts.unclosed_fence && i + 1 == parts.blocks.size());
     prose(parts.prose);
     return std::move(facts_);
   }
 
  private:
+  // Fails at `n` (in the block whose body starts on `block_line`): "more than <what>".
+  [[noreturn]] void tooMany(const YAML::Node& n, int block_line, const std::string& what) const {
+    const YAML::Mark m = n.Mark();
+    throw LoadError(file_name_, lineOf(n, block_line),
+                    m.is_null() || m.column < 0 ? 0 : m.column + 1, "more than " + what);
+  }
+  static std::string eventsLimit() {
+    return std::to_string(kMaxPostmortemEvents) + " events (```timing events and timeline items)";
+  }
+
   void note(int line, std::string what, std::string detail) {
     facts_.notes.push_back({ImportFinding::Kind::note, line, std::move(what), std::move(detail)});
   }
 
   void hints(std::string_view clause, std::string_view context, int line, int priority,
              std::vector<FactHint>& out) {
-    for (PhraseHint& h : recognisePhrases(clause, context))
+    for (PhraseHint& h : recognisePhrases(clause, context)) {
+      if (++hint_count_ > kMaxPostmortemHints)
+        throw LoadError(file_name_, line, 0, hintsLimitMessage());
       out.push_back({std::move(h.key), std::move(h.value), std::move(h.quote), line, priority});
+    }
   }
   void deployed(std::string_view clause, std::string_view context, int line, int priority) {
     hints(clause, context, line, priority, facts_.hints);
   }
 
-  void block(const FencedBlock& b) {
-    static const std::vector<std::string> kKnown = {"meta",    "timing",  "spec",     "sequence",
-                                                    "state",   "stats",   "timeline", "steps",
-                                                    "callout", "fishbone"};
-    if (std::find(kKnown.begin(), kKnown.end(), b.kind) == kKnown.end()) return;
+  // `unclosed`: the block's closing fence is missing, so it runs to the end of the file.
+  void block(const FencedBlock& b, bool unclosed) {
+    if (!isPostmortemBlock(b.kind)) return;
+    const int fence_line = b.line - 1;
+    const std::string where =
+        "the ```" + b.kind + " block opened on line " + std::to_string(fence_line);
     YAML::Node root;
     try {
+      // The blocks share the limit of values of one YAML document: a thousand blocks of a
+      // million values would be a billion.
+      const YamlPrescan scan = prescanYaml(b.body, file_name_, values_);
       root = parseYaml(b.body, file_name_);
+      values_ = requireBoundedExpansion(root, file_name_, scan.aliases, values_);
+    } catch (const YamlLimitError& e) {
+      // Past a limit of the document, not a block to leave out: the reason, where it is.
+      throw LoadError(file_name_, e.line() > 0 ? b.line + e.line() - 1 : fence_line,
+                      e.line() > 0 ? e.column() : b.fence_column, e.message() + " (" + where + ")");
     } catch (const LoadError& e) {
       const int line = e.line() > 0 ? b.line + e.line() - 1 : b.line;
+      // The rest of the document, read as this block: what made it unreadable is the fence.
+      if (unclosed)
+        throw LoadError(file_name_, fence_line, b.fence_column,
+                        where +
+                            " is never closed: the rest of the document is read as its "
+                            "YAML, which fails on line " +
+                            std::to_string(line));
       note(line, "```" + b.kind + " block",
            "not readable as YAML (" + shortQuote(e.message(), 120) + "); left out");
+      if (b.kind == "timing" && !facts_.timing_problem)
+        facts_.timing_problem = {
+            line, e.line() > 0 ? e.column() : 0,
+            where + " is not readable as YAML (" + shortQuote(e.message(), 120) + ")"};
       return;
     }
     if (!root.IsMap()) {
@@ -167,6 +204,10 @@ class Reader {
         l.line = lineOf(lane, line);
         if (const YAML::Node states = lane["states"]; states && states.IsSequence()) {
           for (const auto& s : states) {
+            if (l.intervals.size() >= kMaxLaneStates)
+              tooMany(
+                  s, line,
+                  std::to_string(kMaxLaneStates) + " states in lane " + shortQuote(l.label, 40));
             const auto from = timeValue(s["from"], unit);
             const auto to = timeValue(s["to"], unit);
             if (!from || !to || *to <= *from) {
@@ -188,6 +229,7 @@ class Reader {
       for (const auto& e : events) {
         const auto at = timeValue(e["at"], unit);
         if (!at) continue;
+        if (facts_.events.size() >= kMaxPostmortemEvents) tooMany(e, line, eventsLimit());
         facts_.events.push_back({*at, scalar(e["label"]), scalar(e["lane"]), lineOf(e, line)});
       }
     }
@@ -312,6 +354,8 @@ class Reader {
     const YAML::Node items = n["items"];
     if (!items || !items.IsSequence()) return;
     std::optional<double> first;
+    // This block's items: those of blocks before are events already.
+    const std::size_t from = timeline_events_.size();
     for (const auto& item : items) {
       if (!item.IsScalar()) continue;
       std::string text = item.Scalar();
@@ -319,7 +363,9 @@ class Reader {
         const std::size_t close = text.find(']');
         if (close != std::string::npos) text = text.substr(close + 1);
       }
-      while (!text.empty() && text.front() == ' ') text.erase(text.begin());
+      // At once, not a character at a time: erasing the first of a million spaces a million
+      // times is quadratic.
+      text.erase(0, std::min(text.find_first_not_of(' '), text.size()));
       const auto clock = clockTime(text);
       if (!clock) continue;  // "15 Aug · ...": a later day
       if (!first) first = *clock;
@@ -328,17 +374,20 @@ class Reader {
       std::string label = text.substr(
           text.find_first_of(" \t") == std::string::npos ? text.size() : text.find_first_of(" \t"));
       // The middle dot separates the title from the detail.
-      while (!label.empty() && (label.front() == ' ' || label.front() == '\xC2' ||
-                                static_cast<unsigned char>(label.front()) == 0xB7))
-        label.erase(label.begin());
+      label.erase(0, std::min(label.find_first_not_of(" \xC2\xB7"), label.size()));
       const int item_line = lineOf(item, line);
+      if (facts_.events.size() + (timeline_events_.size() - from) >= kMaxPostmortemEvents)
+        tooMany(item, line, eventsLimit());
       timeline_events_.push_back(
           {static_cast<Micros>(std::llround(t * 1e6)), label, "", item_line});
       deployed(label, "", item_line, kPriorityProse);
     }
-    if (first && !timeline_events_.empty()) {
+    if (first && timeline_events_.size() > from) {
       facts_.t0_clock = facts_.t0_clock ? facts_.t0_clock : first;
-      for (auto& e : timeline_events_) facts_.events.push_back(e);
+      // Only this block's items: each block adding all items so far made a document of k
+      // timeline blocks k^2/2 events.
+      for (std::size_t i = from; i < timeline_events_.size(); ++i)
+        facts_.events.push_back(timeline_events_[i]);
       facts_.window_start = 0;
       facts_.window_end = timeline_events_.back().at;
     }
@@ -364,16 +413,29 @@ class Reader {
 
   // `retry: { attempts: 3, backoff: exponential, base: 200ms, jitter: full }` in a step.
   void codeHints(const std::string& code, FactWhatIf& w) {
-    YAML::Node root;
+    // A step's settings are a line or two; a longer string is prose, or not settings at all.
+    if (code.size() > kMaxStepCodeBytes) return;
+    YamlPrescan scan;
     try {
       // The code is a string inside a block that was checked; as YAML of its own it is not yet
       // (a string of 10,000 '[' would overflow yaml-cpp's stack).
-      prescanYaml(code, file_name_);
+      scan = prescanYaml(code, file_name_);
+    } catch (const LoadError&) {
+      return;  // too deep or too big to be a step's settings: the step keeps its prose hints
+    }
+    // The steps' code shares the document's limit: each string counts once in its block, and a
+    // thousand strings of a million values each would be read one after the other.
+    values_ += scan.values;
+    if (values_ > kMaxYamlValues)
+      throw LoadError(file_name_, w.line, 0,
+                      "more than " + std::to_string(kMaxYamlValues) +
+                          " values (keys, scalars, maps and lists) in one document, the YAML of "
+                          "the steps' code included");
+    YAML::Node root;
+    try {
       root = YAML::Load(code);
     } catch (const YAML::Exception&) {
       return;
-    } catch (const LoadError&) {
-      return;  // too deep or too big to be a step's settings: the step keeps its prose hints
     }
     if (!root.IsMap()) return;
     if (const YAML::Node r = root["retry"]; r && r.IsMap()) {
@@ -438,12 +500,19 @@ class Reader {
   std::string_view text_;
   std::string file_name_;
   PostmortemFacts facts_;
+  std::size_t values_ = 0;      // YAML values of the blocks read so far
+  std::size_t hint_count_ = 0;  // phrases recognised so far
   std::vector<FactEvent> timeline_events_;
   int id_line_ = 0;
   int title_line_ = 0;
 };
 
 }  // namespace
+
+std::string hintsLimitMessage() {
+  return "more than " + std::to_string(kMaxPostmortemHints) +
+         " recognised phrases (settings, traffic and numbers the document states)";
+}
 
 PostmortemFacts readFencedPostmortem(std::string_view text, const std::string& file_name) {
   return Reader(text, file_name).read();

@@ -98,7 +98,7 @@ bool looksLikeTextPostmortem(std::string_view text) {
   return clock_lines >= 2;
 }
 
-PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*file_name*/) {
+PostmortemFacts readTextPostmortem(std::string_view text, const std::string& file_name) {
   PostmortemFacts facts;
   facts.format = "postmortem (plain text with a UTC timeline)";
   std::vector<std::pair<std::string, int>> lines;
@@ -118,9 +118,22 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*f
   std::optional<std::pair<double, double>> window;
   int window_line = 0;
   bool remediation = false;
+  std::size_t hint_count = 0;
+  auto countHint = [&](int line) {
+    if (++hint_count > kMaxPostmortemHints)
+      throw LoadError(file_name, line, 0, hintsLimitMessage());
+  };
+  auto addEvent = [&](RawEvent e) {
+    if (events.size() >= kMaxPostmortemEvents)
+      throw LoadError(file_name, e.line, 1,
+                      "more than " + std::to_string(kMaxPostmortemEvents) +
+                          " events (timeline rows and clock-time lines)");
+    events.push_back(std::move(e));
+  };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i].first;
     const int line_no = lines[i].second;
+
     const std::string t = trim(line);
     if (t.empty()) continue;
     std::string lower = t;
@@ -146,7 +159,7 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*f
         if (auto c = clockTime(row[0]); c && row[0].size() <= 8) {
           std::string label = row[1];
           if (row.size() > 2 && !row[2].empty()) label += " · " + row[2];
-          events.push_back({*c, label, line_no});
+          addEvent({*c, label, line_no});
           continue;
         }
         // "| Failed attempts | 1,284 | confirmed from checkout events |": a measure.
@@ -162,7 +175,7 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*f
       if (i + 2 < lines.size() && !isClockLine(lines[i + 2].first) &&
           trim(lines[i + 2].first).size() > 0)
         label += " · " + trim(lines[i + 2].first);
-      events.push_back({*clockTime(trim(line)), label, line_no});
+      addEvent({*clockTime(trim(line)), label, line_no});
       continue;
     }
     if (facts.summary.empty() && t.size() > 60) facts.summary = shortQuote(t, 400);
@@ -172,6 +185,7 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*f
     for (const std::string& clause : splitClauses(t)) {
       std::vector<PhraseHint> found = recognisePhrases(clause);
       for (PhraseHint& h : found) {
+        countHint(line_no);
         FactHint hint{std::move(h.key), std::move(h.value), std::move(h.quote), line_no, 1};
         if (remediation) {
           if (facts.what_ifs.empty() || facts.what_ifs.back().line != line_no) {
@@ -198,8 +212,10 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& /*f
   };
   for (const RawEvent& e : events) {
     facts.events.push_back({since(e.clock), e.label, "", e.line});
-    for (PhraseHint& h : recognisePhrases(e.label))
+    for (PhraseHint& h : recognisePhrases(e.label)) {
+      countHint(e.line);
       facts.hints.push_back({std::move(h.key), std::move(h.value), std::move(h.quote), e.line, 1});
+    }
   }
   std::sort(facts.events.begin(), facts.events.end(),
             [](const FactEvent& a, const FactEvent& b) { return a.at < b.at; });

@@ -66,6 +66,11 @@ std::vector<GoToken> tokenizeGo(std::string_view text) {
       advance(close + 2 - i);
       continue;
     }
+    // A token takes some 50 bytes: a 64 MB file of "((((" would take 3 GB.
+    if (out.size() >= kMaxGoTokens)
+      throw GoSyntaxError{line, column,
+                          "more than " + std::to_string(kMaxGoTokens) +
+                              " tokens: more Go than a file of breaker settings holds"};
     GoToken t;
     t.line = line;
     t.column = column;

@@ -2,6 +2,7 @@
 // Internal: the little of Go that breaker settings are written in: tokens with positions, a
 // gobreaker.Settings composite literal, duration expressions (10 * time.Second) and ReadyToTrip
 // bodies over gobreaker.Counts. Errors name the line and column in the Go file.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -26,6 +27,8 @@ struct GoSyntaxError {
   int column;
   std::string message;
 };
+// Files of settings hold a few hundred tokens, a whole service's main.go some tens of thousands.
+inline constexpr std::size_t kMaxGoTokens = 1'000'000;
 std::vector<GoToken> tokenizeGo(std::string_view text);
 
 // `10 * time.Second`, `500 * time.Millisecond`, `time.Duration(5) * time.Second`, `0`,

@@ -20,6 +20,25 @@ struct GoFile {
   std::string package = "gobreaker";
   std::map<std::string, Micros> durations;
   std::map<std::string, double> numbers;
+  // For each bracket token, the index of the one that closes it (0: never closed). Found once:
+  // a scan from each opening bracket is quadratic in nested brackets ("const ( const ( ...").
+  std::vector<std::size_t> closes;
+
+  void matchBrackets() {
+    closes.assign(t.size(), 0);
+    std::vector<std::size_t> open;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i].kind != Kind::op) continue;
+      const std::string& x = t[i].text;
+      if (x == "(" || x == "{" || x == "[") {
+        open.push_back(i);
+      } else if ((x == ")" || x == "}" || x == "]") && !open.empty()) {
+        // Any closing bracket closes the innermost one, as the scan by depth did.
+        closes[open.back()] = i;
+        open.pop_back();
+      }
+    }
+  }
 
   [[noreturn]] void failAtToken(const GoToken& tok, const std::string& message) const {
     failAt(src, {tok.line, tok.column}, message);
@@ -30,16 +49,8 @@ struct GoFile {
 
   // The index of the token closing the bracket opened at `open`.
   std::size_t matching(std::size_t open) const {
-    int depth = 0;
-    for (std::size_t i = open; i < t.size(); ++i) {
-      const std::string& x = t[i].text;
-      if (t[i].kind != Kind::op) continue;
-      if (x == "(" || x == "{" || x == "[") ++depth;
-      if (x == ")" || x == "}" || x == "]") {
-        if (--depth == 0) return i;
-      }
-    }
-    failAtToken(t[open], "'" + t[open].text + "' is never closed");
+    if (closes[open] == 0) failAtToken(t[open], "'" + t[open].text + "' is never closed");
+    return closes[open];
   }
 
   // The end of a composite literal's element: the ',' or '}' at depth 0.
@@ -95,8 +106,9 @@ struct GoFile {
         const std::size_t expr_start = k;
         std::size_t pos = k;
         try {
-          const std::map<std::string, Micros> known = durations;
-          const Micros us = parseGoDuration(t, pos, block_end ? block_end : t.size() - 1, known);
+          // Not a copy of the map per constant: quadratic in the constants of the file.
+          const Micros us =
+              parseGoDuration(t, pos, block_end ? block_end : t.size() - 1, durations);
           for (std::size_t x = expr_start; x < pos; ++x)
             has_unit =
                 has_unit || t[x].text.rfind("time.", 0) == 0 || durations.count(t[x].text) > 0;
@@ -143,14 +155,23 @@ struct GoFile {
   // The lesson's classifier: switch status.Code(err) { case codes.A, codes.B: return true }.
   std::optional<OutcomeSet> grpcClassifier(std::size_t& at) const {
     for (std::size_t i = 0; i + 3 < t.size(); ++i) {
-      if (t[i].text != "switch" || t[i + 1].text != "status.Code") continue;
-      std::size_t brace = i + 2;
-      while (t[brace].kind != Kind::end && t[brace].text != "{") ++brace;
-      if (t[brace].kind == Kind::end) return std::nullopt;
+      if (t[i].text != "switch" || t[i + 1].text != "status.Code" || t[i + 2].text != "(") continue;
+      // switch status.Code(err) {: the brace after the call's parenthesis (a scan for the next
+      // brace from each switch would be quadratic in switches without one).
+      if (closes[i + 2] == 0) return std::nullopt;
+      const std::size_t brace = closes[i + 2] + 1;
+      if (t[brace].text != "{") continue;
+      if (closes[brace] == 0) return std::nullopt;
       const std::size_t end = matching(brace);
       OutcomeSet failures;
       bool any = false;
-      for (std::size_t k = brace; k < end; ++k) {
+      for (std::size_t k = brace + 1; k < end; ++k) {
+        // A nested block (another switch among them) has no case of this switch: skipped, so
+        // that nested switches are not each read to their end.
+        if (t[k].kind == Kind::op && (t[k].text == "{" || t[k].text == "(" || t[k].text == "[")) {
+          k = matching(k);
+          continue;
+        }
         if (t[k].text != "case") continue;
         std::vector<std::string> codes;
         std::size_t m = k + 1;
@@ -192,12 +213,13 @@ std::string unquote(const std::string& s) {
 
 void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings& g,
                      std::vector<ImportNote>& notes) {
-  GoFile f{src, notes, {}, "gobreaker", {}, {}};
+  GoFile f{src, notes, {}, "gobreaker", {}, {}, {}};
   try {
     f.t = tokenizeGo(text);
   } catch (const GoSyntaxError& e) {
     failAt(src, {e.line, e.column}, e.message);
   }
+  f.matchBrackets();
   f.findPackageAlias();
   f.collectConstants();
 

@@ -42,7 +42,8 @@ struct PropertiesYaml {
   std::string text;
   std::vector<std::pair<int, int>> origin;  // per YAML line: properties line, column of the value
 };
-PropertiesYaml propertiesToYaml(std::string_view text);
+// Throws LoadError at a property past the limits (key parts, instances, values).
+PropertiesYaml propertiesToYaml(std::string_view text, const std::string& file_name);
 bool looksLikeProperties(std::string_view text, const std::string& file_name);
 
 void readPollyOptions(SettingsReader& r, const YAML::Node& node, const std::string& path,

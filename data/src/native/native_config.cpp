@@ -29,7 +29,7 @@ bool contains(std::string_view s, std::string_view part) {
 // Reads the properties through their YAML form; positions go back to the properties' lines.
 void readResilience4jProperties(std::string_view text, const std::string& file_name,
                                 NativeReadOptions options, NativeConfig& out) {
-  const PropertiesYaml yaml = propertiesToYaml(text);
+  const PropertiesYaml yaml = propertiesToYaml(text, file_name);
   auto origin = [&](int line, int column) -> std::pair<int, int> {
     if (line < 1 || static_cast<std::size_t>(line) > yaml.origin.size()) return {0, 0};
     const auto& o = yaml.origin[static_cast<std::size_t>(line - 1)];

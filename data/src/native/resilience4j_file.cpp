@@ -5,9 +5,12 @@
 #include <cctype>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "../yaml_prescan.h"
 #include "library_settings.h"
 
 namespace breakerlab::data_detail {
@@ -54,41 +57,136 @@ YAML::Node merged(const YAML::Node& base, const YAML::Node& instance) {
 
 }  // namespace
 
-// Spring flattens YAML to properties, so `resilience4j.circuitbreaker:` as one key is the same as
-// the nested keys. The values keep their nodes (and positions).
-YAML::Node springNested(const YAML::Node& node) {
-  if (!node.IsMap()) return node;
-  YAML::Node out(YAML::NodeType::Map);
+namespace {
+
+// A map of the nested form while it is built: its entries in the order they first appear, found
+// by key in constant time. Built with yaml-cpp directly it was quadratic: a Node finds a key by
+// converting every key of the map to a string and comparing, and each map made on its own has
+// its own memory that the next insertion copies (5,000 instances took 56 s, 10,000 257 s).
+struct NestedMap;
+struct Nested {
+  // The file's node (a map among them when nothing under it changes: it keeps the positions of
+  // its keys), or a map made here.
+  YAML::Node node;
+  std::unique_ptr<NestedMap> map;
+  bool isMap() const { return map != nullptr || node.IsMap(); }
+};
+struct NestedMap {
+  std::vector<std::pair<std::string, Nested>> entries;
+  std::unordered_map<std::string, std::size_t> index;
+
+  // The entry of `key`; appended, undefined, when absent.
+  Nested& at(const std::string& key) {
+    const auto [it, added] = index.try_emplace(key, entries.size());
+    if (added) entries.emplace_back(key, Nested{});
+    return entries[it->second].second;
+  }
+  // `key` set to `value`; a map over a map adds its entries to it (a key of both takes the later
+  // value, as Spring's binder does with `a.b: {x: 1}` and then `a: {b: {y: 2}}`).
+  void set(const std::string& key, Nested value);
+};
+
+// The map `n` holds, made here from the file's map when it is one.
+NestedMap& expand(Nested& n) {
+  if (!n.map) {
+    auto map = std::make_unique<NestedMap>();
+    if (n.node.IsMap())
+      for (const auto& kv : n.node) map->at(kv.first.Scalar()) = {kv.second, nullptr};
+    n = {YAML::Node(), std::move(map)};
+  }
+  return *n.map;
+}
+
+void NestedMap::set(const std::string& key, Nested value) {
+  Nested& slot = at(key);
+  if (slot.isMap() && value.isMap()) {
+    NestedMap& into = expand(slot);
+    if (value.map) {
+      for (auto& [inner_key, inner] : value.map->entries) into.at(inner_key) = std::move(inner);
+    } else {
+      for (const auto& kv : value.node) into.at(kv.first.Scalar()) = {kv.second, nullptr};
+    }
+    return;
+  }
+  slot = std::move(value);
+}
+
+// resilience4j's keys are a handful of parts deep (resilience4j.circuitbreaker.instances.NAME.
+// slidingWindowSize is five); a deeper key is not one of them, and the nested form it would become
+// is that deep (a key of 200,000 parts crashed the reader).
+constexpr std::size_t kMaxKeyParts = 32;
+
+bool dotted(const std::string& key) {
+  return key.find('.') != std::string::npos && key.front() != '[';
+}
+
+// Recursion as deep as the file's maps, which parseYaml bounds (64 levels). A map with no dotted
+// key, no key twice and nothing changed under it is kept as it is: that is most of a file.
+Nested nest(const Source& src, const YAML::Node& node) {
+  if (!node.IsMap()) return {node, nullptr};
+  std::vector<std::pair<std::string, Nested>> children;
+  std::unordered_set<std::string> keys;
+  bool same = true;
   for (const auto& kv : node) {
-    const std::string key = kv.first.Scalar();
-    const YAML::Node value = springNested(kv.second);
-    if (key.find('.') == std::string::npos || key.front() == '[') {
-      if (out[key] && out[key].IsMap() && value.IsMap()) {
-        for (const auto& inner : value) out[key][inner.first.Scalar()] = inner.second;
-      } else {
-        out[key] = value;
-      }
+    std::string key = kv.first.Scalar();
+    if (dotted(key) &&
+        static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyParts)
+      fail(src, kv.first,
+           "the key has more than " + std::to_string(kMaxKeyParts) +
+               " parts (resilience4j's have at most six)");
+    Nested value = nest(src, kv.second);
+    same = same && !value.map && !dotted(key) && keys.insert(key).second;
+    children.emplace_back(std::move(key), std::move(value));
+  }
+  if (same) return {node, nullptr};
+  auto out = std::make_unique<NestedMap>();
+  for (auto& [key, value] : children) {
+    if (!dotted(key)) {
+      out->set(key, std::move(value));
       continue;
     }
-    YAML::Node cursor = out;
+    NestedMap* cursor = out.get();
     std::size_t from = 0;
     for (;;) {
       const std::size_t dot = key.find('.', from);
       const std::string part = key.substr(from, dot == std::string::npos ? dot : dot - from);
       if (dot == std::string::npos) {
-        if (cursor[part] && cursor[part].IsMap() && value.IsMap()) {
-          for (const auto& inner : value) cursor[part][inner.first.Scalar()] = inner.second;
-        } else {
-          cursor[part] = value;
-        }
+        cursor->set(part, std::move(value));
         break;
       }
-      if (!cursor[part] || !cursor[part].IsMap()) cursor[part] = YAML::Node(YAML::NodeType::Map);
-      YAML::Node next = cursor[part];
-      cursor.reset(next);
+      Nested& next = cursor->at(part);
+      if (!next.isMap()) next = {YAML::Node(), std::make_unique<NestedMap>()};
+      cursor = &expand(next);
       from = dot + 1;
     }
   }
+  return {YAML::Node(), std::move(out)};
+}
+
+// Top down, so that every map made here shares the root's memory: yaml-cpp then merges the
+// file's memory into it once, not once per map.
+void fill(YAML::Node& out, const NestedMap& map) {
+  for (const auto& [key, value] : map.entries) {
+    if (value.map) {
+      YAML::Node child(YAML::NodeType::Map);
+      out.force_insert(key, child);
+      fill(child, *value.map);
+    } else {
+      out.force_insert(key, value.node);
+    }
+  }
+}
+
+}  // namespace
+
+// Spring flattens YAML to properties, so `resilience4j.circuitbreaker:` as one key is the same as
+// the nested keys. The file's nodes are kept (with their positions) where no dotted key changes
+// them; the maps made from dotted keys have new key nodes, without positions.
+YAML::Node springNested(const Source& src, const YAML::Node& node) {
+  Nested nested = nest(src, node);
+  if (!nested.map) return nested.node;
+  YAML::Node out(YAML::NodeType::Map);
+  fill(out, *nested.map);
   return out;
 }
 
@@ -233,6 +331,28 @@ NativeRetry readRetry(SettingsReader& r, const YAML::Node& props, const std::str
   return retry;
 }
 
+// Instances (or configs) under one module of one file. Applications configure a few dozen;
+// BreakerLab reads one of them, and the rest cost memory and a walk each time a name is looked
+// up. Counted after the file is read as YAML, whose own limits bound that work.
+constexpr std::size_t kMaxInstances = 10'000;
+
+// Fails at the first instance past kMaxInstances under `module`'s instances, backends or configs.
+void requireFewInstances(const Source& src, const YAML::Node& module, const std::string& prefix) {
+  for (const char* section : {"instances", "backends", "configs"}) {
+    const YAML::Node named = relaxed(module, section);
+    if (!named.IsMap() || named.size() <= kMaxInstances) continue;
+    std::size_t n = 0;
+    for (const auto& kv : named) {
+      if (++n <= kMaxInstances) continue;
+      // The keys were made anew by springNested (no position); the value is the file's.
+      fail(src, kv.second,
+           "more than " + std::to_string(kMaxInstances) + " " +
+               (std::string_view(section) == "configs" ? "configs" : "instances") + " under " +
+               prefix + "." + section);
+    }
+  }
+}
+
 // Spring's aspect order (lower runs outside): retryAspectOrder Ordered.LOWEST_PRECEDENCE - 5,
 // circuitBreakerAspectOrder LOWEST_PRECEDENCE - 4 by default, so Retry wraps CircuitBreaker and
 // every attempt passes the breaker.
@@ -251,7 +371,7 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, NativeR
                           NativeConfig& out) {
   Resilience4jSettings& p = out.native.resilience4j;
   const Source& src = r.source();
-  const YAML::Node root = springNested(original);
+  const YAML::Node root = springNested(src, original);
   const YAML::Node top = relaxed(root, "resilience4j");
   YAML::Node cb = relaxed(top, "circuitbreaker");
   const YAML::Node limiter = relaxed(top, "timelimiter");
@@ -267,6 +387,9 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, NativeR
     }
     out.has_breaker = false;
   }
+  if (cb.IsDefined()) requireFewInstances(src, cb, "resilience4j.circuitbreaker");
+  if (limiter.IsDefined()) requireFewInstances(src, limiter, "resilience4j.timelimiter");
+  if (retry.IsDefined()) requireFewInstances(src, retry, "resilience4j.retry");
   for (const auto& kv : top) {
     const std::string k = canonical(kv.first.Scalar());
     if (k != "circuitbreaker" && k != "timelimiter" && k != "retry")
@@ -348,9 +471,11 @@ struct PropertyNode {
   }
 };
 
-// resilience4j's keys are a handful of parts deep; a deeper key is not one of them, and the
-// YAML it would become is nested (and read recursively) that deep.
-constexpr std::size_t kMaxKeyParts = 32;
+// Keys and values of the nested form. The YAML made from them is read by yaml-cpp (about 450
+// bytes a value; its nodes are a key and a value each, and maps count once more in the YAML
+// limit of 1000000 values), so this keeps that limit from being met first, with a message about
+// YAML the user never wrote. Counted as the lines are read, so the error names the line.
+constexpr std::size_t kMaxPropertyValues = 250'000;
 
 std::string yamlQuoted(const std::string& s) {
   std::string q = "\"";
@@ -389,10 +514,18 @@ void emit(const PropertyNode& node, int depth, PropertiesYaml& out) {
 }
 }  // namespace
 
-PropertiesYaml propertiesToYaml(std::string_view text) {
+PropertiesYaml propertiesToYaml(std::string_view text, const std::string& file_name) {
   PropertyNode root;
   int line = 0;
   std::size_t pos = 0;
+  std::size_t values = 0;  // nodes of the nested form (keys, lists' items, values)
+  bool any = false;
+  auto countValue = [&](int column) {
+    if (++values > kMaxPropertyValues)
+      throw LoadError(file_name, line, column,
+                      "more than " + std::to_string(kMaxPropertyValues) +
+                          " keys and values (once the properties are nested)");
+  };
   while (pos < text.size()) {
     const std::size_t nl = text.find('\n', pos);
     const std::string_view l =
@@ -410,10 +543,21 @@ PropertiesYaml propertiesToYaml(std::string_view text) {
     while (v < l.size() && (l[v] == ' ' || l[v] == '\t')) ++v;
     std::string value(l.substr(v));
     while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
-    if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyParts) continue;
+    const int key_column = static_cast<int>(b) + 1;
+    if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyParts)
+      throw LoadError(file_name, line, key_column,
+                      "the key has more than " + std::to_string(kMaxKeyParts) +
+                          " parts (resilience4j's have at most six)");
+    any = true;
     PropertyNode* node = &root;
     std::size_t s = 0;
+    std::size_t index = 0;
+    std::string first;
     bool element = false;
+    // Whether `node` is resilience4j.MODULE.instances (backends, configs): its children are
+    // instances.
+    bool holds_instances = false;
+    bool configs = false;
     for (;;) {
       const std::size_t d = key.find('.', s);
       std::string part = key.substr(s, d == std::string::npos ? std::string::npos : d - s);
@@ -421,11 +565,29 @@ PropertiesYaml propertiesToYaml(std::string_view text) {
         part.resize(br);
         element = true;
       }
-      node = &node->child(part);
+      const std::size_t before = node->keys.size();
+      PropertyNode& next = node->child(part);
+      if (node->keys.size() != before) {
+        const int column = key_column + static_cast<int>(s);
+        countValue(column);
+        if (holds_instances && node->keys.size() > kMaxInstances)
+          throw LoadError(file_name, line, column,
+                          "more than " + std::to_string(kMaxInstances) +
+                              (configs ? " configs under " : " instances under ") +
+                              key.substr(0, s - 1));
+      }
+      const std::string c = canonical(part);
+      if (index == 0) first = c;
+      holds_instances = index == 2 && first == "resilience4j" &&
+                        (c == "instances" || c == "backends" || c == "configs");
+      configs = c == "configs";
+      node = &next;
+      ++index;
       if (d == std::string::npos) break;
       s = d + 1;
     }
     const int column = static_cast<int>(v) + 1;
+    countValue(column);
     if (element) {
       node->items.push_back({value, line, column});
     } else if (canonical(key).find("exceptions") != std::string::npos) {
@@ -435,9 +597,13 @@ PropertiesYaml propertiesToYaml(std::string_view text) {
         const std::size_t c = value.find(',', from);
         std::string item =
             value.substr(from, c == std::string::npos ? std::string::npos : c - from);
-        while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+        // At once: erasing a million leading spaces one at a time is quadratic.
+        item.erase(0, std::min(item.find_first_not_of(' '), item.size()));
         while (!item.empty() && item.back() == ' ') item.pop_back();
-        if (!item.empty()) node->items.push_back({item, line, column});
+        if (!item.empty()) {
+          countValue(column + static_cast<int>(from));
+          node->items.push_back({item, line, column});
+        }
         if (c == std::string::npos) break;
         from = c + 1;
       }
@@ -445,6 +611,12 @@ PropertiesYaml propertiesToYaml(std::string_view text) {
       node->value = {{value, line, column}};
     }
   }
+  // Without this, the empty YAML would be "the file is empty" for a file of comments.
+  if (!any)
+    throw LoadError(file_name, 0, 0,
+                    text.find_first_not_of(" \t\r\n") == std::string_view::npos
+                        ? "the file is empty"
+                        : "no properties (key=value lines) in the file");
   PropertiesYaml out;
   emit(root, 0, out);
   return out;
