@@ -151,6 +151,17 @@ TEST(ImportHostile, PrometheusDuplicateSeriesAreNamed) {
   EXPECT_TRUE(contains(importError(bundle("request_rate", {R"([[100,"5"]])", R"([[100,"6"]])"},
                                           {R"("pod":"a")", R"("pod":"a")"})),
                        "/request_rate/data/result/1: a duplicate of /request_rate/data/result/0"));
+  // A role, or a label, twice in one object: JSON readers keep the last.
+  const std::string rate = bundle("request_rate", {R"([[100,"5"]])"});
+  const std::string twice =
+      importError(rate.substr(0, rate.size() - 1) + "," + rate.substr(1, rate.size() - 1));
+  EXPECT_TRUE(contains(twice,
+                       "the key \"request_rate\" appears twice in one object (at the top "
+                       "level)"))
+      << twice;
+  EXPECT_TRUE(
+      contains(importError(bundle("request_rate", {R"([[100,"5"]])"}, {R"("pod":"a","pod":"b")"})),
+               "the key \"pod\" appears twice in one object (nested"));
   // Different labels are different series (one per pod), summed.
   const ImportedIncident pods = importIncident(
       bundle("request_rate", {R"([[100,"5"],[101,"5"]])", R"([[100,"6"],[101,"6"]])"},
@@ -285,6 +296,11 @@ TEST_F(ImportFile, CrOnlyLineEndsAreNamed) {
   EXPECT_TRUE(contains(importError("Outage\r\r| UTC | what |\r|---|---|\r", "pm.txt"),
                        "lines end in CR only") ||
               !importError("Outage\r\r| UTC | what |\r|---|---|\r", "pm.txt").empty());
+  // An incident in YAML: yaml-cpp read it as one line ("the file is empty").
+  std::string yaml = test::pricingText();
+  for (char& c : yaml)
+    if (c == '\n') c = '\r';
+  EXPECT_TRUE(contains(openError(write("cr.yaml", yaml)), "cr.yaml:1:1: lines end in CR only"));
   // CRLF is fine.
   std::string crlf;
   for (char c : kCsv) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
@@ -368,6 +384,14 @@ TEST(ImportHostile, AChangeOutsideTheWindowSaysWhereWhatAndTheWindow) {
   EXPECT_LOAD_ERROR_AT(parseIncident(what_if, "w.yaml"), test::positionOf(what_if, "61s"),
                        "what_ifs[0].changes[0].at: expected a time within the window (0s to 1m, "
                        "14:02 to 14:03), got 61s");
+}
+
+TEST(ImportHostile, AWindowOverSevenDaysIsNamedAtItsEnd) {
+  // It was "window: longer than 7 days" from validate(), without a position.
+  const std::string text = test::replaceFirst(test::pricingText(), "window: {from: 0s, to: 60s}",
+                                              "window: {from: 0s, to: 700000s}");
+  EXPECT_LOAD_ERROR_AT(parseIncident(text, "w.yaml"), test::positionOf(text, "700000s"),
+                       "window.to: expected at most 7 days after window.from (0s), got 700000s");
 }
 
 // ---------------------------------------------------------------------------------------------

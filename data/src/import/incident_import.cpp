@@ -121,7 +121,8 @@ std::string detectionReason(IncidentSource source, std::string_view text,
 }
 
 // A line-based reader's file with CR-only line ends is one line to it: said before it reads
-// that line as a header or a record. (YAML and JSON take a CR as a line break or a blank.)
+// that line as a header or a record. (The YAML reader, which reads JSON incidents too, says it
+// itself; Prometheus and OTLP JSON take a CR as a blank.)
 void requireLineEnds(IncidentSource source, std::string_view text, const std::string& file_name) {
   const bool line_based =
       source == IncidentSource::request_log_csv || source == IncidentSource::request_log_jsonl ||

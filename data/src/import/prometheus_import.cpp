@@ -695,8 +695,31 @@ bool looksLikePrometheusRange(std::string_view head) {
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed) {
   json root;
+  // A key twice in one object ({"request_rate": A, "request_rate": B}, or a label twice) would
+  // keep only the last, silently: the first is found while parsing, the error comes after.
+  std::vector<std::vector<std::string>> open_keys;
+  std::string repeated_key;
+  std::size_t repeated_depth = 0;
+  const json::parser_callback_t find_repeats = [&](int depth, json::parse_event_t event,
+                                                   json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      open_keys.emplace_back();
+    } else if (event == json::parse_event_t::object_end && !open_keys.empty()) {
+      open_keys.pop_back();
+    } else if (event == json::parse_event_t::key && !open_keys.empty() && repeated_key.empty()) {
+      std::vector<std::string>& keys = open_keys.back();
+      const std::string& key = parsed.get_ref<const std::string&>();
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+        repeated_key = key;
+        repeated_depth = static_cast<std::size_t>(depth);
+      } else {
+        keys.push_back(key);
+      }
+    }
+    return true;
+  };
   try {
-    root = json::parse(text.begin(), text.end());
+    root = json::parse(text.begin(), text.end(), find_repeats);
   } catch (const json::parse_error& e) {
     int line = 0, column = 0;
     lineColumnOf(text, e.byte > 0 ? e.byte - 1 : 0, line, column);
@@ -711,6 +734,13 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
     if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
     throw LoadError(file_name, 0, 0, "JSON: " + clipText(what, 120));
   }
+  if (!repeated_key.empty())
+    throw LoadError(
+        file_name, 0, 0,
+        "the key \"" + clipText(repeated_key) + "\" appears twice in one object (" +
+            (repeated_depth <= 1 ? std::string("at the top level")
+                                 : "nested " + std::to_string(repeated_depth) + " deep") +
+            "): JSON readers keep only the last; keep one");
   Reader reader(file_name);
   std::map<Role, std::vector<Series>> roles;
   const bool bundle = root.is_object() && !root.contains("status") && !root.contains("data") &&
