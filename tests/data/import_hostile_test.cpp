@@ -475,6 +475,22 @@ TEST(ImportHostile, OtlpSpanTimesThatAreNotNanosecondsAreNamedAtTheirValue) {
   }
 }
 
+TEST(ImportHostile, OtlpSpansYearsApartNameTheSpans) {
+  // "5" is a whole number of nanoseconds, in 1970: it was "the log's requests span more than 7
+  // days", about a log the user never wrote.
+  const std::string trace = "00000000000000000000000000000001";
+  const std::string text =
+      otlpDocument({otlpSpan(trace, "0000000000000003", 2, std::to_string(kEpochNs),
+                             std::to_string(kEpochNs + 9'000'000)),
+                    otlpSpan(trace, "0000000000000004", 3, "5", "9")},
+                   2);
+  const std::string e = importError(text, "t.json");
+  EXPECT_TRUE(contains(e,
+                       "t.json: the spans start more than 7 days apart: span 0000000000000004 "
+                       "at 5 ns, span 0000000000000003 at 1788876120000000000 ns"))
+      << e;
+}
+
 TEST(ImportHostile, OtlpCallsOverThePerTraceLimitNameTheTrace) {
   const std::string trace = "00000000000000000000000000000001";
   json spans = json::array();

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/request_log.h"
 #include "breakerlab/data/values.h"
@@ -349,6 +350,20 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
            std::to_string(repeated) +
                " spans repeat an earlier span (the same traceId, spanId, kind and times): each "
                "is read once, as sent twice by an exporter");
+  }
+
+  // Spans years apart (a time in seconds or microseconds among nanoseconds, or "5") would fail
+  // later as "the log's requests span more than 7 days": said here with the two spans.
+  if (!spans.empty()) {
+    const auto [first, last] =
+        std::minmax_element(spans.begin(), spans.end(),
+                            [](const Span& a, const Span& b) { return a.start_ns < b.start_ns; });
+    if (last->start_ns - first->start_ns > static_cast<std::uint64_t>(kMaxWindow) * 1000)
+      throw LoadError(file_name, 0, 0,
+                      "the spans start more than 7 days apart: span " + clipText(first->id) +
+                          " at " + std::to_string(first->start_ns) + " ns, span " +
+                          clipText(last->id) + " at " + std::to_string(last->start_ns) +
+                          " ns since the epoch (a time not in nanoseconds?)");
   }
 
   // The dependency: the chosen one, or the one most client spans go to.
