@@ -394,6 +394,24 @@ TEST(ImportHostile, AWindowOverSevenDaysIsNamedAtItsEnd) {
                        "window.to: expected at most 7 days after window.from (0s), got 700000s");
 }
 
+TEST(ImportHostile, APostmortemRatePastTheLimitIsNamedAtItsLine) {
+  // A stated rate above 1e6 was dropped ("states no request rate; 40 assumed"), one above 1e8
+  // made "the incident built from the document is not valid".
+  const std::string doc = test::readResource("postmortems/inc-2026-0908-pricing-postmortem.md");
+  const std::string big = test::replaceFirst(doc, "was about 40 requests per second",
+                                             "was 300000000 requests per second");
+  const auto e = test::loadErrorOf([&] { importIncident(big, "pm.md"); });
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(contains(e->message(), "traffic: 300000000 requests per second, from")) << e->what();
+  EXPECT_GT(e->line(), 1) << e->what();
+  const ImportedIncident two_million =
+      importIncident(test::replaceFirst(doc, "was about 40 requests per second",
+                                        "was 2000000 requests per second"),
+                     "pm.md");
+  EXPECT_TRUE(hasFinding(two_million.report, ImportFinding::Kind::recognised,
+                         "2000000 requests per second"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Request logs: the packed columns' limits were clamps
 
