@@ -324,6 +324,10 @@ TEST_F(ImportFile, AOneLineJsonIncidentIsReadAsAnIncident) {
   const std::string last =
       R"({"id": "J", "title": "start of the outage", "traffic": {"rate": [{"from": 0, "to": 60, "rps": 4}]}, "dependency": {"segments": [{"state": "up", "from": 0, "to": 60}]}, "config": {"timeout": {"attempt": 800}}, "format" :"breakerlab/1"})";
   EXPECT_TRUE(contains(openError(write("x.log", last)), "config.timeout.attempt"));
+  // Past the first 4 KiB, on its one line.
+  const std::string long_summary =
+      "{\"summary\": \"" + std::string(6000, 'x') + "\", " + last.substr(1);
+  EXPECT_TRUE(contains(openError(write("long.json", long_summary)), "config.timeout.attempt"));
   // Even with a --map that would make it a request log.
   ImportOptions mapped;
   mapped.request_log_mapping = parseRequestLogMapping("ts=id", "--map");

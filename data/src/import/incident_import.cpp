@@ -20,11 +20,15 @@ namespace breakerlab {
 
 namespace {
 
-// `format: X` on a line of its own (YAML), or "format": "X" (JSON), in the first 64 KiB: a JSON
-// incident written on one line may put it last.
+// `format: X` on a line of its own (YAML), or "format": "X" (JSON), near the top: in the first
+// 4 KiB, as always (a postmortem quoting an incident further down stays a postmortem), or in the
+// first 64 KiB of a document that is one JSON object, which may put it last on its one line.
 bool declaresFormat(std::string_view text, std::string_view format) {
   text = data_detail::skipUtf8Bom(text);
-  const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 65536));
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const bool json_object = first != std::string_view::npos && text[first] == '{';
+  const std::string_view head =
+      text.substr(0, std::min<std::size_t>(text.size(), json_object ? 65536 : 4096));
   const std::string yaml = "format: " + std::string(format);
   for (std::size_t at = head.find(yaml); at != std::string_view::npos;
        at = head.find(yaml, at + 1)) {
