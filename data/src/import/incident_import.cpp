@@ -96,11 +96,6 @@ std::string detectionReason(IncidentSource source, std::string_view text,
       return "read as a request log (JSON Lines) because " + where + " is one JSON object with " +
              key + " (an incident needs \"format\": \"breakerlab/1\")";
     }
-    case IncidentSource::postmortem_markdown:
-      return "read as a postmortem because it has a ```timing or ```spec block";
-    case IncidentSource::postmortem_text:
-      return "read as a postmortem because it has a UTC timeline (a \"| UTC |\" table or clock "
-             "times on their own lines)";
     case IncidentSource::incident: {
       const std::size_t dot = file_name.rfind('.');
       return "read as a breakerlab/1 incident because the name ends in " +
@@ -114,8 +109,9 @@ std::string detectionReason(IncidentSource source, std::string_view text,
 }
 
 // An error of a reader chosen by content, with why it was chosen: always for an incident
-// chosen by the file's name; for the others when it is at the top (line 0 to 2), where a file
-// of another kind fails.
+// chosen by the file's name; for a request log (told by its first line alone) when it is at the
+// top (line 0 to 2), where a file of another kind fails. Prometheus, OTLP and postmortems are
+// told by keys and fences of their own, and their readers' errors say what they expected.
 [[noreturn]] void rethrowWithReason(const LoadError& e, IncidentSource source,
                                     std::string_view text, std::string_view file_name) {
   const bool explain = source == IncidentSource::incident || e.line() <= 2;
