@@ -439,6 +439,25 @@ TEST(ImportHostile, RequestLogValuesPastThePackedLimitsAreErrors) {
   EXPECT_TRUE(contains(importError(many, "m.csv"), "a request id has more than 251 calls"));
 }
 
+TEST(ImportHostile, RequestLogKeysAndColumnsNamedTwiceAreErrors) {
+  // One of the two was read silently.
+  const std::string jsonl = importError(
+      R"({"timestamp": 1788876131.0, "timestamp": 1788876199.0, "duration_ms": 5, "status": 200})"
+      "\n",
+      "k.jsonl");
+  EXPECT_TRUE(contains(jsonl, "the key \"timestamp\" appears twice in the object")) << jsonl;
+  const std::string csv = importError(
+      "timestamp,duration_ms,status,timestamp\n1788876131.0,5,200,1788876199\n", "c.csv");
+  EXPECT_TRUE(contains(csv, "c.csv:1:30:")) << csv;
+  EXPECT_TRUE(
+      contains(csv, "the column \"timestamp\" appears twice in the header (columns 1 and 4)"))
+      << csv;
+  // Columns not read may repeat (Excel's empty ones).
+  EXPECT_EQ(
+      importIncident("timestamp,duration_ms,status,,\n1788876131.0,5,200,,\n", "e.csv").source,
+      IncidentSource::request_log_csv);
+}
+
 // ---------------------------------------------------------------------------------------------
 // OTLP (13)
 
