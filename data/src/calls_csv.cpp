@@ -73,6 +73,8 @@ std::string quote(std::string_view text) {
 bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
   ++line_number_;
   requireUtf8(line, file_, line_number_);
+  // A UTF-8 byte-order mark (Excel's "CSV UTF-8") before the header or the first call.
+  if (line_number_ == 1) line = data_detail::skipUtf8Bom(line);
   const std::string_view content = trim(line);
   if (content.empty() || content.front() == '#') return false;
   const auto error = [&](int column, const std::string& message) {

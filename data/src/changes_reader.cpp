@@ -42,8 +42,23 @@ double readEditValue(const Source& src, const MapReader::Entry& entry, const Tim
 // Most changes an incident may hold: each costs a config copy per replay.
 constexpr std::size_t kMaxChanges = 10'000;
 
+std::string windowBound(Micros t) {
+  constexpr Micros kMinute = 60 * kSecond;
+  if (t != 0 && t % (60 * kMinute) == 0) return std::to_string(t / (60 * kMinute)) + "h";
+  if (t != 0 && t % kMinute == 0) return std::to_string(t / kMinute) + "m";
+  return formatDuration(t);
+}
+
+std::string windowText(const Source& src, Span window) {
+  std::string out = "the window (" + windowBound(window.from) + " to " + windowBound(window.to);
+  if (src.clock_start)
+    out += ", " + formatClockTime(*src.clock_start + window.from) + " to " +
+           formatClockTime(*src.clock_start + window.to);
+  return out + ")";
+}
+
 std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
-                                     const std::string& path, const Config& base) {
+                                     const std::string& path, const Config& base, Span window) {
   requireList(src, node, path);
   if (node.size() > kMaxChanges)
     fail(src, node, path + ": at most " + std::to_string(kMaxChanges) + " changes");
@@ -54,7 +69,13 @@ std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
     const MapReader m(src, *it, item_path, {"at", "set", "label", "enabled"});
     TimedChange change;
     change.line = positionOf(src, *it).line;
-    change.at = readTimePoint(src, m.require("at"), m.path("at"));
+    const YAML::Node& at = m.require("at");
+    change.at = readTimePoint(src, at, m.path("at"));
+    // Here, at the value, rather than by validate() later, which knows no line.
+    if (change.at < window.from || change.at > window.to)
+      fail(src, at,
+           m.path("at") + ": expected a time within " + windowText(src, window) + ", got " +
+               clipText(at.Scalar()));
     if (auto* v = m.find("label")) change.label = readString(src, *v, m.path("label"));
     if (auto* v = m.find("enabled")) change.enabled = readBool(src, *v, m.path("enabled"));
     const YAML::Node& set = m.require("set");

@@ -23,8 +23,13 @@ Traffic readTraffic(const Source& src, const YAML::Node& node, const std::string
 Dependency readDependency(const Source& src, const YAML::Node& node, const std::string& path,
                           Span window);
 Recorded readRecorded(const Source& src, const YAML::Node& node, const std::string& path);
-// `changes:`, each value read as if set on `base`.
+// `changes:`, each value read as if set on `base`, each time within `window`.
 std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
-                                     const std::string& path, const Config& base);
+                                     const std::string& path, const Config& base, Span window);
+
+// A window's bound as the file would likely write it: "0s", "31m", "2h", "90s", "1500ms".
+std::string windowBound(Micros t);
+// "the window (0s to 31m)", with the clock times when the incident has a start.
+std::string windowText(const Source& src, Span window);
 
 }  // namespace breakerlab::data_detail

@@ -71,6 +71,26 @@ void collectNodes(const YAML::Node& node, std::vector<YAML::Node>& out) {
   }
 }
 
+// Each change was checked on the deployed config alone; together, in time order, they may still
+// make a config that is not valid (a total timeout below a raised attempt timeout). Said at the
+// change that does it, rather than by validate() later, which knows no line.
+void requireValidOverRun(const Source& src, const YAML::Node& node, const std::string& path,
+                         const std::vector<TimedChange>& changes, const Config& base) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < changes.size(); ++i)
+    if (changes[i].enabled) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return changes[a].at < changes[b].at; });
+  Config config = base;
+  for (const std::size_t i : order) {
+    applyChange(config, changes[i]);
+    if (std::string problem = validate(config); !problem.empty())
+      fail(src, node[i],
+           indexPath(path, i) + ": with this change (at " + windowBound(changes[i].at) +
+               ") and the ones before it the config is not valid: " + problem);
+  }
+}
+
 // `set:` overrides on the deployed config, read with the config parser. Nodes from the file
 // keep their positions; problems elsewhere are reported at the what-if.
 Config readWhatIfConfig(const Source& src, const YAML::Node& item, const YAML::Node* set,
@@ -94,7 +114,7 @@ Config readWhatIfConfig(const Source& src, const YAML::Node& item, const YAML::N
 }
 
 std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const std::string& path,
-                                const Config& deployed, const Recorded& recorded) {
+                                const Config& deployed, const Recorded& recorded, Span window) {
   requireList(src, node, path);
   std::vector<WhatIf> out;
   std::size_t i = 0;
@@ -110,7 +130,10 @@ std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const
         fail(src, name, m.path("name") + ": the name '" + clipText(w.name) + "' is used twice");
     if (auto* v = m.find("description")) w.description = readString(src, *v, m.path("description"));
     w.config = readWhatIfConfig(src, *it, m.find("set"), m.path("set"), w.name, deployed);
-    if (auto* v = m.find("changes")) w.changes = readChanges(src, *v, m.path("changes"), w.config);
+    if (auto* v = m.find("changes")) {
+      w.changes = readChanges(src, *v, m.path("changes"), w.config, window);
+      requireValidOverRun(src, *v, m.path("changes"), *w.changes, w.config);
+    }
     if (auto* v = m.find("expect"))
       w.expect = readExpectations(src, *v, m.path("expect"), recorded);
     out.push_back(std::move(w));
@@ -182,7 +205,13 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
     src.clock_start = *t;
   }
   if (auto* v = m.find("window")) {
-    const Span window = readSpan(MapReader(src, *v, "window", {"from", "to"}));
+    const MapReader w(src, *v, "window", {"from", "to"});
+    const Span window = readSpan(w);
+    // Here, at the value, rather than by validate() later, which knows no line.
+    if (window.to - window.from > kMaxWindow)
+      fail(src, w.require("to"),
+           "window.to: expected at most 7 days after window.from (" + windowBound(window.from) +
+               "), got " + clipText(w.require("to").Scalar()));
     inc.start = window.from;
     inc.end = window.to;
   }
@@ -197,9 +226,13 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
     validateConfigAt(src, *v, inc.deployed);
   }
   if (auto* v = m.find("recorded")) inc.recorded = readRecorded(src, *v, "recorded");
-  if (auto* v = m.find("changes")) inc.changes = readChanges(src, *v, "changes", inc.deployed);
+  if (auto* v = m.find("changes")) {
+    inc.changes = readChanges(src, *v, "changes", inc.deployed, {inc.start, inc.end});
+    requireValidOverRun(src, *v, "changes", inc.changes, inc.deployed);
+  }
   if (auto* v = m.find("what_ifs"))
-    inc.what_ifs = readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.recorded);
+    inc.what_ifs =
+        readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.recorded, {inc.start, inc.end});
   if (auto* v = m.find("expect")) inc.expect = readExpectations(src, *v, "expect", inc.recorded);
   if (auto* v = m.find("goals")) inc.goals = readGoals(src, *v, "goals");
   if (std::string problem = validate(inc); !problem.empty()) failAt(src, {}, problem);

@@ -24,4 +24,27 @@ TextPosition textPositionAt(std::string_view text, std::size_t offset);
 // of a larger file).
 void requireUtf8(std::string_view text, const std::string& file, int first_line = 1);
 
+// The UTF-8 byte-order mark (EF BB BF) that Excel's "CSV UTF-8" and Notepad write first.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+inline bool startsWithUtf8Bom(std::string_view text) {
+  return text.substr(0, kUtf8Bom.size()) == kUtf8Bom;
+}
+// `text` without a leading UTF-8 byte-order mark: every reader skips it.
+inline std::string_view skipUtf8Bom(std::string_view text) {
+  return startsWithUtf8Bom(text) ? text.substr(kUtf8Bom.size()) : text;
+}
+
+// "UTF-16 text: save it as UTF-8 (...)" when the first bytes of a file are UTF-16 or UTF-32 (a
+// byte-order mark, or NULs in every other or three of four bytes), else empty. Readers would
+// otherwise stop at the first NUL or at the mark's 0xFF and blame something else.
+std::string wideEncodingProblem(std::string_view head);
+// Throws LoadError(file, 1, 1, wideEncodingProblem(head)) when that is not empty.
+void requireNotWideEncoding(std::string_view head, const std::string& file);
+
+// Whether the first line break in `head` is a lone CR with more text after it: classic Mac line
+// ends, which line-based readers (request logs, postmortems) would take as one long line.
+bool crOnlyLineEnds(std::string_view head);
+// The message for such a file.
+std::string crOnlyMessage();
+
 }  // namespace breakerlab::data_detail

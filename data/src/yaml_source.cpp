@@ -178,9 +178,10 @@ std::size_t requireBoundedExpansion(const YAML::Node& node, const std::string& f
     // The prescan counts keys and scalars but not the maps that hold them (nor empty values),
     // so a document without aliases can get here too.
     if (++values > kMaxYamlValues)
-      failAt(n, aliases ? "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values"
-                        : "more than " + std::to_string(kMaxYamlValues) +
-                              " values (keys, scalars, maps and lists) in one document");
+      failAt(n, aliases
+                    ? "aliases expand to more than " + std::to_string(kMaxYamlValues) + " values"
+                    : "more than " + std::to_string(kMaxYamlValues) +
+                          " values (keys, scalars, maps and lists) in one document");
     if (!n.IsMap() && !n.IsSequence()) continue;
     if (depth >= kMaxYamlNesting)
       failAt(n, "aliases nest maps and lists deeper than " + std::to_string(kMaxYamlNesting) +
@@ -201,6 +202,10 @@ YAML::Node parseYaml(std::string_view text, const std::string& file_name) {
   // Before yaml-cpp: it takes any bytes, nests without bound and runs an unclosed quote to the
   // end of the file, and its messages then point elsewhere.
   requireUtf8(text, file_name);
+  // yaml-cpp takes a lone CR for no line break: a whole file in CR-only line ends reads as one
+  // comment or one scalar ("the file is empty").
+  if (crOnlyLineEnds(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
+    throw LoadError(file_name, 1, 1, crOnlyMessage());
   const YamlPrescan scan = prescanYaml(text, file_name);
   // Not YAML::LoadAll: on some garbage it produces empty documents without end (yaml-cpp 0.7).
   YAML::Node document;

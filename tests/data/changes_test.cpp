@@ -97,8 +97,10 @@ TEST(Changes, ABadValueIsReportedAtItsKeyWithTheConfigReadersWords) {
 
 TEST(Changes, AChangeOutsideTheWindowOrWithoutATimeIsAnError) {
   const std::string late = withChanges("  - {at: \"14:05\", set: {retry.max_attempts: 2}}");
-  EXPECT_LOAD_ERROR_AT(parseIncident(late, "inc.yaml"), (test::TextPosition{0, 0}),
-                       "changes[0].at must be within the window");
+  // At the value, with the value and the window (it had no position, value or window).
+  EXPECT_LOAD_ERROR_AT(parseIncident(late, "inc.yaml"), positionOf(late, "\"14:05\""),
+                       "changes[0].at: expected a time within the window (0s to 1m, 14:02 to "
+                       "14:03), got 14:05");
   const std::string no_at = withChanges("  - {set: {retry.max_attempts: 2}}");
   EXPECT_LOAD_ERROR_AT(parseIncident(no_at, "inc.yaml"), positionOf(no_at, "{set:"),
                        "changes[0]: missing required key 'at'");

@@ -192,7 +192,12 @@ TEST(OtlpImport, ErrorsSayWhere) {
   const auto times =
       test::loadErrorOf([&] { importIncident(request("a", {bad}).dump(), "t.json", {}); });
   ASSERT_TRUE(times);
-  EXPECT_NE(times->message().find("startTimeUnixNano <= endTimeUnixNano"), std::string::npos);
+  EXPECT_NE(times->message().find("endTimeUnixNano 1788876120000000000 is before "
+                                  "startTimeUnixNano 1788876120000000010"),
+            std::string::npos)
+      << times->what();
+  EXPECT_EQ(times->line(), 1) << "at the value, in a one-line file";
+  EXPECT_GT(times->column(), 1) << times->what();
   // Nothing names a dependency.
   json anonymous = span(traceId(1), 3, kEpochNs, kEpochNs + 10, json::array());
   const auto none =

@@ -14,26 +14,122 @@
 #include "markdown_blocks.h"
 #include "phrases.h"
 #include "postmortem_import.h"
+#include "utf8.h"
 
 namespace breakerlab {
 
 namespace {
 
-// `format: X` on a line of its own near the top (YAML), or "format": "X" (JSON).
+// `format: X` on a line of its own (YAML), or "format": "X" (JSON), near the top: in the first
+// 4 KiB, as always (a postmortem quoting an incident further down stays a postmortem), or in the
+// first 64 KiB of a document that is one JSON object, which may put it last on its one line.
 bool declaresFormat(std::string_view text, std::string_view format) {
-  const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 4096));
+  text = data_detail::skipUtf8Bom(text);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const bool json_object = first != std::string_view::npos && text[first] == '{';
+  const std::string_view head =
+      text.substr(0, std::min<std::size_t>(text.size(), json_object ? 65536 : 4096));
   const std::string yaml = "format: " + std::string(format);
   for (std::size_t at = head.find(yaml); at != std::string_view::npos;
        at = head.find(yaml, at + 1)) {
-    const bool line_start = at == 0 || head[at - 1] == '\n';
+    // After a CR too: a file with CR-only line ends still says what it is.
+    const bool line_start = at == 0 || head[at - 1] == '\n' || head[at - 1] == '\r';
     const std::size_t end = at + yaml.size();
     const bool line_end = end >= head.size() || head[end] == '\n' || head[end] == '\r' ||
                           head[end] == ' ' || head[end] == '#';
     if (line_start && line_end) return true;
   }
-  const std::string json = "\"" + std::string(format) + "\"";
-  const std::size_t key = head.find("\"format\"");
-  return key != std::string_view::npos && head.find(json, key) != std::string_view::npos;
+  // "format" : "X", with any blanks around the colon.
+  const std::string_view json_head = head;
+  const std::string value = "\"" + std::string(format) + "\"";
+  for (std::size_t key = json_head.find("\"format\""); key != std::string_view::npos;
+       key = json_head.find("\"format\"", key + 1)) {
+    std::size_t at = json_head.find_first_not_of(" \t\r\n", key + 8);
+    if (at == std::string_view::npos || json_head[at] != ':') continue;
+    at = json_head.find_first_not_of(" \t\r\n", at + 1);
+    if (at != std::string_view::npos && json_head.substr(at, value.size()) == value) return true;
+  }
+  return false;
+}
+
+// The first line that is not blank or a comment, and its number (as detectRequestLog looks).
+std::pair<std::string_view, int> firstContentLine(std::string_view head) {
+  std::size_t at = 0;
+  int number = 0;
+  while (at < head.size()) {
+    const std::size_t nl = head.find('\n', at);
+    std::string_view line =
+        head.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
+    ++number;
+    at = nl == std::string_view::npos ? head.size() : nl + 1;
+    const std::size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos || line[b] == '#') continue;
+    line.remove_prefix(b);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.remove_suffix(1);
+    return {line, number};
+  }
+  return {{}, 0};
+}
+
+// Why the content was taken for `source`, for an error of its reader: a file the detection
+// took for something it is not then says so ("read as a request log because ...").
+std::string detectionReason(IncidentSource source, std::string_view text,
+                            std::string_view file_name) {
+  text = data_detail::skipUtf8Bom(text);
+  const auto [line, number] =
+      firstContentLine(text.substr(0, std::min<std::size_t>(text.size(), 65536)));
+  const std::string where = "line " + std::to_string(number);
+  switch (source) {
+    case IncidentSource::request_log_csv:
+      return "read as a request log (CSV) because " + where + " (\"" + clipText(line, 60) +
+             "\") names a time column and a duration column";
+    case IncidentSource::request_log_jsonl: {
+      std::string key = "a time key";
+      for (std::string_view k : {"\"timestamp", "\"ts\"", "\"time", "\"start", "\"@timestamp\""})
+        if (const std::size_t at = line.find(k); at != std::string_view::npos) {
+          const std::size_t close = line.find('"', at + 1);
+          key = "the key " +
+                std::string(line.substr(
+                    at, close == std::string_view::npos ? std::string_view::npos : close - at + 1));
+          break;
+        }
+      return "read as a request log (JSON Lines) because " + where + " is one JSON object with " +
+             key + " (an incident needs \"format\": \"breakerlab/1\")";
+    }
+    case IncidentSource::incident: {
+      const std::size_t dot = file_name.rfind('.');
+      return "read as a breakerlab/1 incident because the name ends in " +
+             std::string(dot == std::string_view::npos ? file_name : file_name.substr(dot)) +
+             " and the content matches no other format (an incident declares format: "
+             "breakerlab/1)";
+    }
+    default:
+      return {};
+  }
+}
+
+// An error of a reader chosen by content, with why it was chosen: always for an incident
+// chosen by the file's name; for a request log (told by its first line alone) when it is at the
+// top (line 0 to 2), where a file of another kind fails. Prometheus, OTLP and postmortems are
+// told by keys and fences of their own, and their readers' errors say what they expected.
+[[noreturn]] void rethrowWithReason(const LoadError& e, IncidentSource source,
+                                    std::string_view text, std::string_view file_name) {
+  const bool explain = source == IncidentSource::incident || e.line() <= 2;
+  const std::string reason = explain ? detectionReason(source, text, file_name) : std::string();
+  if (reason.empty()) throw e;
+  throw LoadError(e.file(), e.line(), e.column(), reason + "; " + e.message());
+}
+
+// A line-based reader's file with CR-only line ends is one line to it: said before it reads
+// that line as a header or a record. (The YAML reader, which reads JSON incidents too, says it
+// itself; Prometheus and OTLP JSON take a CR as a blank.)
+void requireLineEnds(IncidentSource source, std::string_view text, const std::string& file_name) {
+  const bool line_based =
+      source == IncidentSource::request_log_csv || source == IncidentSource::request_log_jsonl ||
+      source == IncidentSource::postmortem_markdown || source == IncidentSource::postmortem_text;
+  if (line_based &&
+      data_detail::crOnlyLineEnds(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
+    throw LoadError(file_name, 1, 1, data_detail::crOnlyMessage());
 }
 
 bool endsWith(std::string_view s, std::string_view suffix) {
@@ -129,6 +225,7 @@ std::vector<std::string> ImportReport::lines() const {
 }
 
 IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name) {
+  text = data_detail::skipUtf8Bom(text);
   if (declaresFormat(text, "breakerlab/1")) return IncidentSource::incident;
   if (declaresFormat(text, "breakerlab-config/1")) return IncidentSource::config;
   // Before request logs: a response on one line would read as one JSON Lines record.
@@ -192,17 +289,43 @@ std::string fileHead(const std::filesystem::path& path) {
 }
 }  // namespace
 
+namespace {
+ImportedIncident importAs(IncidentSource source, std::string_view text,
+                          const std::string& file_name, const ImportOptions& options);
+}  // namespace
+
 ImportedIncident importIncident(std::string_view text, const std::string& file_name,
                                 const ImportOptions& options) {
   using namespace data_detail;
+  // Every reader gets UTF-8 without its byte-order mark; UTF-16 is named before a reader blames
+  // its NULs.
+  requireNotWideEncoding(text.substr(0, std::min<std::size_t>(text.size(), 256)), file_name);
+  text = skipUtf8Bom(text);
   IncidentSource source = detectIncidentSource(text, file_name);
+  const bool declared = declaresFormat(text, "breakerlab/1");
   // A request log whose columns only the mapping names (--map ts=when,...).
-  if (!options.request_log_mapping.empty() &&
+  if (!options.request_log_mapping.empty() && !declared &&
       (source == IncidentSource::unknown || source == IncidentSource::incident))
     if (const auto log = detectRequestLog(text.substr(0, std::min<std::size_t>(text.size(), 65536)),
                                           options.request_log_mapping))
       source = *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
                                              : IncidentSource::request_log_jsonl;
+  requireLineEnds(source, text, file_name);
+  try {
+    return importAs(source, text, file_name, options);
+  } catch (const ImportCancelled&) {
+    throw;
+  } catch (const LoadError& e) {
+    // Chosen by the file's name or by content: the error says why, for a file of another kind.
+    if (declared || source == IncidentSource::config || source == IncidentSource::unknown) throw;
+    rethrowWithReason(e, source, text, file_name);
+  }
+}
+
+namespace {
+ImportedIncident importAs(IncidentSource source, std::string_view text,
+                          const std::string& file_name, const ImportOptions& options) {
+  using namespace data_detail;
   switch (source) {
     case IncidentSource::incident: {
       ImportedIncident out;
@@ -241,23 +364,43 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
     case IncidentSource::unknown:
       break;
   }
+  // Line-based formats read a file with CR-only line ends as one line, and match nothing.
+  if (crOnlyLineEnds(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
+    throw LoadError(file_name, 1, 1, crOnlyMessage());
   throw LoadError(file_name, 0, 0,
                   "not a document BreakerLab can open: expected a breakerlab/1 incident, a "
                   "postmortem in Markdown with ```timing/```spec blocks, or a postmortem with a "
                   "UTC timeline table");
 }
+}  // namespace
 
 ImportedIncident openIncidentFile(const std::filesystem::path& path, const ImportOptions& options) {
-  const std::string head = fileHead(path);
-  if (looksLikePrometheusRange(head) || looksLikeOtlpTraces(head)) {
+  const std::string file_head = fileHead(path);
+  data_detail::requireNotWideEncoding(
+      std::string_view(file_head).substr(0, std::min<std::size_t>(file_head.size(), 256)),
+      path.string());
+  const std::string_view head = data_detail::skipUtf8Bom(file_head);
+  // A document that declares itself is read whole, as what it says: a one-line JSON incident
+  // would otherwise pass for a JSON Lines request log.
+  const bool declared =
+      declaresFormat(head, "breakerlab/1") || declaresFormat(head, "breakerlab-config/1");
+  if (!declared && (looksLikePrometheusRange(head) || looksLikeOtlpTraces(head))) {
     const std::string text = readTextFile(path);
     return importIncident(text, path.string(), options);
   }
-  if (const auto log = detectRequestLog(head, options.request_log_mapping)) {
-    return importRequestLog(readRequestLog(path, *log, requestLogOptions(options, path.string())),
-                            *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
-                                                          : IncidentSource::request_log_jsonl,
-                            options);
+  if (const auto log = declared ? std::optional<RequestLogFormat>()
+                                : detectRequestLog(head, options.request_log_mapping)) {
+    const IncidentSource source = *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
+                                                                : IncidentSource::request_log_jsonl;
+    requireLineEnds(source, head, path.string());
+    try {
+      return importRequestLog(readRequestLog(path, *log, requestLogOptions(options, path.string())),
+                              source, options);
+    } catch (const ImportCancelled&) {
+      throw;
+    } catch (const LoadError& e) {
+      rethrowWithReason(e, source, head, path.string());
+    }
   }
   const std::string text = readTextFile(path);
   return importIncident(text, path.string(), options);

@@ -11,10 +11,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "breakerlab/core/work_estimate.h"
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/request_log.h"
 #include "breakerlab/data/values.h"
 #include "json_document.h"
+#include "utf8.h"
 
 namespace breakerlab {
 
@@ -25,11 +27,14 @@ using K = ImportFinding::Kind;
 
 // About what 64 MiB of OTLP JSON can hold; past it the file is refused rather than grown into.
 constexpr std::size_t kMaxSpans = 2'000'000;
+// A request log's attempts are 0 to 250.
+constexpr std::size_t kMaxCallsPerTrace = 251;
 
 enum class SpanKind { other, server, client };
 
 struct Span {
   std::string trace;
+  std::string id;       // spanId
   std::string service;  // the resource's service.name
   std::string target;   // server.address / peer.service / net.peer.name
   SpanKind kind = SpanKind::other;
@@ -132,9 +137,41 @@ std::string outcomeOf(const std::map<std::string, std::string>& attrs, const jso
   return error ? "server_error" : "success";
 }
 
+// Where the value of the first `"key": value` in `part` that equals `value` is, as a line and
+// column (1-based; the line counted from `first_line`), or {first_line, 0} when not found. The
+// parsed document has no positions; an error about a span's field finds it in the text.
+std::pair<int, int> positionOfValue(std::string_view part, int first_line, std::string_view key,
+                                    const json& value) {
+  const std::string quoted_key = "\"" + std::string(key) + "\"";
+  for (std::size_t k = part.find(quoted_key); k != std::string_view::npos;
+       k = part.find(quoted_key, k + 1)) {
+    std::size_t at = part.find_first_not_of(" \t\r\n", k + quoted_key.size());
+    if (at == std::string_view::npos || part[at] != ':') continue;
+    at = part.find_first_not_of(" \t\r\n", at + 1);
+    if (at == std::string_view::npos) break;
+    std::size_t end = at;
+    if (part[at] == '"') {
+      for (end = at + 1; end < part.size() && part[end] != '"'; ++end)
+        if (part[end] == '\\') ++end;
+      ++end;
+    } else {
+      end = part.find_first_of(",}] \t\r\n", at);
+    }
+    end = std::min(end, part.size());
+    const json token = json::parse(part.substr(at, end - at), nullptr, false);
+    if (token.is_discarded() || token != value) continue;
+    const data_detail::TextPosition p = data_detail::textPositionAt(part, at);
+    return {first_line - 1 + p.line, p.column};
+  }
+  return {first_line, 0};
+}
+
 class SpanReader {
  public:
   explicit SpanReader(std::string file) : file_(std::move(file)) {}
+
+  // The text of the document being read, for the positions of errors about a span's fields.
+  std::string_view part;
 
   void document(const json& root, int line) {
     if (!root.is_object() || !root.contains("resourceSpans"))
@@ -177,14 +214,34 @@ class SpanReader {
     out.trace = std::string(text(s.value("traceId", json())));
     if (out.trace.empty()) fail(line, "a span without a traceId");
     out.kind = kindOf(s.value("kind", json()));
-    const auto start = unsignedOf(s.value("startTimeUnixNano", json()));
-    const auto end = unsignedOf(s.value("endTimeUnixNano", json()));
-    if (!start || !end || *end < *start)
-      fail(line, "span " + clipText(std::string(text(s.value("spanId", json())))) +
-                     ": expected startTimeUnixNano <= endTimeUnixNano (nanoseconds since the "
-                     "epoch)");
-    out.start_ns = *start;
-    out.end_ns = *end;
+    out.id = std::string(text(s.value("spanId", json())));
+    const std::string name =
+        out.id.empty() ? "a span of trace " + clipText(out.trace) : "span " + clipText(out.id);
+    // Each time on its own, at its value: "-5" or "1e300" is not a time, whatever the other is.
+    const auto time = [&](const char* key) {
+      if (!s.contains(key))
+        fail(line, name + ": " + key + ": missing (nanoseconds since the epoch)");
+      const json& v = s[key];
+      const auto ns = unsignedOf(v);
+      if (!ns) {
+        const auto [l, c] = positionOfValue(part, line, key, v);
+        throw LoadError(file_, l, c,
+                        name + ": " + key +
+                            ": expected a whole number of nanoseconds since the "
+                            "epoch, got " +
+                            clipText(v.dump()));
+      }
+      return *ns;
+    };
+    out.start_ns = time("startTimeUnixNano");
+    out.end_ns = time("endTimeUnixNano");
+    if (out.end_ns < out.start_ns) {
+      const json& v = s["endTimeUnixNano"];
+      const auto [l, c] = positionOfValue(part, line, "endTimeUnixNano", v);
+      throw LoadError(file_, l, c,
+                      name + ": endTimeUnixNano " + std::to_string(out.end_ns) +
+                          " is before startTimeUnixNano " + std::to_string(out.start_ns));
+    }
     if (out.kind == SpanKind::client) {
       const auto attrs = attributes(s.value("attributes", json()));
       for (const char* key : {"server.address", "peer.service", "net.peer.name", "http.host",
@@ -209,6 +266,7 @@ void parseInto(SpanReader& reader, std::string_view text, const std::string& fil
                             json::accept(text.substr(0, first_nl)) &&
                             text.find_first_not_of(" \t\r\n", first_nl) != std::string_view::npos;
   auto parse = [&](std::string_view part, int line_offset) {
+    reader.part = part;
     reader.document(data_detail::parseJson(part, file_name, line_offset), line_offset);
   };
   if (!one_per_line) {
@@ -230,7 +288,7 @@ void parseInto(SpanReader& reader, std::string_view text, const std::string& fil
 }  // namespace
 
 bool looksLikeOtlpTraces(std::string_view head) {
-  head = head.substr(0, std::min<std::size_t>(head.size(), 65536));
+  head = data_detail::skipUtf8Bom(head.substr(0, std::min<std::size_t>(head.size(), 65536)));
   const std::size_t first = head.find_first_not_of(" \t\r\n");
   return first != std::string_view::npos && head[first] == '{' &&
          head.find("\"resourceSpans\"") != std::string_view::npos;
@@ -245,6 +303,48 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
   auto note = [&](K kind, std::string what, std::string detail) {
     findings.push_back({kind, 0, std::move(what), std::move(detail)});
   };
+
+  // A span sent twice (exporters and collectors retry: delivery is at least once) is one span,
+  // as trace stores take it: the same trace, span ID, kind and times. Read twice it would be
+  // another call, and a retried batch would double the traffic.
+  {
+    std::unordered_map<std::string, std::size_t> seen;
+    std::size_t repeated = 0;
+    std::vector<Span> once;
+    once.reserve(spans.size());
+    for (Span& s : spans) {
+      if (!s.id.empty()) {
+        std::string key = s.trace + '\0' + s.id + '\0' + std::to_string(s.start_ns) + '\0' +
+                          std::to_string(s.end_ns) + '\0' +
+                          std::to_string(static_cast<int>(s.kind));
+        if (!seen.emplace(std::move(key), once.size()).second) {
+          ++repeated;
+          continue;
+        }
+      }
+      once.push_back(std::move(s));
+    }
+    spans = std::move(once);
+    if (repeated > 0)
+      note(K::assumed, "spans",
+           std::to_string(repeated) +
+               " spans repeat an earlier span (the same traceId, spanId, kind and times): each "
+               "is read once, as sent twice by an exporter");
+  }
+
+  // Spans years apart (a time in seconds or microseconds among nanoseconds, or "5") would fail
+  // later as "the log's requests span more than 7 days": said here with the two spans.
+  if (!spans.empty()) {
+    const auto [first, last] =
+        std::minmax_element(spans.begin(), spans.end(),
+                            [](const Span& a, const Span& b) { return a.start_ns < b.start_ns; });
+    if (last->start_ns - first->start_ns > static_cast<std::uint64_t>(kMaxWindow) * 1000)
+      throw LoadError(file_name, 0, 0,
+                      "the spans start more than 7 days apart: span " + clipText(first->id) +
+                          " at " + std::to_string(first->start_ns) + " ns, span " +
+                          clipText(last->id) + " at " + std::to_string(last->start_ns) +
+                          " ns since the epoch (a time not in nanoseconds?)");
+  }
 
   // The dependency: the chosen one, or the one most client spans go to.
   std::map<std::string, std::size_t> targets;
@@ -313,6 +413,7 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
   struct Row {
     std::uint64_t at_ns;
     std::string line;
+    std::string about;  // the span or trace the row is made from, for errors
   };
   std::vector<Row> rows;
   std::size_t requests_without_call = 0;
@@ -327,18 +428,28 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
     const std::string request = "r" + std::to_string(request_number);
     if (t.calls.empty()) {
       ++requests_without_call;
-      rows.push_back({*t.arrival_ns, std::to_string(*t.arrival_ns / 1000) + ",0,not_sent," +
-                                         request + ",0," + std::to_string(*t.arrival_ns / 1000)});
+      rows.push_back({*t.arrival_ns,
+                      std::to_string(*t.arrival_ns / 1000) + ",0,not_sent," + request + ",0," +
+                          std::to_string(*t.arrival_ns / 1000),
+                      "trace " + clipText(id)});
       continue;
     }
     const std::uint64_t arrival =
         std::min(t.arrival_ns.value_or(t.calls.front()->start_ns), t.calls.front()->start_ns);
-    for (std::size_t k = 0; k < t.calls.size() && k < 255; ++k) {
+    // A request's calls are numbered as attempts 0 to 250: more is not one request's retries.
+    if (t.calls.size() > kMaxCallsPerTrace)
+      throw LoadError(file_name, 0, 0,
+                      "trace " + clipText(id) + " has more than " +
+                          std::to_string(kMaxCallsPerTrace) + " calls to " + clipText(dependency) +
+                          " (" + std::to_string(t.calls.size()) +
+                          "): a request makes at most its first call and 250 retries");
+    for (std::size_t k = 0; k < t.calls.size(); ++k) {
       const Span& c = *t.calls[k];
-      rows.push_back({c.start_ns, std::to_string(c.start_ns / 1000) + "," +
-                                      std::to_string((c.end_ns - c.start_ns) / 1000) + "," +
-                                      c.outcome + "," + request + "," + std::to_string(k) + "," +
-                                      std::to_string(arrival / 1000)});
+      rows.push_back({c.start_ns,
+                      std::to_string(c.start_ns / 1000) + "," +
+                          std::to_string((c.end_ns - c.start_ns) / 1000) + "," + c.outcome + "," +
+                          request + "," + std::to_string(k) + "," + std::to_string(arrival / 1000),
+                      "span " + clipText(c.id) + " of trace " + clipText(id)});
     }
   }
   std::stable_sort(rows.begin(), rows.end(),
@@ -368,7 +479,20 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
       return options.progress(total > 0 ? static_cast<double>(done) / static_cast<double>(total)
                                         : 1.0);
     };
-  RequestLog log = parseRequestLog(csv, file_name, RequestLogFormat::csv, log_options);
+  // Its errors are about the call table made from the spans: its line numbers and column
+  // names are not the file's, so the span is named instead.
+  RequestLog log;
+  try {
+    log = parseRequestLog(csv, file_name, RequestLogFormat::csv, log_options);
+  } catch (const ImportCancelled&) {
+    throw;
+  } catch (const LoadError& e) {
+    const auto row = static_cast<std::size_t>(e.line()) - 2;  // after the header
+    const std::string about =
+        e.line() >= 2 && row < rows.size() ? rows[row].about + ": " : std::string();
+    throw LoadError(file_name, 0, 0,
+                    about + "the calls read from the spans are not valid: " + e.message());
+  }
   ImportedIncident out;
   out.incident = incidentFromRequestLog(std::move(log), options.request_log_config, out.report);
   out.incident.dependency.name = dependency;

@@ -677,8 +677,9 @@ std::vector<PhraseHint> recognisePhrases(std::string_view clause, std::string_vi
     hint("count_unit:failed_checkouts", "session");
 
   // --- traffic ------------------------------------------------------------------------------
-  if (const auto rps = requestRate(t); rps && *rps > 0 && *rps <= 1e6)
-    hint("traffic.rps", formatNumber(*rps));
+  // Any stated rate is a hint: one past the incident's limit is then an error at its line, not
+  // dropped for "the document states no request rate; 40 assumed".
+  if (const auto rps = requestRate(t); rps && *rps > 0) hint("traffic.rps", formatNumber(*rps));
   return hints;
 }
 

@@ -350,6 +350,11 @@ class Builder {
     double rps = 40;
     if (const FactHint* h = find(hints, "traffic.rps")) {
       rps = parseNumber(h->value).value_or(40);
+      // The incident's own limit, said at the sentence rather than as an invalid incident.
+      if (!(rps >= 0 && rps <= 1e8))
+        throw LoadError(file_name_, h->line, 0,
+                        "traffic: " + h->value + " requests per second, from \"" + h->quote +
+                            "\": above the limit of 100000000 (100 M requests per second)");
       report().add(K::recognised, h->line, "traffic",
                    h->value + " requests per second, from \"" + h->quote + "\"");
     } else if (const auto derived = rateFromFailures(hints)) {

@@ -13,6 +13,7 @@
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/values.h"
 #include "json_document.h"
+#include "utf8.h"
 
 namespace breakerlab {
 
@@ -27,6 +28,10 @@ constexpr std::size_t kMaxSamplesPerSeries = 1'000'000;
 constexpr std::size_t kMaxSamples = 10'000'000;
 // Timestamps are epoch seconds: a range wider than this is not one incident.
 constexpr double kMaxRangeSeconds = 366.0 * 86400.0;
+// The largest request rate replayed: a simulated second of 1e6 requests already takes seconds.
+constexpr double kMaxRequestRate = 1e6;
+// Latency quantiles are in seconds; past an hour a call is not a latency but an outage.
+constexpr double kMaxLatencySeconds = 3600;
 
 enum class Role { breaker_state, request_rate, error_ratio, latency_p50, latency_p95, latency_p99 };
 
@@ -51,6 +56,7 @@ struct Sample {
 };
 
 struct Series {
+  std::string path;  // its JSON pointer: "/request_rate/data/result/0"
   std::map<std::string, std::string> labels;
   std::vector<Sample> samples;
   std::string label(const std::string& key) const {
@@ -110,6 +116,7 @@ class Reader {
   Series series(const json& node, const std::string& path) {
     if (!node.is_object()) fail(path, "expected a series {\"metric\": {...}, \"values\": [...]}");
     Series s;
+    s.path = path;
     if (node.contains("metric")) {
       const json& metric = node["metric"];
       if (!metric.is_object()) fail(path + "/metric", "expected a map of labels");
@@ -141,10 +148,25 @@ class Reader {
       const double v = std::strtod(text.c_str(), &end);
       if (text.empty() || end != text.c_str() + text.size())
         fail(at, "expected a number as text (\"0.25\", \"NaN\"), got \"" + clipText(text) + "\"");
-      if (!std::isfinite(t) || t < 0 || t > 1e11) fail(at, "the time is not epoch seconds");
-      if (!s.samples.empty() && t <= s.samples.back().t)
-        fail(at, "times must increase (" + formatNumber(t) + " after " +
-                     formatNumber(s.samples.back().t) + ")");
+      if (!std::isfinite(t) || t < 0 || t > 1e11)
+        fail(at, "the time " + clipText(pair[0].dump()) +
+                     " is not epoch seconds (milliseconds? divide by 1000)");
+      if (!s.samples.empty()) {
+        // formatNumber prints the shortest text that reads back as the same double: two times
+        // that differ print differently. Times the double cannot tell apart (1 ns steps at
+        // today's epoch) are equal and said to be.
+        const double previous = s.samples.back().t;
+        if (t == previous)
+          fail(at, "the same time as the previous sample (" + formatNumber(t) +
+                       "): times must increase, and samples closer than 1 µs cannot be told "
+                       "apart");
+        if (t < previous)
+          fail(at, "times must increase (" + formatNumber(t) + " after " + formatNumber(previous) +
+                       ")");
+        if (t - previous < 1e-6)
+          fail(at, formatNumber(t) + " is less than 1 µs after the previous sample (" +
+                       formatNumber(previous) + "): samples closer than 1 µs cannot be told apart");
+      }
       if (++samples_ > kMaxSamples)
         fail(at, "more than " + std::to_string(kMaxSamples) + " samples in all");
       s.samples.push_back({t, v});
@@ -224,7 +246,9 @@ class Builder {
       e.within = std::max<Micros>(step_, 500 * kMillisecond);
       e.text = "breaker lane matches recorded within " + formatDuration(e.within);
       out_.incident.expect.push_back(e);
-      report(K::recognised, "expect", e.text + " (the samples' step)");
+      report(K::recognised, "expect",
+             e.text + (e.within == step_ ? " (the samples' step)"
+                                         : " (the samples' step, raised to at least 500 ms)"));
     }
     return std::move(out_);
   }
@@ -268,6 +292,10 @@ class Builder {
     grid_ = std::move(all);
     t0_ = grid_.front();
     step_ = std::max<Micros>(static_cast<Micros>(std::llround(step * 1e6)), kMillisecond);
+    if (step < 1e-3)
+      report(K::assumed, "window",
+             "the samples are " + formatNumber(step * 1e3) +
+                 " ms apart (the median step): the last one is taken to last 1 ms");
     Incident& inc = out_.incident;
     inc.start = 0;
     inc.end = since(grid_.back(), t0_) + step_;
@@ -377,8 +405,18 @@ class Builder {
       return;
     }
     const auto rates = valuesAt(*list, grid_, true);
+    std::size_t before_first = 0;
     for (std::size_t i = 0; i < grid_.size(); ++i) {
-      const double rps = std::clamp(rates[i].value_or(0.0), 0.0, 1e6);
+      // Each sample is within 0 to kMaxRequestRate (checkValues); their sum may not be.
+      if (!rates[i]) ++before_first;
+      const double rps = rates[i].value_or(0.0);
+      if (rps > kMaxRequestRate)
+        throw LoadError(file_, 0, 0,
+                        "/request_rate: the " + std::to_string(list->size()) + " series sum to " +
+                            formatNumber(rps) + " requests per second at " +
+                            formatSeconds(since(grid_[i], t0_)) + " s (epoch " +
+                            formatNumber(grid_[i]) + "), above the limit of " +
+                            formatNumber(kMaxRequestRate));
       const Micros from = since(grid_[i], t0_);
       const Micros to = i + 1 < grid_.size() ? since(grid_[i + 1], t0_) : inc.end;
       if (!inc.traffic.rate.empty() && inc.traffic.rate.back().rps_from == rps)
@@ -394,6 +432,11 @@ class Builder {
                formatNumber(std::round(total)) + " requests over the window, in " +
                std::to_string(inc.traffic.rate.size()) + " steps");
     report(K::assumed, "traffic.arrivals", "poisson: the metrics give a rate, not the arrivals");
+    if (before_first > 0)
+      report(K::assumed, "traffic",
+             "0 requests per second at the " + std::to_string(before_first) +
+                 " sample times before the first request_rate sample (or where every sample is "
+                 "NaN)");
     inc.traffic.lead_in = 60 * kSecond;
   }
 
@@ -427,11 +470,26 @@ class Builder {
       double err = 0, p50 = 0, p99 = 0;
     };
     std::vector<Step> steps(grid_.size());
+    // checkValues kept every sample within range: what is left to fill in is said.
+    std::size_t zero_latency = 0, p50_above_p99 = 0, p50_assumed = 0;
     for (std::size_t i = 0; i < grid_.size(); ++i) {
       Step& s = steps[i];
-      s.err = std::clamp(err[i].value_or(0.0), 0.0, 1.0);
-      s.p99 = std::clamp(p99[i].value_or(base_p99), 1e-6, 3600.0);
-      s.p50 = std::clamp(p50[i].value_or(s.p99 / 4), 1e-6, s.p99);
+      s.err = err[i].value_or(0.0);
+      s.p99 = p99[i].value_or(base_p99);
+      if (s.p99 < 1e-6) {
+        ++zero_latency;
+        s.p99 = 1e-6;
+      }
+      if (!p50[i]) ++p50_assumed;
+      s.p50 = p50[i].value_or(s.p99 / 4);
+      if (s.p50 < 1e-6) {
+        ++zero_latency;
+        s.p50 = 1e-6;
+      }
+      if (s.p50 > s.p99) {
+        ++p50_above_p99;
+        s.p50 = s.p99;
+      }
       s.state = s.err >= 0.02 ? "erroring" : s.p99 > 2 * base_p99 ? "slow" : "healthy";
     }
     // Change points: a new segment where the state changes, or the error share moves by more
@@ -482,6 +540,21 @@ class Builder {
              "were refused; edit dependency.segments if they did");
     report(K::assumed, "dependency.health",
            "red while the dependency is not healthy: metrics do not record the health check");
+    if (p99s != nullptr && role(Role::latency_p99) == nullptr)
+      report(K::assumed, "latency", "the latency_p95 series is taken as the p99");
+    if (zero_latency > 0)
+      report(K::assumed, "latency",
+             std::to_string(zero_latency) +
+                 " quantiles below 1 µs (a p50 or p99 of 0): taken as 1 µs");
+    if (p99s != nullptr && p50_assumed > 0)
+      report(K::assumed, "latency",
+             std::to_string(p50_assumed) +
+                 " sample times without a latency_p50: the median taken "
+                 "as a quarter of the p99");
+    if (p50_above_p99 > 0)
+      report(K::assumed, "latency",
+             std::to_string(p50_above_p99) +
+                 " sample times with latency_p50 above the p99: the median taken as the p99");
   }
 
   std::map<Role, std::vector<Series>> roles_;
@@ -493,6 +566,94 @@ class Builder {
   std::string dependency_name_;
 };
 
+std::string_view roleKey(Role role) {
+  for (const RoleName& r : kRoles)
+    if (r.role == role) return r.key;
+  return "series";
+}
+
+// Each sample of a role's series as the role's quantity: a value out of its range is an error
+// naming the sample, never clamped into range (a rate of 1e8 replayed as 1e6 would be a
+// different incident). NaN is a gap (0/0 of an idle ratio); an infinity is not.
+void checkValues(const std::vector<Series>& list, Role role, const std::string& file) {
+  if (role == Role::breaker_state) return;  // states: any value, 1 marks the current one
+  const std::string key(roleKey(role));
+  for (const Series& s : list) {
+    for (std::size_t i = 0; i < s.samples.size(); ++i) {
+      const double v = s.samples[i].v;
+      if (std::isnan(v)) continue;
+      const std::string at = s.path + "/values/" + std::to_string(i) + ": " + key + " ";
+      const auto fail = [&](const std::string& message) {
+        throw LoadError(file, 0, 0, at + message);
+      };
+      if (!std::isfinite(v)) fail(formatNumber(v) + ": expected a finite number");
+      switch (role) {
+        case Role::request_rate:
+          if (v < 0)
+            fail(formatNumber(v) + " per second is negative: expected a rate() of a counter");
+          if (v > kMaxRequestRate)
+            fail(formatNumber(v) + " per second is above the limit of " +
+                 formatNumber(kMaxRequestRate) + " (is the query a rate per second?)");
+          break;
+        case Role::error_ratio:
+          if (v < 0 || v > 1)
+            fail(formatNumber(v) + " is not a ratio from 0 to 1" +
+                 (v > 1 && v <= 100 ? " (a percentage? divide it by 100)" : ""));
+          break;
+        default:  // latency quantiles, in seconds
+          if (v < 0) fail(formatNumber(v) + " s is negative");
+          if (v > kMaxLatencySeconds)
+            fail(formatNumber(v) + " s is above the limit of " + formatNumber(kMaxLatencySeconds) +
+                 " s (milliseconds? the quantiles are in seconds)");
+          break;
+      }
+    }
+  }
+}
+
+std::string seriesName(const Series& s) {
+  std::string out = s.label("__name__");
+  std::string labels;
+  for (const auto& [k, v] : s.labels)
+    if (k != "__name__") labels += (labels.empty() ? "" : ",") + k + "=\"" + v + "\"";
+  return clipText(out + "{" + labels + "}", 120);
+}
+
+bool sameSamples(const Series& a, const Series& b) {
+  if (a.samples.size() != b.samples.size()) return false;
+  for (std::size_t i = 0; i < a.samples.size(); ++i) {
+    const Sample& x = a.samples[i];
+    const Sample& y = b.samples[i];
+    if (x.t != y.t || !(x.v == y.v || (std::isnan(x.v) && std::isnan(y.v)))) return false;
+  }
+  return true;
+}
+
+// A series whose labels equal an earlier one's in the same response: Prometheus never returns
+// that, so two responses (or two servers' answers) were merged. The same samples are read once,
+// with a note; other samples are an error, since the lane or the sum would take either silently.
+void dropDuplicates(std::vector<Series>& list, const std::string& file,
+                    std::vector<std::string>& notes) {
+  std::vector<Series> kept;
+  for (Series& s : list) {
+    const auto earlier = std::find_if(kept.begin(), kept.end(),
+                                      [&](const Series& k) { return k.labels == s.labels; });
+    if (earlier == kept.end()) {
+      kept.push_back(std::move(s));
+      continue;
+    }
+    if (!sameSamples(*earlier, s))
+      throw LoadError(file, 0, 0,
+                      s.path + ": a duplicate of " + earlier->path + " (the same series " +
+                          seriesName(s) +
+                          ") with other samples: Prometheus returns each series once, so two "
+                          "responses were merged; keep one, or tell them apart by a label");
+    notes.push_back(s.path + " is a duplicate of " + earlier->path + " (the same series " +
+                    seriesName(s) + " with the same samples): read once");
+  }
+  list = std::move(kept);
+}
+
 bool isBreakerStateSeries(const Series& s) {
   const std::string name = s.label("__name__");
   return name.find("circuitbreaker_state") != std::string::npos ||
@@ -503,7 +664,7 @@ bool isBreakerStateSeries(const Series& s) {
 }  // namespace
 
 bool looksLikePrometheusRange(std::string_view head) {
-  head = head.substr(0, std::min<std::size_t>(head.size(), 65536));
+  head = data_detail::skipUtf8Bom(head.substr(0, std::min<std::size_t>(head.size(), 65536)));
   const std::size_t first = head.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || head[first] != '{') return false;
   // A response (its reader says what is wrong with a vector or a failed query).
@@ -520,7 +681,57 @@ bool looksLikePrometheusRange(std::string_view head) {
 
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed) {
-  const json root = data_detail::parseJson(text, file_name);
+  json root;
+  // A key twice in one object ({"request_rate": A, "request_rate": B}, or a label twice) would
+  // keep only the last, silently: the first is found while parsing, the error comes after.
+  std::vector<std::vector<std::string>> open_keys;
+  std::string repeated_key;
+  std::size_t repeated_depth = 0;
+  const json::parser_callback_t find_repeats = [&](int depth, json::parse_event_t event,
+                                                   json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      open_keys.emplace_back();
+    } else if (event == json::parse_event_t::object_end && !open_keys.empty()) {
+      open_keys.pop_back();
+    } else if (event == json::parse_event_t::key && !open_keys.empty() && repeated_key.empty()) {
+      std::vector<std::string>& keys = open_keys.back();
+      const std::string& key = parsed.get_ref<const std::string&>();
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+        repeated_key = key;
+        repeated_depth = static_cast<std::size_t>(depth);
+      } else {
+        keys.push_back(key);
+      }
+    }
+    return true;
+  };
+  // Deep nesting is refused before the parse (data_detail::prescanJson): nlohmann copies and
+  // compares what it parsed by recursion.
+  data_detail::prescanJson(text, file_name);
+  try {
+    root = json::parse(text.begin(), text.end(), find_repeats);
+  } catch (const json::parse_error& e) {
+    const data_detail::TextPosition at = data_detail::textPositionAt(
+        text, std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size()));
+    const int line = at.line, column = at.column;
+    std::string what = e.what();
+    // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
+    if (const std::size_t colon = what.find(": ", what.find("column")); colon != std::string::npos)
+      what = what.substr(colon + 2);
+    throw LoadError(file_name, line, column, "JSON: " + clipText(what, 120));
+  } catch (const json::out_of_range& e) {
+    // "number overflow parsing '1e999'" (found by fuzz_prometheus): nlohmann gives no position.
+    std::string what = e.what();
+    if (const std::size_t end = what.find("] "); end != std::string::npos) what.erase(0, end + 2);
+    throw LoadError(file_name, 0, 0, "JSON: " + clipText(what, 120));
+  }
+  if (!repeated_key.empty())
+    throw LoadError(
+        file_name, 0, 0,
+        "the key \"" + clipText(repeated_key) + "\" appears twice in one object (" +
+            (repeated_depth <= 1 ? std::string("at the top level")
+                                 : "nested " + std::to_string(repeated_depth) + " deep") +
+            "): JSON readers keep only the last; keep one");
   Reader reader(file_name);
   std::map<Role, std::vector<Series>> roles;
   const bool bundle = root.is_object() && !root.contains("status") && !root.contains("data") &&
@@ -544,8 +755,15 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
       roles[Role::breaker_state].push_back(std::move(s));
     }
   }
+  std::vector<std::string> duplicates;
+  for (auto& [role, list] : roles) {
+    dropDuplicates(list, file_name, duplicates);
+    checkValues(list, role, file_name);
+  }
   Builder builder(std::move(roles), file_name, deployed);
   ImportedIncident out = builder.build();
+  for (std::string& d : duplicates)
+    out.report.add(ImportFinding::Kind::note, 0, "duplicate series", std::move(d));
   if (std::string problem = validate(out.incident); !problem.empty())
     throw LoadError(file_name, 0, 0,
                     "the incident built from the metrics is not valid: " + problem);

@@ -13,6 +13,9 @@ namespace {
 
 constexpr std::uint32_t kNone = RecordedCalls::kNone;
 constexpr std::uint64_t kNoRequest = 0;  // the hash of a row without a request id
+// Durations and waits are packed into 32 bits of microseconds (about 71 minutes).
+constexpr Micros kMaxPackedMicros = UINT32_MAX;
+constexpr const char* kMaxPackedText = "4294.967295s (about 71 minutes)";
 
 std::uint64_t requestHash(std::string_view id) {
   std::uint64_t h = StringHash{}(id);
@@ -84,6 +87,12 @@ void RowCollector::add(const RowFields& f, int line) {
     fail(line, column(F::duration),
          "duration: expected a non-negative number (" + duration_unit +
              ", or with a unit: 12.5ms, 0.8s), got " + quote(value(F::duration)));
+  // Stored in 32 bits of microseconds: a longer call is an error, not a call of 71 minutes.
+  if (*duration > kMaxPackedMicros)
+    fail(line, column(F::duration),
+         "duration: " + quote(value(F::duration)) + " (" + formatDuration(*duration) +
+             ") is above the limit of " + kMaxPackedText +
+             " per call (is the unit right? the column is read in " + duration_unit + ")");
 
   std::optional<std::uint8_t> outcome;
   if (present(F::outcome) && !value(F::outcome).empty()) {
@@ -126,7 +135,13 @@ void RowCollector::add(const RowFields& f, int line) {
     if (*start > *ts)
       fail(line, column(F::request_start),
            "request_start: after the call's timestamp (a request starts before its calls)");
-    waited = static_cast<std::uint32_t>(std::min<std::int64_t>(*ts - *start, UINT32_MAX));
+    // Stored in 32 bits of microseconds: a longer wait is an error, not 71 minutes.
+    if (*ts - *start > kMaxPackedMicros)
+      fail(line, column(F::request_start),
+           "request_start: " + formatDuration(*ts - *start) +
+               " before the call's timestamp, more than the limit of " + kMaxPackedText +
+               " a request may wait for its call");
+    waited = static_cast<std::uint32_t>(*ts - *start);
   }
 
   std::uint32_t key = 0;
@@ -163,7 +178,7 @@ void RowCollector::add(const RowFields& f, int line) {
   ensure(waited_, waited != 0, std::uint32_t{0});
 
   ts_.push_back(*ts);
-  duration_.push_back(static_cast<std::uint32_t>(std::min<Micros>(*duration, UINT32_MAX)));
+  duration_.push_back(static_cast<std::uint32_t>(*duration));
   outcome_.push_back(*outcome);
   key_.push_back(key);
   if (!request_.empty() || has_request)
@@ -307,7 +322,13 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
           last = r;
           last_attempt = 0;
         } else if (last != kNone && (given == kNoAttempt || given > last_attempt)) {
-          const int a = given == kNoAttempt ? std::min(last_attempt + 1, 250) : given;
+          // Numbered in time order; past 250 the number would not fit (a silent 250 would
+          // make later calls look like repeats of one attempt).
+          if (given == kNoAttempt && last_attempt >= 250)
+            throw LoadError(file_, 0, 0,
+                            "a request id has more than 251 calls (attempts are numbered 0 to "
+                            "250): is the request_id column unique per request?");
+          const int a = given == kNoAttempt ? last_attempt + 1 : given;
           attempt_[r] = static_cast<std::uint8_t>(a);
           next_row[last] = r;
           last = r;

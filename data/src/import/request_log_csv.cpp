@@ -118,6 +118,16 @@ void CsvRowParser::readHeader(std::string_view line, int number) {
     field_column_[static_cast<int>(*f)] = static_cast<int>(c);
     rows_.columns[static_cast<int>(*f)] = std::string(cells_[c].text);
   }
+  // A column read for a field named again: the first would be read and the second ignored,
+  // silently. (Other repeated names are not read, and Excel repeats empty ones.)
+  for (std::size_t c = 1; c < columns_; ++c)
+    for (std::size_t d = 0; d < c; ++d)
+      if (column_field_[d] >= 0 && sameName(cells_[c].text, cells_[d].text))
+        throw LoadError(file_, number, cells_[c].column,
+                        "the column \"" + clipText(cells_[c].text) +
+                            "\" appears twice in the "
+                            "header (columns " +
+                            std::to_string(d + 1) + " and " + std::to_string(c + 1) + ")");
   const auto missing = [&](RequestLogField f) { return field_column_[static_cast<int>(f)] < 0; };
   std::string lacking;
   if (missing(RequestLogField::timestamp))

@@ -79,6 +79,13 @@ struct JsonlRowParser::Handler {
     path += key;
     const int f = classify(path);
     path.resize(base);
+    if (f >= 0 && values[f].set && values[f].name == key) {
+      // {"ts": 1, "ts": 2}: a JSON reader keeps one of the two silently; which was meant is not
+      // for the log's reader to guess.
+      error_message = "the key \"" + clipText(key) + "\" appears twice in the object";
+      error_position = 0;
+      return false;
+    }
     if (f >= 0 && !values[f].set) {
       values[f] = {arena.size(), text.size(), key, true};
       arena.append(text);

@@ -11,6 +11,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/memory_budget.h"
 #include "request_log_parsers.h"
+#include "utf8.h"
 
 namespace breakerlab {
 
@@ -50,14 +51,29 @@ void forEachLine(const std::string& file, std::vector<char>& buffer, Fill fill, 
   std::uint64_t consumed = 0, next_progress = kProgressEvery;
   int number = 0;
   bool eof = false;
+  bool head_checked = false;
+  // A first line too long because the file's lines end in CR only is named for that.
+  const auto tooLong = [&](std::string_view line) {
+    if (number == 0 && crOnlyLineEnds(line)) return LoadError(file, 1, 1, crOnlyMessage());
+    return LoadError(file, number + 1, 1,
+                     "line longer than " + std::to_string(kMaxRequestLogLine) + " bytes");
+  };
   for (;;) {
     const char* data = buffer.data();
+    if (!head_checked && (end > 0 || eof)) {
+      // The file's first bytes: UTF-16 is named; a UTF-8 byte-order mark (Excel's "CSV UTF-8")
+      // is skipped, or the header's first column would not be recognised.
+      head_checked = true;
+      requireNotWideEncoding(std::string_view(data, std::min<std::size_t>(end, 256)), file);
+      if (startsWithUtf8Bom(std::string_view(data, end))) {
+        begin = kUtf8Bom.size();
+        consumed += kUtf8Bom.size();
+      }
+    }
     const void* nl = std::memchr(data + begin, '\n', end - begin);
     if (nl == nullptr) {
       if (!eof) {
-        if (end - begin > kMaxRequestLogLine)
-          throw LoadError(file, number + 1, 1,
-                          "line longer than " + std::to_string(kMaxRequestLogLine) + " bytes");
+        if (end - begin > kMaxRequestLogLine) throw tooLong({data + begin, end - begin});
         std::memmove(buffer.data(), buffer.data() + begin, end - begin);
         end -= begin;
         begin = 0;
@@ -70,11 +86,11 @@ void forEachLine(const std::string& file, std::vector<char>& buffer, Fill fill, 
       nl = data + end;  // the last line has no '\n'
     }
     const auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - data);
-    if (stop - begin > kMaxRequestLogLine)
-      throw LoadError(file, number + 1, 1,
-                      "line longer than " + std::to_string(kMaxRequestLogLine) + " bytes");
+    if (stop - begin > kMaxRequestLogLine) throw tooLong({data + begin, stop - begin});
     std::string_view line(data + begin, stop - begin);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // CR-only line ends make the whole file one line: its header would swallow the calls.
+    if (number == 0 && crOnlyLineEnds(line)) throw LoadError(file, 1, 1, crOnlyMessage());
     on_line(line, ++number);
     consumed += stop - begin + 1;
     begin = std::min(stop + 1, end);
@@ -181,6 +197,7 @@ RequestLog parseRequestLog(std::string_view text, const std::string& file_name,
 
 std::optional<RequestLogFormat> detectRequestLog(std::string_view head,
                                                  const RequestLogMapping& mapping) {
+  head = skipUtf8Bom(head);
   // The first line that is not blank or a comment.
   std::size_t at = 0;
   std::string_view line;

@@ -268,7 +268,9 @@ Incident incidentFromRequestLog(RequestLog&& log, const Config& config, ImportRe
                                 : "no request id or attempt: each line is a request");
   if (log.unlinked > 0)
     report.add(K::note, 0, "retries without their request",
-               std::to_string(log.unlinked) + " lines: they answer by time only");
+               std::to_string(log.unlinked) +
+                   " lines are retries whose first call is not in the log, or repeat an attempt "
+                   "number of their request: they answer by time only");
   if (!log.had_keys) report.add(K::assumed, 0, "keys", "no key column: one key for every request");
   if (!log.sorted) report.add(K::note, 0, "order", "lines were not in start order; sorted");
   report.add(K::assumed, 0, "window",

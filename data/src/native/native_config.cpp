@@ -74,6 +74,9 @@ NativeConfig parseNativeConfig(std::string_view text, const std::string& file_na
                                std::optional<BreakerLibrary> library, NativeReadOptions options) {
   // Go files and .properties do not go through parseYaml, which checks this for the others.
   requireUtf8(text, file_name);
+  // Nor does yaml-cpp's skipping of a byte-order mark reach them: its first key would be
+  // "\xEF\xBB\xBFresilience4j...".
+  text = skipUtf8Bom(text);
   if (!library) library = detectLibrary(text, file_name);
   if (!library)
     throw LoadError(file_name, 0, 0,
