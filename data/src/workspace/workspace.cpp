@@ -124,6 +124,13 @@ std::string integrityProblem(Db& db) {
     first = sqlite3_errmsg(db.handle());
   }
   sqlite3_finalize(stmt);
+  // One line: integrity_check heads its complaints with "*** in database main ***" and a
+  // newline.
+  constexpr std::string_view kHeading = "*** in database main ***";
+  if (first.rfind(kHeading, 0) == 0) first.erase(0, kHeading.size());
+  for (char& c : first)
+    if (c == '\n') c = ' ';
+  first.erase(0, first.find_first_not_of(' '));
   // Only damage is a complaint; a busy or unreadable file is said as what it is.
   if (code != SQLITE_OK && code != SQLITE_DONE && (code & 0xff) != SQLITE_CORRUPT &&
       (code & 0xff) != SQLITE_NOTADB)
@@ -136,10 +143,18 @@ WorkspaceError damaged(const std::filesystem::path& path, const std::string& det
       Kind::corrupt, path.string() + ": the workspace is damaged (" + detail + "); open a backup");
 }
 
-void requireSound(Db& db) {
+// SQLite's last connection to close copies the -wal into the file (a checkpoint): not into a
+// damaged one, which is to be left as it was found for a backup or a salvage. Only when the
+// -wal holds something: else closing copies nothing, and removes the -wal and -shm it made.
+void leaveAsFound(Db& db, bool wal_holds_pages) {
+  if (wal_holds_pages) sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+}
+
+void requireSound(Db& db, bool wal_holds_pages) {
   const std::string problem = integrityProblem(db);
-  if (!problem.empty())
-    throw damaged(db.path(), "PRAGMA integrity_check: " + clipText(problem, 200));
+  if (problem.empty()) return;
+  leaveAsFound(db, wal_holds_pages);
+  throw damaged(db.path(), "PRAGMA integrity_check: " + clipText(problem, 200));
 }
 
 // An empty workspace in memory under `path`'s name: what an empty file that cannot be written
@@ -171,9 +186,11 @@ std::unique_ptr<Workspace::Impl> openFile(const std::filesystem::path& path,
                                           bool read_only) {
   // The file starts as SQLite's do (inspectWorkspaceFile checked): a header or first page SQLite
   // cannot read is damage, not another kind of file.
-  const auto fail = [&](const Db& db, int code) {
-    if ((code & 0xff) == SQLITE_NOTADB || (code & 0xff) == SQLITE_CORRUPT)
+  const auto fail = [&](Db& db, int code) {
+    if ((code & 0xff) == SQLITE_NOTADB || (code & 0xff) == SQLITE_CORRUPT) {
+      leaveAsFound(db, file.wal_size.value_or(0) > 0);
       throw damaged(path, "SQLite: " + std::string(sqlite3_errstr(code)));
+    }
     db.fail(code, "opening the workspace");
   };
   const auto opened = [&](Db::Mode mode) {
@@ -254,7 +271,8 @@ Workspace Workspace::open(const std::filesystem::path& path, Access access) {
                                    ? emptyInMemory(path)
                                    : openFile(path, file, read_only);
   impl->db.setReadOnlyReason(why_read_only);
-  if (impl->db.mode() != Db::Mode::memory) requireSound(impl->db);
+  const bool wal_holds_pages = file.wal_size.value_or(0) > 0;
+  if (impl->db.mode() != Db::Mode::memory) requireSound(impl->db, wal_holds_pages);
   impl->checked_at = std::chrono::steady_clock::now();
   Db* db = &impl->db;
   const std::int64_t application_id = db->integerOf("PRAGMA application_id");
@@ -313,7 +331,10 @@ Workspace Workspace::open(const std::filesystem::path& path, Access access) {
     if (db->readOnly() && db->mode() != Db::Mode::memory) {
       const std::string broken =
           workspace_detail::brokenCheckConstraint(*db, static_cast<int>(version));
-      if (!broken.empty()) throw damaged(path, "PRAGMA integrity_check: " + broken);
+      if (!broken.empty()) {
+        leaveAsFound(*db, wal_holds_pages);
+        throw damaged(path, "PRAGMA integrity_check: " + broken);
+      }
     }
     if (version < kWorkspaceSchemaVersion) {
       if (db->readOnly())
@@ -343,7 +364,8 @@ void Workspace::Impl::checkBeforeFirstWrite() {
     // The pages read at open are still in the connection's cache, and SQLite trusts them while
     // no other connection has committed: dropped, so that the check reads the file as it is.
     sqlite3_db_release_memory(db.handle());
-    requireSound(db);
+    // Other connections may have saved into the -wal since the open.
+    requireSound(db, true);
   }
   checked_for_write = true;
 }
@@ -358,6 +380,9 @@ const std::filesystem::path& Workspace::path() const {
 }
 bool Workspace::readOnly() const {
   return impl_->db.readOnly();
+}
+const std::string& Workspace::readOnlyReason() const {
+  return impl_->db.readOnlyReason();
 }
 int Workspace::schemaVersion() const {
   return impl_->schema_version;
