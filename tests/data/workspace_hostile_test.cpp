@@ -337,11 +337,14 @@ void expectDamaged(const fs::path& file, const std::string& first_message = {}) 
     EXPECT_EQ(o.kind, static_cast<int>(Kind::corrupt)) << mode << ": " << o.message;
     EXPECT_EQ(o.message.rfind(file.string() + kDamaged, 0), 0u) << mode << ": " << o.message;
     EXPECT_NE(o.message.find("); open a backup"), std::string::npos) << o.message;
+    EXPECT_EQ(o.message.find('\n'), std::string::npos) << o.message;
     if (!first_message.empty()) {
       EXPECT_NE(o.message.find(first_message), std::string::npos) << mode << ": " << o.message;
     }
   }
   EXPECT_EQ(bytesOf(file), before) << "a damaged workspace is not written";
+  EXPECT_FALSE(fs::exists(file.string() + "-wal")) << "and nothing is left beside it";
+  EXPECT_FALSE(fs::exists(file.string() + "-shm"));
 }
 
 // The two files of the reproducer: 20 random bit flips in a two-run workspace, which SQLite
@@ -409,7 +412,7 @@ TEST_F(DamagedCopy, AnIndexPageWithABadHeader) {
 TEST_F(DamagedCopy, AFreeListPointingOutsideTheFile) {
   // Header bytes 32..39: the first free-list trunk page and the number of free pages.
   patch(32, std::string("\x00\x00\xff\xff\x00\x00\x00\x01", 8));
-  expectDamaged(file_.path());
+  expectDamaged(file_.path(), "(PRAGMA integrity_check: Main freelist: invalid page number 65535)");
 }
 
 // SQLite checks the page size when it reads the header: a damaged one is a damaged workspace,
@@ -463,6 +466,30 @@ TEST_F(DamagedCopy, DamageAfterOpeningIsFoundBeforeTheFirstSave) {
     EXPECT_EQ(std::string(e.what()).rfind(file_.path().string() + kDamaged, 0), 0u) << e.what();
   }
   EXPECT_EQ(bytesOf(file_.path()), damaged);
+}
+
+// The last connection to close copies the -wal into the file: not into a damaged file.
+TEST_F(DamagedCopy, ADamagedFileIsNotCheckpointedIntoOnClose) {
+  const fs::path copy = file_.directory() / "copy.breakerlab";
+  {
+    Workspace ws = Workspace::open(file_.path());
+    ws.saveRun(ws.run(ws.runs().front().id));
+    // While it is open, the last save is in the -wal only.
+    fs::copy_file(file_.path(), copy);
+    fs::copy_file(file_.path().string() + "-wal", copy.string() + "-wal");
+  }
+  const int page = rootPage(copy, "incidents_by_hash");
+  ASSERT_GT(page, 1);
+  std::string damaged = bytesOf(copy);
+  damaged.replace(pageOffset(page), 8, std::string(8, '\xff'));
+  writeBytes(copy, damaged);
+  const std::string wal = bytesOf(copy.string() + "-wal");
+  for (const Access access : {Access::read_only, Access::read_write}) {
+    const Outcome o = openOutcome(copy, access);
+    EXPECT_EQ(o.kind, static_cast<int>(Kind::corrupt)) << o.message;
+  }
+  EXPECT_EQ(bytesOf(copy), damaged);
+  EXPECT_EQ(bytesOf(copy.string() + "-wal"), wal);
 }
 
 // Random bit flips like the reproducer's: each file is refused, or is sound by integrity_check
@@ -627,16 +654,23 @@ TEST_F(UnwritableFolder, ASaveSaysTheFolderIsNotWritable) {
   lockFolder();
   const auto o = unprivileged([&] {
     Workspace ws = Workspace::open(file_);
-    const std::string listed = std::to_string(ws.runs().size()) + " runs; ";
-    ws.saveRun(ws.run(ws.runs().front().id));
-    return listed + "saved";
+    // Said at open (the workbench shows it, and switches saving off) and by a save.
+    std::string out = std::to_string(ws.runs().size()) + " runs; " + ws.readOnlyReason() + "; ";
+    try {
+      ws.saveRun(ws.run(ws.runs().front().id));
+      out += "saved";
+    } catch (const WorkspaceError& e) {
+      out += std::to_string(static_cast<int>(e.kind())) + " " + e.what();
+    }
+    return out;
   });
   if (!o) GTEST_SKIP() << "cannot act as an unprivileged user here";
-  EXPECT_TRUE(o->threw);
-  EXPECT_EQ(o->kind, static_cast<int>(Kind::read_only));
-  EXPECT_EQ(o->message, file_.string() + ": cannot save into the workspace: cannot create " +
-                            file_.string() + "-wal in " + folder_.string() +
-                            ": Permission denied (the folder is not writable); nothing was saved");
+  const std::string reason = "cannot create " + file_.string() + "-wal in " + folder_.string() +
+                             ": Permission denied (the folder is not writable)";
+  EXPECT_EQ(o->message, "6 runs; " + reason + "; " +
+                            std::to_string(static_cast<int>(Kind::read_only)) + " " +
+                            file_.string() + ": cannot save into the workspace: " + reason +
+                            "; nothing was saved");
 }
 
 TEST_F(UnwritableFolder, ASaveIntoAFileNotWritableSaysSo) {
@@ -683,6 +717,18 @@ TEST_F(UnwritableFolder, AnEmptyFileThereIsAnEmptyWorkspace) {
   });
   if (!o) GTEST_SKIP() << "cannot act as an unprivileged user here";
   EXPECT_EQ(o->message, "0 runs read-only");
+}
+
+TEST_F(UnwritableFolder, AFileThatCannotBeReadSaysSo) {
+  fs::permissions(file_, fs::perms(0600));
+  if (::geteuid() != 0) fs::permissions(file_, fs::perms(0200));
+  const auto o = unprivileged([&] {
+    (void)Workspace::open(file_, Access::read_only);
+    return std::string("opened");
+  });
+  if (!o) GTEST_SKIP() << "cannot act as an unprivileged user here";
+  EXPECT_EQ(o->message, file_.string() + ": cannot open the workspace: Permission denied");
+  fs::permissions(file_, fs::perms(0644));
 }
 
 // Saves still in the -wal would be missed by reading the file alone: refused, not listed short.
