@@ -310,7 +310,7 @@ Workspace Workspace::open(const std::filesystem::path& path, Access access) {
             ", reads schemas 1 to " + std::to_string(kWorkspaceSchemaVersion) +
             "). Open it with that version or a newer one; it was not changed.");
   } else {
-    // user_version is one byte pair anyone can set (`PRAGMA user_version = 0` in the shell):
+    // user_version is a header field anyone can set (`PRAGMA user_version = 0` in the shell):
     // the tables must be the version's own before they are read or migrated, or the migration
     // fails halfway with "table run_metrics already exists" and the reads with "no such table".
     std::string difference;
