@@ -592,14 +592,17 @@ TEST(WorkspaceMessages, AUserVersionThatIsNotTheTablesVersionIsNamed) {
 // --- Permissions: as an unprivileged user (nobody, when the tests run as root) -----------------
 
 // Runs `body` as a user without root's overrides: in a child that drops to nobody when this
-// process is root. nullopt when that is not possible here (no CAP_SETUID).
-std::optional<Outcome> unprivileged(const std::function<std::string()>& body) {
+// process is root. nullopt when that is not possible here (no CAP_SETUID, or a folder above
+// `reach` that it cannot enter).
+std::optional<Outcome> unprivileged(const fs::path& reach,
+                                    const std::function<std::string()>& body) {
   if (::geteuid() != 0) return inChild(body);
-  Outcome probe = inChild([] {
+  // Also whether that user reaches the test's folder (a private TMPDIR would hide it).
+  Outcome probe = inChild([&] {
     if (::setgroups(0, nullptr) != 0 || ::setresgid(65534, 65534, 65534) != 0 ||
         ::setresuid(65534, 65534, 65534) != 0)
       return std::string("cannot drop privileges");
-    return std::string("ok");
+    return std::string(::access(reach.c_str(), X_OK) == 0 ? "ok" : "cannot reach the folder");
   });
   if (probe.message != "ok") return std::nullopt;
   return inChild([&] {
@@ -639,7 +642,7 @@ class UnwritableFolder : public ::testing::Test {
 
 TEST_F(UnwritableFolder, AReadableWorkspaceIsListed) {
   lockFolder();
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     const Workspace ws = Workspace::open(file_, Access::read_only);
     return std::to_string(ws.runs().size()) + " runs" + (ws.readOnly() ? " read-only" : "");
   });
@@ -652,7 +655,7 @@ TEST_F(UnwritableFolder, AReadableWorkspaceIsListed) {
 TEST_F(UnwritableFolder, ASaveSaysTheFolderIsNotWritable) {
   own(file_);
   lockFolder();
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     Workspace ws = Workspace::open(file_);
     // Said at open (the workbench shows it, and switches saving off) and by a save.
     std::string out = std::to_string(ws.runs().size()) + " runs; " + ws.readOnlyReason() + "; ";
@@ -680,7 +683,7 @@ TEST_F(UnwritableFolder, ASaveIntoAFileNotWritableSaysSo) {
   const fs::path file = writable / "w.breakerlab";
   fs::copy_file(file_, file);
   fs::permissions(file, fs::perms(0444));
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     Workspace ws = Workspace::open(file);
     ws.saveRun(ws.run(ws.runs().front().id));
     return std::string("saved");
@@ -695,7 +698,7 @@ TEST_F(UnwritableFolder, ASaveIntoAFileNotWritableSaysSo) {
 TEST_F(UnwritableFolder, ANewWorkspaceThereNamesTheFolder) {
   lockFolder();
   const fs::path fresh = folder_ / "new.breakerlab";
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     (void)Workspace::open(fresh);
     return std::string("created");
   });
@@ -711,7 +714,7 @@ TEST_F(UnwritableFolder, AnEmptyFileThereIsAnEmptyWorkspace) {
   writeBytes(empty, "");
   fs::permissions(empty, fs::perms(0644));
   lockFolder();
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     const Workspace ws = Workspace::open(empty);
     return std::to_string(ws.runs().size()) + " runs" + (ws.readOnly() ? " read-only" : "");
   });
@@ -722,7 +725,7 @@ TEST_F(UnwritableFolder, AnEmptyFileThereIsAnEmptyWorkspace) {
 TEST_F(UnwritableFolder, AFileThatCannotBeReadSaysSo) {
   fs::permissions(file_, fs::perms(0600));
   if (::geteuid() != 0) fs::permissions(file_, fs::perms(0200));
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     (void)Workspace::open(file_, Access::read_only);
     return std::string("opened");
   });
@@ -747,7 +750,7 @@ TEST_F(UnwritableFolder, AWalWithSavesThatCannotBeReadIsRefusedNotIgnored) {
   fs::permissions(copy / "w.breakerlab-wal", fs::perms(0644));
   fs::permissions(copy, fs::perms(::geteuid() == 0 ? 0755 : 0555));
   const fs::path file = copy / "w.breakerlab";
-  const auto o = unprivileged([&] {
+  const auto o = unprivileged(folder_, [&] {
     const Workspace ws = Workspace::open(file, Access::read_only);
     return std::to_string(ws.runs().size()) + " runs";
   });
