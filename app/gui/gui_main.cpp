@@ -174,9 +174,14 @@ int main(int argc, char** argv) {
                               breakerlab::kWorkspaceSuffix.data(),
                               static_cast<qsizetype>(breakerlab::kWorkspaceSuffix.size()))))
     workspace_file = files.takeFirst();
-  if (!workspace_file.isEmpty() && window.workspace().open(workspace_file))
+  const bool workspace_opened =
+      !workspace_file.isEmpty() && window.workspace().open(workspace_file);
+  if (workspace_opened)
     // In front of the knobs once the window has its layout (the incident opened below).
     QTimer::singleShot(0, &window, [&window] { window.workspaceDock()->raise(); });
+  // A workspace refused (a FIFO, a damaged file): the screenshot would show none. The reason is
+  // on stderr.
+  if (grabbing && !workspace_file.isEmpty() && !workspace_opened) return 2;
   const bool opened =
       !files.isEmpty() && window.openIncident(breakerlab::app::incidentArgumentPath(files.front()));
   if (grabbing && !files.isEmpty() && !opened) return 2;  // the reason is on stderr

@@ -144,9 +144,15 @@ void WorkspaceController::adopt(std::unique_ptr<Workspace> workspace) {
     reportError(tr("Could not read the autosaved tuning"), e);
   }
   emit changed();
-  emit notice(workspace_->readOnly()
-                  ? tr("Opened the workspace %1 read-only.").arg(QFileInfo(path()).fileName())
-                  : tr("Opened the workspace %1.").arg(QFileInfo(path()).fileName()));
+  const QString name = QFileInfo(path()).fileName();
+  // Saving is switched off in a read-only workspace, so its reason is said now or never.
+  if (!workspace_->readOnlyReason().empty()) {
+    emit notice(tr("Opened the workspace %1 read-only: %2.")
+                    .arg(name, fromUtf8(workspace_->readOnlyReason())));
+  } else {
+    emit notice(workspace_->readOnly() ? tr("Opened the workspace %1 read-only.").arg(name)
+                                       : tr("Opened the workspace %1.").arg(name));
+  }
   if (saved) {
     autosaved_ = saved;
     QString incident;

@@ -1,5 +1,7 @@
 #include "workspace/sqlite_db.h"
 
+#include <cstring>
+
 namespace breakerlab::workspace_detail {
 
 namespace {
@@ -46,7 +48,8 @@ std::string meaning(Kind kind, int code, sqlite3* db) {
     case Kind::busy:
       return "another program is writing to the workspace";
     case Kind::corrupt:
-      return "the file is damaged (SQLite: " + std::string(sqlite3_errstr(code)) + ")";
+      return "the workspace is damaged (SQLite: " + std::string(sqlite3_errstr(code)) +
+             "); open a backup";
     case Kind::not_a_workspace:
       return "it is not a BreakerLab workspace (not an SQLite database)";
     default:
@@ -54,8 +57,11 @@ std::string meaning(Kind kind, int code, sqlite3* db) {
   }
   const char* message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
   std::string text(message != nullptr ? message : sqlite3_errstr(code));
-  // The codes let a bug report say exactly what SQLite and the system answered.
-  return text + " (SQLite error " + std::to_string(code) + ")";
+  // The codes let a bug report say exactly what SQLite and the system answered; "unable to open
+  // database file" alone does not say that a folder was not writable.
+  const int system = db != nullptr ? sqlite3_system_errno(db) : 0;
+  return text + " (SQLite error " + std::to_string(code) +
+         (system != 0 ? "; the system said: " + std::string(std::strerror(system)) : "") + ")";
 }
 }  // namespace
 
@@ -150,11 +156,50 @@ std::optional<double> Statement::optionalReal(int column) const {
   return real(column);
 }
 
-Db::Db(const std::filesystem::path& path, bool read_only) : path_(path), read_only_(read_only) {
-  const int flags =
-      (read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
-      SQLITE_OPEN_NOMUTEX;
-  const int code = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+namespace {
+// A URI for SQLite's immutable read-only mode. Every byte but the unreserved ones is
+// percent-encoded, so that '?', '#' and '%' in a file name stay part of it.
+std::string immutableUri(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  // An absolute path gets the empty authority ("file:///..."): "file://x/..." would name a host.
+  std::string uri = path.is_absolute() ? "file://" : "file:";
+  for (const char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
+        c == '-' || c == '.' || c == '_' || c == '~') {
+      uri += ch;
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 0xf];
+    }
+  }
+  return uri + "?mode=ro&immutable=1";
+}
+}  // namespace
+
+Db::Db(const std::filesystem::path& path, Mode mode)
+    : path_(path), mode_(mode), read_only_(mode != Mode::read_write) {
+  int flags = SQLITE_OPEN_NOMUTEX;
+  std::string name = path.string();
+  switch (mode) {
+    case Mode::read_write:
+      flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+      break;
+    case Mode::read_only:
+      flags |= SQLITE_OPEN_READONLY;
+      break;
+    case Mode::immutable:
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+      name = immutableUri(path);
+      break;
+    case Mode::memory:
+      flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY;
+      name = ":memory:";
+      break;
+  }
+  const int code = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
   if (code != SQLITE_OK) {
     const Kind kind = kindOf(code) == Kind::io ? Kind::cannot_open : kindOf(code);
     std::string message =
@@ -168,6 +213,20 @@ Db::Db(const std::filesystem::path& path, bool read_only) : path_(path), read_on
   // A read-write open of a file only readable falls back to read-only in SQLite; say so when
   // the first write is refused rather than pretend it is writable.
   if (sqlite3_db_readonly(db_, "main") == 1) read_only_ = true;
+}
+
+int Db::probe() {
+  sqlite3_stmt* stmt = nullptr;
+  int code = sqlite3_prepare_v2(db_, "SELECT count(*) FROM sqlite_master", -1, &stmt, nullptr);
+  if (code == SQLITE_OK) {
+    code = sqlite3_step(stmt);
+    if (code == SQLITE_ROW || code == SQLITE_DONE) code = SQLITE_OK;
+  }
+  sqlite3_finalize(stmt);
+  if (code != SQLITE_OK) code = sqlite3_extended_errcode(db_);
+  // SQLite may decide only now that a read-write connection is read-only.
+  if (code == SQLITE_OK && sqlite3_db_readonly(db_, "main") == 1) read_only_ = true;
+  return code;
 }
 
 Db::~Db() {
@@ -189,8 +248,9 @@ std::int64_t Db::integerOf(std::string_view sql) {
 
 WorkspaceError Db::errorOf(int code, std::string_view doing) const {
   const Kind kind = kindOf(code);
-  return WorkspaceError(
-      kind, path_.string() + ": " + std::string(doing) + " failed: " + meaning(kind, code, db_));
+  std::string why = meaning(kind, code, db_);
+  if (kind == Kind::read_only && !read_only_reason_.empty()) why += ": " + read_only_reason_;
+  return WorkspaceError(kind, path_.string() + ": " + std::string(doing) + " failed: " + why);
 }
 
 void Db::fail(int code, std::string_view doing) const {

@@ -52,14 +52,34 @@ class Statement {
 
 class Db {
  public:
-  Db(const std::filesystem::path& path, bool read_only);
+  enum class Mode {
+    read_write,  // created when missing
+    read_only,
+    // Read-only, without locks and without the -wal and -shm (SQLite's "immutable"): for a
+    // file in a folder where the -shm cannot be created, and only when its -wal is missing or
+    // empty, so that the file alone holds every save.
+    immutable,
+    // A new, empty workspace in memory under the file's name: an empty file that cannot be
+    // written reads as the empty workspace it would become.
+    memory,
+  };
+  Db(const std::filesystem::path& path, Mode mode);
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
   ~Db();
 
   sqlite3* handle() const { return db_; }
   const std::filesystem::path& path() const { return path_; }
+  Mode mode() const { return mode_; }
   bool readOnly() const { return read_only_; }
+  // Why a workspace asked for read-write is read-only ("cannot create W-wal in DIR:
+  // Permission denied (the folder is not writable)"); empty when read-only was asked for.
+  const std::string& readOnlyReason() const { return read_only_reason_; }
+  void setReadOnlyReason(std::string reason) { read_only_reason_ = std::move(reason); }
+
+  // SQLite opens the file when it is first read: reads the header and the schema, and returns
+  // SQLITE_OK or the extended code of the failure, so that the caller can choose another mode.
+  int probe();
 
   void exec(std::string_view sql);
   std::int64_t integerOf(std::string_view sql);  // the first column of the first row
@@ -76,7 +96,9 @@ class Db {
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
+  Mode mode_ = Mode::read_write;
   bool read_only_ = false;
+  std::string read_only_reason_;
 };
 
 // BEGIN IMMEDIATE ... COMMIT, rolled back when left by an exception: each save is all or

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "breakerlab/core/breaker_library.h"
@@ -12,6 +12,7 @@
 #include "breakerlab/data/load_error.h"
 #include "workspace/run_inputs_text.h"
 #include "workspace/sqlite_db.h"
+#include "workspace/workspace_path.h"
 #include "workspace/workspace_schema.h"
 
 #ifndef BREAKERLAB_VERSION
@@ -24,6 +25,9 @@ using workspace_detail::Db;
 using workspace_detail::Statement;
 using workspace_detail::Transaction;
 using Kind = WorkspaceError::Kind;
+
+// A save this long after the check at open checks the file again first.
+constexpr std::chrono::seconds kRecheckAfter{1};
 
 std::string_view breakerlabVersion() {
   return BREAKERLAB_VERSION;
@@ -42,16 +46,29 @@ std::string_view toString(StoredCheck::Kind kind) {
 }
 
 struct Workspace::Impl {
-  Impl(const std::filesystem::path& path, bool read_only) : db(path, read_only) {}
+  Impl(const std::filesystem::path& path, Db::Mode mode) : db(path, mode) {}
   Db db;
   int schema_version = 0;
+  // When PRAGMA integrity_check last found the file sound, and whether a write transaction of this
+  // connection has checked it since (or needed not: the check at open was a moment before).
+  std::chrono::steady_clock::time_point checked_at;
+  bool checked_for_write = false;
 
   std::string where() const { return db.path().string(); }
   void requireWritable() const {
-    if (db.readOnly())
-      throw WorkspaceError(Kind::read_only,
-                           where() + ": the workspace is open read-only; nothing was saved");
+    if (!db.readOnly()) return;
+    if (!db.readOnlyReason().empty())
+      throw WorkspaceError(Kind::read_only, where() + ": cannot save into the workspace: " +
+                                                db.readOnlyReason() + "; nothing was saved");
+    throw WorkspaceError(Kind::read_only,
+                         where() + ": the workspace is open read-only; nothing was saved");
   }
+  // Inside the first write transaction: the file may have been damaged since it was opened (a
+  // workbench keeps it open for hours), and a save into a damaged file can spread the damage.
+  // The transaction's lock keeps other writers out until the save is done. Skipped when the
+  // check at open was under kRecheckAfter ago (a CLI save): the check reads the whole file,
+  // about 5 ms per MB, and twice in a row finds the same.
+  void checkBeforeFirstWrite();
   [[noreturn]] void notFound(std::string_view what, std::int64_t id) const {
     throw WorkspaceError(Kind::not_found, where() + ": there is no " + std::string(what) + " " +
                                               std::to_string(id) + " in the workspace");
@@ -84,14 +101,125 @@ Config configFrom(const std::string& yaml, const std::string& where) {
   }
 }
 
-// The first 16 bytes of every SQLite database.
-bool looksLikeSqlite(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char header[16] = {};
-  in.read(header, sizeof header);
-  if (in.gcount() == 0) return true;  // empty: SQLite treats it as a new database
-  return in.gcount() == sizeof header &&
-         std::string_view(header, 16) == std::string_view("SQLite format 3\0", 16);
+// PRAGMA integrity_check's first complaint, or empty when the file is sound. It reads every page
+// and checks the b-trees, the free list, each row's NOT NULL and CHECK constraints, and that
+// every index (a WITHOUT ROWID table is one) holds its table's rows in order. quick_check leaves
+// out the last, and random bit flips in a workspace leave indexes well formed but out of order
+// (WorkspaceDamage tests): integrity_check costs about a quarter more (docs/workspace.md). A file
+// too damaged to check fails the pragma itself, and that error is the complaint.
+std::string integrityProblem(Db& db) {
+  sqlite3_stmt* stmt = nullptr;
+  int code = sqlite3_prepare_v2(db.handle(), "PRAGMA integrity_check(1)", -1, &stmt, nullptr);
+  std::string first;
+  if (code == SQLITE_OK) {
+    code = sqlite3_step(stmt);
+    if (code == SQLITE_ROW) {
+      const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+      first = text != nullptr ? text : "";
+      code = SQLITE_OK;
+    }
+  }
+  if (code != SQLITE_OK && code != SQLITE_DONE) {
+    code = sqlite3_extended_errcode(db.handle());
+    first = sqlite3_errmsg(db.handle());
+  }
+  sqlite3_finalize(stmt);
+  // One line: integrity_check heads its complaints with "*** in database main ***" and a
+  // newline.
+  constexpr std::string_view kHeading = "*** in database main ***";
+  if (first.rfind(kHeading, 0) == 0) first.erase(0, kHeading.size());
+  for (char& c : first)
+    if (c == '\n') c = ' ';
+  first.erase(0, first.find_first_not_of(' '));
+  // Only damage is a complaint; a busy or unreadable file is said as what it is.
+  if (code != SQLITE_OK && code != SQLITE_DONE && (code & 0xff) != SQLITE_CORRUPT &&
+      (code & 0xff) != SQLITE_NOTADB)
+    db.fail(code, "checking the workspace");
+  return first == "ok" ? std::string() : first;
+}
+
+WorkspaceError damaged(const std::filesystem::path& path, const std::string& detail) {
+  return WorkspaceError(
+      Kind::corrupt, path.string() + ": the workspace is damaged (" + detail + "); open a backup");
+}
+
+// SQLite's last connection to close copies the -wal into the file (a checkpoint): not into a
+// damaged one, which is to be left as it was found for a backup or a salvage. Only when the
+// -wal holds something: else closing copies nothing, and removes the -wal and -shm it made.
+void leaveAsFound(Db& db, bool wal_holds_pages) {
+  if (wal_holds_pages) sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+}
+
+void requireSound(Db& db, bool wal_holds_pages) {
+  const std::string problem = integrityProblem(db);
+  if (problem.empty()) return;
+  leaveAsFound(db, wal_holds_pages);
+  throw damaged(db.path(), "PRAGMA integrity_check: " + clipText(problem, 200));
+}
+
+// An empty workspace in memory under `path`'s name: what an empty file that cannot be written
+// holds, read as the new workspace it would become (no runs yet) rather than refused.
+std::unique_ptr<Workspace::Impl> emptyInMemory(const std::filesystem::path& path) {
+  auto impl = std::make_unique<Workspace::Impl>(path, Db::Mode::memory);
+  impl->db.exec("PRAGMA application_id = " + std::to_string(kWorkspaceApplicationId));
+  workspace_detail::createSchema(impl->db);
+  return impl;
+}
+
+// A read-only connection failed for want of the -shm (or the -wal) that reading a WAL file
+// takes: SQLite could neither open nor create it.
+bool wantsTheShm(int code) {
+  switch (code & 0xff) {
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+      return true;
+    case SQLITE_IOERR:
+      return code == SQLITE_IOERR_SHMOPEN || code == SQLITE_IOERR_SHMSIZE ||
+             code == SQLITE_IOERR_SHMMAP || code == SQLITE_IOERR_SHMLOCK;
+    default:
+      return false;
+  }
+}
+
+std::unique_ptr<Workspace::Impl> openFile(const std::filesystem::path& path,
+                                          const workspace_detail::WorkspaceFile& file,
+                                          bool read_only) {
+  // The file starts as SQLite's do (inspectWorkspaceFile checked): a header or first page SQLite
+  // cannot read is damage, not another kind of file.
+  const auto fail = [&](Db& db, int code) {
+    if ((code & 0xff) == SQLITE_NOTADB || (code & 0xff) == SQLITE_CORRUPT) {
+      leaveAsFound(db, file.wal_size.value_or(0) > 0);
+      throw damaged(path, "SQLite: " + std::string(sqlite3_errstr(code)));
+    }
+    db.fail(code, "opening the workspace");
+  };
+  const auto opened = [&](Db::Mode mode) {
+    auto impl = std::make_unique<Workspace::Impl>(path, mode);
+    const int code = impl->db.probe();
+    if (code != SQLITE_OK) fail(impl->db, code);
+    return impl;
+  };
+  if (!read_only) return opened(Db::Mode::read_write);
+  {
+    auto impl = std::make_unique<Workspace::Impl>(path, Db::Mode::read_only);
+    const int code = impl->db.probe();
+    if (code == SQLITE_OK) return impl;
+    if (!wantsTheShm(code)) fail(impl->db, code);
+  }
+  // A read-only archive, or a folder the user cannot write: the file alone is read, as SQLite's
+  // immutable mode reads it. That is only the whole workspace when the -wal holds nothing.
+  if (file.wal_size.value_or(0) > 0) {
+    const std::string why = workspace_detail::whyNotWritable(path, file);
+    throw WorkspaceError(
+        Kind::cannot_open,
+        path.string() + ": cannot read the workspace: its write-ahead log " +
+            file.companion_base.string() +
+            "-wal holds saves that may not be in the file yet, and SQLite cannot read it" +
+            (why.empty() ? std::string() : " (" + why + ")") +
+            "; open it where it can be written, or copy the file and its -wal together into a "
+            "folder you can write");
+  }
+  return opened(Db::Mode::immutable);
 }
 
 void bindScenario(Statement& s, int first, const Scenario& scenario) {
@@ -121,35 +249,51 @@ void requireNoteTarget(Db& db, const NoteTarget& target, Workspace::Impl& impl) 
 }  // namespace
 
 Workspace Workspace::open(const std::filesystem::path& path, Access access) {
-  const bool read_only = access == Access::read_only;
-  std::error_code ec;
-  const bool exists = std::filesystem::exists(path, ec);
-  if (exists && std::filesystem::is_directory(path, ec))
-    throw WorkspaceError(Kind::cannot_open,
-                         path.string() + ": cannot open the workspace: it is a directory");
-  if (!exists && read_only)
+  const bool asked_read_only = access == Access::read_only;
+  // Before SQLite sees the path: a FIFO, device, socket or directory there (or as its -wal,
+  // -shm or -journal) is refused at once instead of hanging or failing without a cause.
+  const workspace_detail::WorkspaceFile file =
+      workspace_detail::inspectWorkspaceFile(path, !asked_read_only);
+  if (!file.exists && asked_read_only)
     throw WorkspaceError(Kind::cannot_open,
                          path.string() + ": cannot open the workspace: no such file");
-  if (exists && !looksLikeSqlite(path))
+  if (file.exists && !file.sqlite_header)
     throw WorkspaceError(Kind::not_a_workspace,
                          path.string() + ": not a BreakerLab workspace (not an SQLite database)");
+  if (!file.damage.empty()) throw damaged(path, file.damage);
+  // Asked to write a file that cannot be: it opens read-only, and the first save says why.
+  const std::string why_read_only = asked_read_only || !file.exists
+                                        ? std::string()
+                                        : workspace_detail::whyNotWritable(path, file);
+  const bool read_only = asked_read_only || !why_read_only.empty();
 
-  auto impl = std::make_unique<Impl>(path, read_only);
-  Db& db = impl->db;
-  const std::int64_t application_id = db.integerOf("PRAGMA application_id");
-  const std::int64_t version = db.integerOf("PRAGMA user_version");
-  const std::int64_t tables = db.integerOf("SELECT count(*) FROM sqlite_master");
-  if (application_id == 0 && version == 0 && tables == 0) {
-    if (db.readOnly())
-      throw WorkspaceError(Kind::read_only, path.string() +
-                                                ": the workspace is empty and read-only, so it "
-                                                "cannot be made a workspace");
+  std::unique_ptr<Impl> impl = file.exists && file.size == 0 && read_only
+                                   ? emptyInMemory(path)
+                                   : openFile(path, file, read_only);
+  impl->db.setReadOnlyReason(why_read_only);
+  const bool wal_holds_pages = file.wal_size.value_or(0) > 0;
+  if (impl->db.mode() != Db::Mode::memory) requireSound(impl->db, wal_holds_pages);
+  impl->checked_at = std::chrono::steady_clock::now();
+  Db* db = &impl->db;
+  const std::int64_t application_id = db->integerOf("PRAGMA application_id");
+  const std::int64_t version = db->integerOf("PRAGMA user_version");
+  const std::int64_t tables = db->integerOf("SELECT count(*) FROM sqlite_master");
+  const bool blank = (application_id == 0 || application_id == kWorkspaceApplicationId) &&
+                     version == 0 && tables == 0;
+  if (blank && db->readOnly()) {
+    // An SQLite file with nothing in it yet, read-only: the empty workspace it would become.
+    if (db->mode() != Db::Mode::memory) {
+      impl = emptyInMemory(path);
+      impl->db.setReadOnlyReason(why_read_only);
+      db = &impl->db;
+    }
+  } else if (blank) {
     // WAL: a reader never blocks the writer, and a crash mid-save leaves the last commit.
-    db.exec("PRAGMA journal_mode = WAL");
-    Transaction t(db, "creating the workspace");
-    db.exec("PRAGMA application_id = " + std::to_string(kWorkspaceApplicationId));
-    workspace_detail::createSchema(db);
-    Statement meta(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+    db->exec("PRAGMA journal_mode = WAL");
+    Transaction t(*db, "creating the workspace");
+    db->exec("PRAGMA application_id = " + std::to_string(kWorkspaceApplicationId));
+    workspace_detail::createSchema(*db);
+    Statement meta(*db, "INSERT INTO meta(key, value) VALUES (?, ?)");
     meta.bind(1, std::string_view("created_by")).bind(2, breakerlabVersion()).run();
     meta.bind(1, std::string_view("created_at")).bind(2, workspace_detail::utcNow()).run();
     t.commit();
@@ -165,23 +309,65 @@ Workspace Workspace::open(const std::filesystem::path& path, Access access) {
             std::to_string(version) + "; this version, " + std::string(breakerlabVersion()) +
             ", reads schemas 1 to " + std::to_string(kWorkspaceSchemaVersion) +
             "). Open it with that version or a newer one; it was not changed.");
-  } else if (version < kWorkspaceSchemaVersion) {
-    if (db.readOnly())
-      throw WorkspaceError(Kind::read_only, path.string() + ": the workspace has schema " +
-                                                std::to_string(version) +
-                                                " and must be upgraded, which needs write access");
-    Transaction t(db, "upgrading the workspace from schema " + std::to_string(version));
-    workspace_detail::migrate(db, static_cast<int>(version));
-    t.commit();
+  } else {
+    // user_version is a header field anyone can set (`PRAGMA user_version = 0` in the shell):
+    // the tables must be the version's own before they are read or migrated, or the migration
+    // fails halfway with "table run_metrics already exists" and the reads with "no such table".
+    std::string difference;
+    const int held = workspace_detail::schemaOfTables(*db, static_cast<int>(version), difference);
+    if (held != version) {
+      const std::string holds =
+          held > 0 ? "it holds tables of schema " + std::to_string(held)
+                   : (difference.empty()
+                          ? std::string("its tables are not those of any workspace schema")
+                          : difference);
+      throw WorkspaceError(Kind::not_a_workspace,
+                           path.string() + ": the workspace says schema version " +
+                               std::to_string(version) + " but " + holds +
+                               ": not a workspace this version can " +
+                               (version < kWorkspaceSchemaVersion ? "upgrade" : "read") +
+                               " (was PRAGMA user_version changed by hand?); it was not changed");
+    }
+    if (db->readOnly() && db->mode() != Db::Mode::memory) {
+      const std::string broken =
+          workspace_detail::brokenCheckConstraint(*db, static_cast<int>(version));
+      if (!broken.empty()) {
+        leaveAsFound(*db, wal_holds_pages);
+        throw damaged(path, "PRAGMA integrity_check: " + broken);
+      }
+    }
+    if (version < kWorkspaceSchemaVersion) {
+      if (db->readOnly())
+        throw WorkspaceError(Kind::read_only,
+                             path.string() + ": the workspace has schema " +
+                                 std::to_string(version) +
+                                 " and must be upgraded, which needs write access" +
+                                 (why_read_only.empty() ? "" : " (" + why_read_only + ")"));
+      Transaction t(*db, "upgrading the workspace from schema " + std::to_string(version));
+      workspace_detail::migrate(*db, static_cast<int>(version));
+      t.commit();
+    }
   }
-  if (!db.readOnly()) {
-    db.exec("PRAGMA journal_mode = WAL");
+  if (!db->readOnly()) {
+    db->exec("PRAGMA journal_mode = WAL");
     // FULL: a commit is on the disk when saveRun returns, even through a power cut.
-    db.exec("PRAGMA synchronous = FULL");
+    db->exec("PRAGMA synchronous = FULL");
   }
-  db.exec("PRAGMA foreign_keys = ON");
-  impl->schema_version = static_cast<int>(db.integerOf("PRAGMA user_version"));
+  db->exec("PRAGMA foreign_keys = ON");
+  impl->schema_version = static_cast<int>(db->integerOf("PRAGMA user_version"));
   return Workspace(std::move(impl));
+}
+
+void Workspace::Impl::checkBeforeFirstWrite() {
+  if (checked_for_write) return;
+  if (std::chrono::steady_clock::now() - checked_at >= kRecheckAfter) {
+    // The pages read at open are still in the connection's cache, and SQLite trusts them while
+    // no other connection has committed: dropped, so that the check reads the file as it is.
+    sqlite3_db_release_memory(db.handle());
+    // Other connections may have saved into the -wal since the open.
+    requireSound(db, true);
+  }
+  checked_for_write = true;
 }
 
 Workspace::Workspace(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -194,6 +380,9 @@ const std::filesystem::path& Workspace::path() const {
 }
 bool Workspace::readOnly() const {
   return impl_->db.readOnly();
+}
+const std::string& Workspace::readOnlyReason() const {
+  return impl_->db.readOnlyReason();
 }
 int Workspace::schemaVersion() const {
   return impl_->schema_version;
@@ -235,6 +424,7 @@ std::int64_t Workspace::addIncident(const StoredIncident& incident) {
   impl_->requireWritable();
   Db& db = impl_->db;
   Transaction t(db, "saving the incident");
+  impl_->checkBeforeFirstWrite();
   Statement s(db,
               "INSERT INTO incidents(name, title, source_kind, source_name, source_document, "
               "content, content_hash, import_report, added_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -312,6 +502,7 @@ std::int64_t Workspace::saveConfig(std::int64_t incident_id, const std::string& 
   impl_->requireWritable();
   Db& db = impl_->db;
   Transaction t(db, "saving the config '" + clipText(name) + "'");
+  impl_->checkBeforeFirstWrite();
   {
     Statement i(db, "SELECT 1 FROM incidents WHERE id = ?");
     i.bind(1, incident_id);
@@ -365,6 +556,7 @@ StoredConfig Workspace::config(std::int64_t id) const {
 void Workspace::deleteConfig(std::int64_t id) {
   impl_->requireWritable();
   Transaction t(impl_->db, "deleting the config");
+  impl_->checkBeforeFirstWrite();
   Statement s(impl_->db, "DELETE FROM configs WHERE id = ?");
   s.bind(1, id).run();
   if (sqlite3_changes(impl_->db.handle()) == 0) impl_->notFound("config", id);
@@ -379,6 +571,7 @@ std::int64_t Workspace::saveRun(const NewRun& run) {
                          impl_->where() + ": a run's metrics must be a JSON object; not saved");
   Db& db = impl_->db;
   Transaction t(db, "saving the run");
+  impl_->checkBeforeFirstWrite();
   Statement s(db,
               "INSERT INTO runs(incident_id, config_id, name, config, library, seed, changes, "
               "outage_extend_us, traffic_scale, latency_scale, capacity_scale, app_version, "
@@ -499,6 +692,7 @@ void Workspace::setNote(const NoteTarget& target, const std::string& text) {
   impl_->requireWritable();
   Db& db = impl_->db;
   Transaction t(db, "saving the note");
+  impl_->checkBeforeFirstWrite();
   requireNoteTarget(db, target, *impl_);
   const bool incident = target.kind == NoteTarget::Kind::incident;
   {
@@ -526,6 +720,7 @@ void Workspace::autosave(const Autosave& state) {
   impl_->requireWritable();
   Db& db = impl_->db;
   Transaction t(db, "autosaving the tuning");
+  impl_->checkBeforeFirstWrite();
   Statement s(db,
               "INSERT OR REPLACE INTO autosave(slot, incident_id, config, seed, changes, "
               "outage_extend_us, traffic_scale, latency_scale, capacity_scale, saved_at) "
@@ -562,6 +757,7 @@ std::optional<Autosave> Workspace::autosaved() const {
 void Workspace::clearAutosave() {
   impl_->requireWritable();
   Transaction t(impl_->db, "clearing the autosave");
+  impl_->checkBeforeFirstWrite();
   impl_->db.exec("DELETE FROM autosave");
   t.commit();
 }

@@ -1,7 +1,9 @@
 #include "workspace/workspace_schema.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace breakerlab::workspace_detail {
 
@@ -163,6 +165,119 @@ std::string_view schemaScript(int version) {
     default:
       return {};
   }
+}
+
+namespace {
+
+// Table name -> its column names in order.
+using Tables = std::map<std::string, std::vector<std::string>>;
+
+Tables tablesOf(Db& db) {
+  Tables tables;
+  Statement names(db,
+                  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                  "'sqlite_%' ORDER BY name");
+  Statement columns(db, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
+  while (names.step()) {
+    const std::string table = names.text(0);
+    std::vector<std::string>& out = tables[table];
+    columns.bind(1, std::string_view(table));
+    while (columns.step()) out.push_back(columns.text(0));
+    columns.reset();
+  }
+  return tables;
+}
+
+// The tables each version's script makes, built once in memory (a millisecond).
+const Tables& tablesOfVersion(int version) {
+  static const std::vector<Tables> all = [] {
+    std::vector<Tables> out(kWorkspaceSchemaVersion + 1);
+    for (int v = 1; v <= kWorkspaceSchemaVersion; ++v) {
+      Db scratch(":memory:", Db::Mode::memory);
+      scratch.exec(schemaScript(v));
+      out[static_cast<std::size_t>(v)] = tablesOf(scratch);
+    }
+    return out;
+  }();
+  return all.at(static_cast<std::size_t>(version));
+}
+
+// How `tables` differ from `expected`: empty when they hold every expected table as it is.
+std::string differenceFrom(const Tables& tables, const Tables& expected) {
+  for (const auto& [name, columns] : expected) {
+    const auto found = tables.find(name);
+    if (found == tables.end()) return "it has no table " + name;
+    if (found->second != columns) {
+      std::string has;
+      for (const std::string& c : found->second) has += (has.empty() ? "" : ", ") + c;
+      return "its table " + name + " has the columns (" + has + ")";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+namespace {
+
+struct CheckConstraint {
+  std::string table;
+  std::string expression;
+};
+
+// The CHECK constraints in a schema script of ours, read from its text so that a new version's
+// are never left out: "CHECK (" up to its closing parenthesis (quotes respected), in the
+// CREATE TABLE it is part of.
+std::vector<CheckConstraint> checkConstraintsOf(std::string_view script) {
+  std::vector<CheckConstraint> out;
+  std::string table;
+  constexpr std::string_view kCreate = "CREATE TABLE ", kCheck = "CHECK (";
+  for (std::size_t at = 0; at < script.size();) {
+    const std::size_t create = script.find(kCreate, at), check = script.find(kCheck, at);
+    if (create == std::string_view::npos && check == std::string_view::npos) break;
+    if (create < check) {
+      const std::size_t name = create + kCreate.size();
+      const std::size_t end = script.find_first_of(" (", name);
+      table = std::string(script.substr(name, end - name));
+      at = end;
+      continue;
+    }
+    const std::size_t open = check + kCheck.size() - 1;
+    int depth = 0;
+    bool quoted = false;
+    std::size_t close = open;
+    for (; close < script.size(); ++close) {
+      const char c = script[close];
+      if (c == '\'') quoted = !quoted;
+      if (quoted) continue;
+      if (c == '(') ++depth;
+      if (c == ')' && --depth == 0) break;
+    }
+    out.push_back({table, std::string(script.substr(open + 1, close - open - 1))});
+    at = close;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string brokenCheckConstraint(Db& db, int version) {
+  for (const CheckConstraint& c : checkConstraintsOf(schemaScript(version))) {
+    // NOT (x) is NULL, not true, when x is NULL: a constraint fails only when false, as in SQLite.
+    Statement s(db, "SELECT 1 FROM \"" + c.table + "\" WHERE NOT (" + c.expression + ") LIMIT 1");
+    if (s.step()) return "CHECK constraint failed in " + c.table;
+  }
+  return {};
+}
+
+int schemaOfTables(Db& db, int claimed, std::string& difference) {
+  const Tables tables = tablesOf(db);
+  difference.clear();
+  for (int v = kWorkspaceSchemaVersion; v >= 1; --v)
+    if (differenceFrom(tables, tablesOfVersion(v)).empty()) return v;
+  if (claimed >= 1 && claimed <= kWorkspaceSchemaVersion)
+    difference = differenceFrom(tables, tablesOfVersion(claimed));
+  return 0;
 }
 
 void createSchema(Db& db) {

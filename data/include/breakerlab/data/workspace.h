@@ -173,7 +173,10 @@ class Workspace {
  public:
   enum class Access { read_write, read_only };
   // Opens `path`, creating it when missing (read_write). An earlier schema is migrated (in one
-  // transaction) when opened read_write; a newer one is refused.
+  // transaction) when opened read_write; a newer one is refused. Refused at once, before SQLite
+  // opens anything: a path (or its -wal, -shm, -journal) that is not a regular file; refused
+  // after PRAGMA integrity_check: a damaged file (docs/workspace.md, "Checks on open"). A file
+  // that cannot be written opens read-only, and readOnlyReason() says why.
   static Workspace open(const std::filesystem::path& path, Access access = Access::read_write);
 
   Workspace(Workspace&&) noexcept;
@@ -182,6 +185,9 @@ class Workspace {
 
   const std::filesystem::path& path() const;
   bool readOnly() const;
+  // Why a workspace opened for writing is read-only ("cannot create W-wal in DIR: Permission
+  // denied (the folder is not writable)"); empty when it is writable or read-only was asked for.
+  const std::string& readOnlyReason() const;
   int schemaVersion() const;
 
   // Adds the incident, or finds it when the same content and files are already there (its id).
