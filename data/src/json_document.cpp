@@ -80,4 +80,13 @@ nlohmann::json parseJson(std::string_view text, const std::string& file, int fir
   }
 }
 
+nlohmann::json parseStoredJson(std::string_view text) {
+  try {
+    prescanJson(text, "");
+  } catch (const LoadError&) {
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+  return nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+}
+
 }  // namespace breakerlab::data_detail

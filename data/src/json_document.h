@@ -30,4 +30,9 @@ void prescanJson(std::string_view text, const std::string& file, int first_line 
 // nlohmann says>"), a number out of range LoadError(file, line, 0, "JSON: ...").
 nlohmann::json parseJson(std::string_view text, const std::string& file, int first_line = 1);
 
+// For JSON BreakerLab stored itself (a workspace's columns), which a damaged or hostile file may
+// still have replaced: the document, or a discarded value (is_discarded()) when it is not JSON
+// or is past the limits above. Never throws.
+nlohmann::json parseStoredJson(std::string_view text);
+
 }  // namespace breakerlab::data_detail

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "breakerlab/data/workspace.h"
+#include "json_document.h"
 
 namespace breakerlab::workspace_detail {
 
@@ -33,7 +34,7 @@ std::string changesToJson(const std::vector<TimedChange>& changes) {
 }
 
 std::vector<TimedChange> changesFromJson(std::string_view text, std::string_view where) {
-  const auto list = nlohmann::json::parse(text, nullptr, false);
+  const auto list = data_detail::parseStoredJson(text);
   if (list.is_discarded() || !list.is_array()) unreadable(where, "not a JSON list");
   std::vector<TimedChange> out;
   for (const auto& item : list) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "json_document.h"
+
 namespace breakerlab::workspace_detail {
 
 namespace {
@@ -120,8 +122,8 @@ void backfillRunRows(Db& db) {
                   "VALUES (?, ?, ?, ?, ?, ?)");
   while (runs.step()) {
     const std::int64_t id = runs.integer(0);
-    const auto metrics = nlohmann::json::parse(runs.text(1), nullptr, false);
-    const auto checks = nlohmann::json::parse(runs.text(2), nullptr, false);
+    const auto metrics = data_detail::parseStoredJson(runs.text(1));
+    const auto checks = data_detail::parseStoredJson(runs.text(2));
     if (metrics.is_discarded() || !metrics.is_object() || checks.is_discarded() ||
         !checks.is_array())
       throw WorkspaceError(WorkspaceError::Kind::corrupt,
