@@ -31,7 +31,7 @@ function classifier(policy) {
 // Setimmediate is not faked: it runs after every pending promise reaction.
 const flush = () => new Promise(resolve => setImmediate(resolve));
 
-function makeOpossum(policy, verdict, action, transitions, clock) {
+function makeOpossum(policy, verdict, action, transitions, now) {
   const { breakerlab, ...options } = policy;
   options.errorFilter = err => {
     const outcome = err.code === 'ESEMLOCKED' ? 'pool_exhausted'
@@ -39,9 +39,9 @@ function makeOpossum(policy, verdict, action, transitions, clock) {
     return verdict(outcome) !== 'failure';
   };
   const breaker = new CircuitBreaker(action, options);
-  breaker.on('open', () => transitions.push([clock.now, 'open']));
-  breaker.on('halfOpen', () => transitions.push([clock.now, 'half_open']));
-  breaker.on('close', () => transitions.push([clock.now, 'closed']));
+  breaker.on('open', () => transitions.push([now(), 'open']));
+  breaker.on('halfOpen', () => transitions.push([now(), 'half_open']));
+  breaker.on('close', () => transitions.push([now(), 'closed']));
   return {
     run: rec => breaker.fire(rec),
     shutdown: () => breaker.shutdown(),
@@ -82,7 +82,7 @@ function cockatielBreaker(b) {
   }
 }
 
-function makeCockatiel(policy, verdict, action, transitions, clock) {
+function makeCockatiel(policy, verdict, action, transitions, now) {
   const options = {
     halfOpenAfter: cockatielBackoff(policy.halfOpenAfter ?? 10000),
     breaker: cockatielBreaker(policy.breaker ?? { type: 'consecutive', threshold: 5 }),
@@ -94,17 +94,25 @@ function makeCockatiel(policy, verdict, action, transitions, clock) {
     [CircuitState.Open]: 'open',
     [CircuitState.HalfOpen]: 'half_open',
   };
-  breaker.onStateChange(state => transitions.push([clock.now, names[state]]));
+  breaker.onStateChange(state => transitions.push([now(), names[state]]));
   return { run: rec => breaker.execute(() => action(rec)), shutdown: () => {} };
 }
 
-// calls: [{start, duration, outcome}] in whole ms, sorted by start.
-// Returns {calls: [{permitted, waited_until}], transitions: [[t, to]]}, times in ms.
-export async function replay(library, policy, calls) {
+// A Date.now() such as a production process reads (1 Jan 2026, 00:00 UTC). The libraries are
+// created at the log's t = 0 with the clock reading epoch + 0: a clock that starts at 0 would
+// hide what they do with times near the Unix epoch (cockatiel's SamplingBreaker windows start
+// at `startedAt: 0`, so its first sample rotates only when Date.now() is a window past 0).
+export const DEFAULT_EPOCH = 1767225600000;
+
+// calls: [{start, duration, outcome}] in whole ms, sorted by start; epoch: Date.now() at the
+// log's t = 0, in whole ms.
+// Returns {calls: [{permitted, waited_until}], transitions: [[t, to]]}, times in ms of the log.
+export async function replay(library, policy, calls, epoch = DEFAULT_EPOCH) {
   const clock = FakeTimers.install({
-    now: 0,
+    now: epoch,
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
   });
+  const now = () => clock.now - epoch;
   const verdict = classifier(policy);
   const transitions = [];
   const records = calls.map(() => ({ invokedAt: null, rejectedAt: null }));
@@ -113,10 +121,10 @@ export async function replay(library, policy, calls) {
 
   const action = rec => {
     const r = records[rec.index];
-    r.invokedAt = clock.now;
+    r.invokedAt = now();
     return new Promise((resolve, reject) => {
       pending.push({
-        at: clock.now + rec.duration,
+        at: now() + rec.duration,
         seq: seq++,
         settle: () => {
           const v = verdict(rec.outcome);
@@ -133,7 +141,7 @@ export async function replay(library, policy, calls) {
   let breaker;
   try {
     breaker = (library === 'opossum' ? makeOpossum : makeCockatiel)(
-      policy, verdict, action, transitions, clock);
+      policy, verdict, action, transitions, now);
     let next = 0;
     for (;;) {
       let first = -1;
@@ -146,7 +154,7 @@ export async function replay(library, policy, calls) {
       const callAt = next < calls.length ? calls[next].start : Infinity;
       if (completionAt === Infinity && callAt === Infinity) break;
       const t = Math.min(completionAt, callAt);
-      if (t > clock.now) await clock.tickAsync(t - clock.now); // timers up to t, in order
+      if (t > now()) await clock.tickAsync(t - now()); // timers up to t, in order
       if (completionAt <= callAt) {
         const [p] = pending.splice(first, 1);
         p.settle();
@@ -155,7 +163,7 @@ export async function replay(library, policy, calls) {
         const rec = { index, ...calls[index] };
         breaker.run(rec).catch(() => {
           const r = records[index];
-          if (r.invokedAt === null && r.rejectedAt === null) r.rejectedAt = clock.now;
+          if (r.invokedAt === null && r.rejectedAt === null) r.rejectedAt = now();
         });
       }
       await flush();

@@ -1,14 +1,17 @@
 // Differential test: random call logs (healthy, failing and recovering phases, slow failures,
-// simultaneous calls) through the real opossum 10 and cockatiel 4 and through
+// simultaneous calls, steady traffic near a threshold) through the real opossum 10 and
+// cockatiel 4, on a fake clock that reads a production Date.now(), and through
 // `breakerlab-cli breaker --library ...`; every decision, every held call's time and every
 // transition must be the same.
 //
-//   node run.mjs --cli PATH [--logs N] [--calls N] [--seed S] [--library opossum|cockatiel]
+//   node run.mjs --cli PATH [--logs N] [--calls N] [--short N] [--seed S] [--library opossum|cockatiel]
+//   node run.mjs --cli PATH --library opossum|cockatiel --policy FILE --log CALLS.csv  (one log,
+//     e.g. a reproducer: start_s,duration_s,outcome in whole ms)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { replay } from './driver.mjs';
+import { replay, DEFAULT_EPOCH } from './driver.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((acc, a, i, all) => {
@@ -18,10 +21,12 @@ const args = Object.fromEntries(
 const CLI = args.cli;
 const LOGS = Number(args.logs ?? 12);
 const CALLS = Number(args.calls ?? 2000);
+const SHORT = Number(args.short ?? 30);
 const SEED = Number(args.seed ?? 1);
 const ONLY = args.library;
-if (!CLI) {
-  console.error('usage: node run.mjs --cli PATH [--logs N] [--calls N] [--seed S]');
+if (!CLI || (args.policy && (!args.log || !ONLY))) {
+  console.error('usage: node run.mjs --cli PATH [--logs N] [--calls N] [--short N] [--seed S]\n' +
+    '       node run.mjs --cli PATH --library opossum|cockatiel --policy FILE --log CALLS.csv');
   process.exit(2);
 }
 
@@ -39,19 +44,35 @@ function rng(seed) {
 const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
 const int = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
 
-// A log of `n` calls in phases: healthy, failing (fast or slow failures), recovering.
-function randomLog(r, n) {
+// A log of `n` calls in phases: healthy, failing (fast or slow failures), recovering, and
+// steady traffic whose failure rate hovers near a threshold (where the windows' phase decides
+// the trip), some of it with completions on a grid of window-sized steps (rotations at exactly
+// `now - startedAt == windowSize`).
+// `start`: {hover, rate} starts the log with a steady phase of `rate` calls a second, `hover` of
+// them failing.
+function randomLog(r, n, start) {
   const calls = [];
   let t = 0;
   while (calls.length < n) {
-    const phase = pick(r, ['healthy', 'failing', 'failing_slow', 'recovering', 'idle']);
-    const length = int(r, 5, 400);
-    const rate = pick(r, [0.5, 2, 10, 40, 200]); // calls per second
+    const first = start && calls.length === 0;
+    const phase = first ? 'steady'
+      : pick(r, ['healthy', 'failing', 'failing_slow', 'recovering', 'idle', 'steady', 'steady']);
+    const length = first ? n : int(r, 5, 400);
+    // Calls per second: fixed rates, and any rate in between (log-uniform).
+    const rate = first ? start.rate : r() < 0.7 ? pick(r, [0.5, 2, 8, 10, 40, 200]) : 0.5 * 400 ** r();
+    const hover = first ? start.hover : 0.1 + 0.5 * r(); // a steady phase's failure rate
+    const grid = r() < 0.4 ? pick(r, [100, 200, 500, 923, 1000]) : 0; // ms; 0: no grid
     for (let k = 0; k < length && calls.length < n; k++) {
-      // Some calls share a millisecond with the previous one.
-      t += r() < 0.06 ? 0 : Math.max(1, Math.round((-Math.log(1 - r()) / rate) * 1000));
+      if (phase === 'steady') {
+        // Evenly spaced arrivals with a little jitter, as a steady client sends them.
+        t += Math.max(0, Math.round((1000 / rate) * (0.75 + 0.5 * r())));
+      } else {
+        // Some calls share a millisecond with the previous one.
+        t += r() < 0.06 ? 0 : Math.max(1, Math.round((-Math.log(1 - r()) / rate) * 1000));
+      }
       if (phase === 'idle' && k === 0) t += int(r, 1000, 40000);
-      const failP = { healthy: 0.03, failing: 0.85, failing_slow: 0.7, recovering: 0.3, idle: 0.1 }[phase];
+      const failP = { healthy: 0.03, failing: 0.85, failing_slow: 0.7, recovering: 0.3, idle: 0.1,
+                      steady: hover }[phase];
       let outcome = 'success';
       if (r() < failP) outcome = pick(r, ['failure', 'failure', 'timeout', 'server_error', 'refused']);
       else if (r() < 0.08) outcome = 'client_error';
@@ -60,6 +81,8 @@ function randomLog(r, n) {
       else if (outcome !== 'success' && outcome !== 'client_error' && phase === 'failing_slow')
         duration = int(r, 500, 15000);
       else duration = int(r, 1, 300);
+      // On a grid: the call completes on the next multiple of the grid step.
+      if (grid && phase === 'steady') duration = Math.min(Math.ceil((t + 1) / grid) * grid - t, 15000);
       calls.push({ start: t, duration, outcome });
     }
   }
@@ -92,8 +115,8 @@ function randomOpossum(r) {
   return p;
 }
 
-function randomCockatiel(r) {
-  const kind = pick(r, ['consecutive', 'count', 'sampling']);
+function randomCockatiel(r, only) {
+  const kind = only ?? pick(r, ['consecutive', 'count', 'sampling']);
   let breaker;
   if (kind === 'consecutive') breaker = { type: 'consecutive', threshold: int(r, 1, 12) };
   else if (kind === 'count') {
@@ -101,9 +124,12 @@ function randomCockatiel(r) {
     breaker = { type: 'count', threshold: pick(r, [0.5, 0.1, 0.9, Math.round(r() * 98 + 1) / 100]), size };
     if (r() < 0.7) breaker.minimumNumberOfCalls = int(r, 1, size);
   } else {
-    breaker = { type: 'sampling', threshold: pick(r, [0.5, 0.2, 0.8, Math.round(r() * 98 + 1) / 100]),
-                duration: pick(r, [10000, int(r, 1000, 30000), int(r, 100, 999)]) };
-    if (r() < 0.7) breaker.minimumRps = pick(r, [2, 1, 0.5, int(r, 1, 20)]);
+    // Durations: whole seconds (one 1 s window a second), any length (windows of a rounded
+    // width), under a second (5 short windows), a few ms off a whole second (rounding).
+    breaker = { type: 'sampling', threshold: pick(r, [0.5, 0.2, 0.8, 0.3, Math.round(r() * 98 + 1) / 100]),
+                duration: pick(r, [10000, int(r, 1000, 30000), int(r, 100, 999), 1000 * int(r, 5, 30),
+                                   1000 * int(r, 1, 15) + int(r, -3, 3)]) };
+    if (r() < 0.7) breaker.minimumRps = pick(r, [2, 1, 0.5, int(r, 1, 20), Math.round(r() * 40) / 10 || 0.1]);
   }
   const p = {
     halfOpenAfter: r() < 0.7 ? pick(r, [10000, int(r, 50, 20000)])
@@ -128,6 +154,8 @@ const FIXED = {
     { halfOpenAfter: 10000, breaker: { type: 'consecutive', threshold: 5 } },
     { halfOpenAfter: 10000, breaker: { type: 'count', threshold: 0.5, size: 100, minimumNumberOfCalls: 20 } },
     { halfOpenAfter: 10000, breaker: { type: 'sampling', threshold: 0.5, duration: 10000, minimumRps: 2 } },
+    // The policy of the cockatiel-sampling-early-trip reproducer.
+    { halfOpenAfter: 9000, breaker: { type: 'sampling', threshold: 0.3, duration: 12000, minimumRps: 1 } },
     { halfOpenAfter: { type: 'exponential', initialDelay: 500, maxDelay: 8000 }, breaker: { type: 'consecutive', threshold: 3 },
       halfOpenSampling: { calls: 3, threshold: 0.34 } },
   ],
@@ -177,12 +205,40 @@ try {
   for (const library of ['opossum', 'cockatiel']) {
     if (ONLY && ONLY !== library) continue;
     const r = rng(SEED * 7919 + (library === 'opossum' ? 1 : 2));
-    const policies = [...FIXED[library]];
-    for (let k = 0; k < LOGS; k++) policies.push(library === 'opossum' ? randomOpossum(r) : randomCockatiel(r));
-    for (const [p, policy] of policies.entries()) {
+    const runs = FIXED[library].map(policy => ({ policy }));
+    for (let k = 0; k < LOGS; k++) runs.push({ policy: library === 'opossum' ? randomOpossum(r) : randomCockatiel(r) });
+    // cockatiel's SamplingBreaker over short logs of steady traffic failing at about the
+    // threshold (mostly just under it) for 1.5 to 4 durations. The ring of windows decides such
+    // a trip only once it has come round, and then where the windows start decides which
+    // results it forgets; only the first trip depends on that start (closing resets the windows
+    // alike in every model). Long logs mostly trip early, or in a failing phase far above any
+    // threshold. (opossum's buckets rotate on timers from its creation: no such start.)
+    for (let k = 0; library === 'cockatiel' && k < SHORT; k++) {
+      const policy = randomCockatiel(r, 'sampling');
+      const n = int(r, 60, 300);
+      const rate = Math.min(400, Math.max(0.5, n / ((policy.breaker.duration / 1000) * (1.5 + 2.5 * r()))));
+      if (r() < 0.7) // a minimum the traffic reaches
+        policy.breaker.minimumRps = Math.max(0.1, Math.round(rate * (0.2 + 0.7 * r()) * 10) / 10);
+      const hover = Math.min(0.95, Math.max(0.02, policy.breaker.threshold + 0.03 - 0.1 * r()));
+      runs.push({ policy, n, start: { hover, rate } });
+    }
+    if (args.policy) {
+      const lines = readFileSync(args.log, 'utf8').trim().split('\n').slice(1);
+      runs.splice(0, runs.length, {
+        policy: JSON.parse(readFileSync(args.policy, 'utf8')),
+        calls: lines.map(line => {
+          const [startS, durationS, outcome] = line.trim().split(',');
+          return { start: Math.round(startS * 1000), duration: Math.round(durationS * 1000), outcome };
+        }),
+      });
+    }
+    for (const [p, { policy, n, start, calls: given }] of runs.entries()) {
       const logSeed = Math.floor(r() * 1e9);
-      const calls = randomLog(rng(logSeed), CALLS);
-      const real = await replay(library, policy, calls);
+      const calls = given ?? randomLog(rng(logSeed), n ?? CALLS, start);
+      // Date.now() at t = 0: a production clock at any millisecond of a day (the replay's result
+      // must not depend on it).
+      const epoch = DEFAULT_EPOCH + int(rng(logSeed + 1), 0, 86_400_000);
+      const real = await replay(library, policy, calls, epoch);
       const ours = cliReplay(dir, library, policy, calls);
       logs++;
       decisions += calls.length;
@@ -191,7 +247,8 @@ try {
       const diff = firstDifference(real, ours, calls);
       if (diff) {
         mismatches++;
-        console.log(`MISMATCH ${library} policy #${p} ${JSON.stringify(policy)} log seed ${logSeed}: ${diff}`);
+        console.log(`MISMATCH ${library} policy #${p} ${JSON.stringify(policy)} log seed ${logSeed} ` +
+          `epoch ${epoch}: ${diff}`);
       }
     }
   }

@@ -14,8 +14,10 @@ Micros CockatielBackoff::duration(std::uint32_t step) const {
   return static_cast<Micros>(std::llround(ms * kMillisecond));
 }
 
-CockatielModel::CockatielModel(const CockatielSettings& settings, Micros created_at)
-    : settings_(settings), created_at_(created_at) {
+// cockatiel reads no clock when it is created: its SamplingBreaker windows start at the Unix
+// epoch (see push), whatever the time of creation.
+CockatielModel::CockatielModel(const CockatielSettings& settings, Micros /*created_at*/)
+    : settings_(settings) {
   const CockatielBreakerSpec& b = settings.breaker;
   if (b.kind == CockatielBreakerSpec::Kind::count) {
     samples_.assign(std::max<std::uint32_t>(b.size, 1), 0);
@@ -25,7 +27,7 @@ CockatielModel::CockatielModel(const CockatielSettings& settings, Micros created
     const double duration_ms = static_cast<double>(b.duration) / kMillisecond;
     const double count = std::max(5.0, std::ceil(duration_ms / 1000.0));
     const double size_ms = std::floor(duration_ms / count + 0.5);
-    windows_.assign(static_cast<std::size_t>(count), Window{created_at, 0, 0});
+    windows_.assign(static_cast<std::size_t>(count), Window{kUnixEpoch, 0, 0});
     window_size_ = static_cast<Micros>(std::llround(size_ms * kMillisecond));
     duration_ms_ = size_ms * count;
     minimum_rpms_ = b.minimum_rps != 0 ? b.minimum_rps / 1000.0 : 5.0 / (b.threshold * 1000.0);
@@ -43,9 +45,16 @@ void CockatielModel::sample(bool success) {
   current_sample_ = (current_sample_ + 1) % samples_.size();
 }
 
+// src/breaker/SamplingBreaker.ts, push(): rotate when `Date.now() - window.startedAt >=
+// windowSize`. The constructor and resetWindows() give every window `startedAt: 0`, the Unix
+// epoch, and a real process's Date.now() is decades past it: the first sample after creation or
+// after a reset always rotates, so the current slot stays empty and the next one starts at that
+// sample's time, which sets the phase of every later rotation. (Anchoring the windows at the
+// creation time instead, as a fake clock that starts at 0 does, keeps that first sample in the
+// current slot and shifts every rotation after it.)
 void CockatielModel::push(Micros now, bool success) {
   Window* w = &windows_[current_window_];
-  if (now - w->started_at >= window_size_) {
+  if (w->started_at == kUnixEpoch || now - w->started_at >= window_size_) {
     // rotateWindow: one slot per sample, whatever time has passed.
     current_window_ = (current_window_ + 1) % windows_.size();
     w = &windows_[current_window_];
@@ -65,7 +74,8 @@ void CockatielModel::push(Micros now, bool success) {
 void CockatielModel::resetSamples() {
   successes_ = failures_ = 0;
   if (!samples_.empty()) std::fill(samples_.begin(), samples_.end(), 0);
-  for (Window& w : windows_) w = Window{created_at_, 0, 0};  // startedAt = 0
+  // resetWindows(): startedAt = 0, the epoch again (currentWindow stays where it is).
+  for (Window& w : windows_) w = Window{kUnixEpoch, 0, 0};
 }
 
 void CockatielModel::breakerSuccess(Micros now, Seen seen) {

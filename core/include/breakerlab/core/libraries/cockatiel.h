@@ -3,8 +3,9 @@
 // call for call: half-open entered lazily at the first call after halfOpenAfter, extra callers
 // held until the trial's verdict and then run again, results of calls that started closed fed to
 // the breaker whatever the state is now, the closing success kept in the breaker's samples, and
-// SamplingBreaker windows that rotate one slot per sample.
+// SamplingBreaker windows that rotate one slot per sample and start at the Unix epoch.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "breakerlab/core/breaker_model_base.h"
@@ -75,7 +76,6 @@ class CockatielModel : public BreakerModelBase {
   void resetSamples();
 
   CockatielSettings settings_;
-  Micros created_at_;
 
   // innerState
   Micros opened_at_ = 0;
@@ -95,9 +95,11 @@ class CockatielModel : public BreakerModelBase {
   std::uint32_t successes_ = 0;
   std::uint32_t failures_ = 0;
   std::uint32_t minimum_calls_ = 0;
-  // SamplingBreaker
+  // SamplingBreaker. A window's startedAt of 0 is the Unix epoch, earlier than any time of the
+  // replay by more than a window in a real process.
+  static constexpr Micros kUnixEpoch = std::numeric_limits<Micros>::min();
   struct Window {
-    Micros started_at = 0;
+    Micros started_at = kUnixEpoch;
     std::uint32_t failures = 0;
     std::uint32_t successes = 0;
   };
