@@ -98,7 +98,17 @@ bool WorkspaceController::create(const QString& path) {
         tr("%1 is the workspace that is open; choose another file for the new one.").arg(path));
     return false;
   }
-  // The file dialog asked before replacing the file; SQLite's journal files go with it.
+  // The file dialog asked before replacing the file; SQLite's journal files go with it. Only
+  // files: a device node, a FIFO or a folder at the path is never removed (as root, /dev/null
+  // would be).
+  for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+    const QFileInfo there(path + suffix);
+    if (there.exists() && !there.isFile()) {
+      emit failed(tr("Could not create the workspace"),
+                  tr("%1 is not a regular file; nothing was changed.").arg(path + suffix));
+      return false;
+    }
+  }
   for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
     if (QFileInfo::exists(path + suffix) && !QFile::remove(path + suffix)) {
       emit failed(tr("Could not create the workspace"),

@@ -5,11 +5,16 @@
 // internal error (a bug: no input should give it), 130 a replay stopped with Ctrl+C.
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <csignal>
 #include <exception>
+#include <initializer_list>
 #include <iostream>
 #include <new>
 
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/output_file.h"
 #include "commands.h"
 #include "long_replay.h"
 #include "sweep_command.h"
@@ -320,7 +325,27 @@ void addRuns(CLI::App& app, RunsOptions& o) {
 }
 }  // namespace
 
+namespace {
+// Looks at each output path a command was given before any of its work (a directory or a
+// socket is refused now, exit 2, not after an hour's search), and returns where the command's
+// own text goes: standard output, or standard error when an output is standard output itself
+// (`-o -`, `--calls-out /dev/stdout`), so that what is piped on is only the file.
+std::ostream& textStreamBeside(std::initializer_list<std::string> outputs) {
+  bool stdout_taken = false;
+  for (const std::string& path : outputs) {
+    if (path.empty()) continue;
+    const breakerlab::OutputTarget target = breakerlab::resolveOutputTarget(path);
+    stdout_taken = stdout_taken || (target.kind == breakerlab::OutputKind::inheritedDescriptor &&
+                                    target.descriptor == STDOUT_FILENO);
+  }
+  return stdout_taken ? std::cerr : std::cout;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
+  // A reader that goes away (`... -o - | head`) is a write error with its reason ("Broken
+  // pipe", exit 2), not a silent death by signal.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"BreakerLab: replay incidents through circuit-breaker, timeout and cache configs"};
   app.name("breakerlab-cli");
   app.set_version_flag("--version", "breakerlab-cli " BREAKERLAB_VERSION);
@@ -355,16 +380,20 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (app.got_subcommand("replay")) return runReplay(replay, std::cout);
-    if (app.got_subcommand("import")) return runImport(import, std::cout);
+    if (app.got_subcommand("replay"))
+      return runReplay(replay, textStreamBeside({replay.calls_out}));
+    if (app.got_subcommand("import")) return runImport(import, textStreamBeside({import.output}));
     if (app.got_subcommand("runs")) return runRuns(runs, std::cout);
-    if (app.got_subcommand("gate")) return runGate(gate, std::cout);
-    if (app.got_subcommand("tune")) return runTune(tune, std::cout);
-    if (app.got_subcommand("merge")) return runMerge(merge, std::cout);
-    if (app.got_subcommand("sweep")) return runSweep(sweep, std::cout);
+    if (app.got_subcommand("gate")) return runGate(gate, textStreamBeside({gate.markdown}));
+    if (app.got_subcommand("tune"))
+      return runTune(tune, textStreamBeside({tune.output, tune.partial}));
+    if (app.got_subcommand("merge"))
+      return runMerge(merge, textStreamBeside({merge.output, merge.png}));
+    if (app.got_subcommand("sweep"))
+      return runSweep(sweep, textStreamBeside({sweep.output, sweep.png, sweep.partial}));
     if (app.got_subcommand("report")) {
       report.orderConfigs();
-      return runReport(report.options, std::cout);
+      return runReport(report.options, textStreamBeside({report.options.output}));
     }
     return runBreaker(breaker, std::cout);
   } catch (const breakerlab::LoadError& e) {

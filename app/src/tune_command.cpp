@@ -173,6 +173,11 @@ struct ReportInputs {
 std::vector<std::string> outputFiles(const std::string& output, std::size_t count) {
   if (output.empty() || count == 0) return {};
   if (count == 1) return {output};
+  // Numbered names beside a device, a FIFO or - would be new files next to them (/dev/null-1).
+  if (resolveOutputTarget(output).kind != OutputKind::replaceFile)
+    throw UsageError("-o " + output + ": a front of " + std::to_string(count) +
+                     " configs is written to one file each (FILE-1, FILE-2, ...); give a file "
+                     "name, not a device, a FIFO or -");
   const std::filesystem::path p(output);
   std::vector<std::string> files;
   for (std::size_t i = 1; i <= count; ++i)
@@ -374,6 +379,11 @@ void checkTuneArguments(const TuneArguments& arguments) {
 
 int runTune(const TuneArguments& arguments, std::ostream& out) {
   checkTuneArguments(arguments);
+  if (arguments.minimize.size() > 1 && !arguments.output.empty() &&
+      resolveOutputTarget(arguments.output).kind != OutputKind::replaceFile)
+    throw UsageError("-o " + arguments.output +
+                     ": two metrics' front is written to one file per "
+                     "config (FILE-1, FILE-2, ...); give a file name, not a device, a FIFO or -");
   const TuneOptions::Method method = methodNamed(arguments.method);
   SearchSetup setup;
   openSearch(arguments.search, setup);

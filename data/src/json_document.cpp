@@ -17,12 +17,22 @@ namespace {
 
 }  // namespace
 
-void prescanJson(std::string_view text, const std::string& file, int first_line) {
+void prescanJson(std::string_view text, const std::string& file, int first_line,
+                 std::size_t max_members) {
   int depth = 0;
+  // Per open container (at most kMaxJsonNesting + 1): an object's members so far, or SIZE_MAX
+  // for a list.
+  std::size_t members[kMaxJsonNesting + 2] = {};
   // Values are counted where they can start: an opening bracket, and after a comma (a list's
   // next value or an object's next member), plus the document itself. An upper bound that
   // needs no parse.
   std::size_t values = 1;
+  const auto countValue = [&](std::size_t at) {
+    if (++values > kMaxJsonValues)
+      failAt(text, at, file, first_line,
+             "more than " + std::to_string(kMaxJsonValues) +
+                 " values (numbers, strings, lists and objects) in one document");
+  };
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -43,12 +53,14 @@ void prescanJson(std::string_view text, const std::string& file, int first_line)
           failAt(text, i, file, first_line,
                  "maps and lists are nested deeper than " + std::to_string(kMaxJsonNesting) +
                      " levels");
-        [[fallthrough]];
+        members[depth] = c == '{' ? 1 : SIZE_MAX;
+        countValue(i);
+        break;
       case ',':
-        if (++values > kMaxJsonValues)
+        if (depth > 0 && members[depth] != SIZE_MAX && ++members[depth] > max_members)
           failAt(text, i, file, first_line,
-                 "more than " + std::to_string(kMaxJsonValues) +
-                     " values (numbers, strings, lists and objects) in one document");
+                 "an object with more than " + std::to_string(max_members) + " keys");
+        countValue(i);
         break;
       case ']':
       case '}':

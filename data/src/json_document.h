@@ -5,6 +5,7 @@
 // it by recursion, one stack frame per level: 15,000 nested objects overflow the stack long
 // after the parse. The look refuses such a document before it is parsed.
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -24,7 +25,10 @@ inline constexpr std::size_t kMaxJsonValues = 10'000'000;
 // kMaxJsonNesting ("maps and lists are nested deeper than 64 levels") or at the value past
 // kMaxJsonValues. A lexical scan, linear in the text; what is not JSON is left to the parser.
 // `first_line` is the line number of the text's first line (one line of a JSON Lines file).
-void prescanJson(std::string_view text, const std::string& file, int first_line = 1);
+// `max_members`: the most keys one object may have, for a reader that parses into
+// nlohmann::ordered_json (its objects look up keys in a list: n keys cost n^2).
+void prescanJson(std::string_view text, const std::string& file, int first_line = 1,
+                 std::size_t max_members = SIZE_MAX);
 
 // prescanJson, then the parse. A syntax error is LoadError(file, line, column, "JSON: <what
 // nlohmann says>"), a number out of range LoadError(file, line, 0, "JSON: ...").

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "breakerlab/data/load_error.h"
@@ -44,10 +45,51 @@ std::filesystem::path endOfSymlinks(const std::filesystem::path& path, const std
 
 }  // namespace
 
+namespace {
+
+// The descriptor a path names when it is one of this process's own: /dev/stdout, /dev/stderr,
+// /dev/fd/N, /proc/self/fd/N, /proc/thread-self/fd/N or /proc/PID/fd/N for this PID.
+std::optional<int> descriptorNamed(const std::filesystem::path& path) {
+  const std::string p = path.lexically_normal().string();
+  if (p == "/dev/stdout") return 1;
+  if (p == "/dev/stderr") return 2;
+  const std::string own = "/proc/" + std::to_string(::getpid()) + "/fd/";
+  for (const std::string& prefix : {std::string("/dev/fd/"), std::string("/proc/self/fd/"),
+                                   std::string("/proc/thread-self/fd/"), own}) {
+    if (p.compare(0, prefix.size(), prefix) != 0 || p.size() == prefix.size() ||
+        p.size() - prefix.size() > 9)
+      continue;
+    int fd = 0;
+    for (std::size_t i = prefix.size(); i < p.size(); ++i) {
+      if (p[i] < '0' || p[i] > '9') return std::nullopt;
+      fd = fd * 10 + (p[i] - '0');
+    }
+    return fd;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 OutputTarget resolveOutputTarget(const std::filesystem::path& path) {
   const std::string name = path.string();
-  if (name == "-") return {OutputKind::standardOutput, path};
+  if (name == "-") return {OutputKind::inheritedDescriptor, path, STDOUT_FILENO};
   if (name.empty()) throw LoadError("(output)", 0, 0, "no file named for the output");
+  // One of this process's descriptors, named or linked to: before stat(), which would see
+  // through it to a regular file that a rename would then replace.
+  {
+    std::filesystem::path at = path;
+    for (int hops = 0; hops <= kMaxSymlinkHops; ++hops) {
+      if (const std::optional<int> fd = descriptorNamed(at))
+        return {OutputKind::inheritedDescriptor, path, *fd};
+      struct stat st {};
+      if (::lstat(at.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) break;
+      std::error_code ec;
+      const std::filesystem::path link = std::filesystem::read_symlink(at, ec);
+      if (ec) break;  // said below, by stat()
+      at = link.is_absolute() ? link : at.parent_path() / link;
+    }
+  }
   struct stat st {};
   if (::stat(name.c_str(), &st) == 0) {
     if (S_ISREG(st.st_mode)) {
@@ -58,7 +100,8 @@ OutputTarget resolveOutputTarget(const std::filesystem::path& path) {
       if (!real) throw LoadError(name, 0, 0, "cannot write: " + osReason(errno));
       return {OutputKind::replaceFile, std::filesystem::path(real.get())};
     }
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return {OutputKind::writeThrough, path};
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+      return {OutputKind::writeThrough, path, -1, S_ISFIFO(st.st_mode)};
     throw LoadError(name, 0, 0,
                     "cannot write: " + fileKindName(st.st_mode) +
                         ", not a regular file (an output goes to a file, a character device, a "
@@ -73,12 +116,15 @@ OutputFile::OutputFile(const std::filesystem::path& path,
                        std::chrono::milliseconds fifo_reader_wait)
     : name_(path.string()), target_(resolveOutputTarget(path)) {
   switch (target_.kind) {
-    case OutputKind::standardOutput:
+    case OutputKind::inheritedDescriptor:
       // What was printed before goes first.
       std::cout.flush();
+      std::cerr.flush();
       std::fflush(stdout);
-      fd_ = STDOUT_FILENO;
-      owns_fd_ = false;
+      std::fflush(stderr);
+      // A duplicate shares the file description: its offset, O_APPEND and all.
+      fd_ = ::dup(target_.descriptor);
+      if (fd_ < 0) fail("cannot write", errno);
       return;
     case OutputKind::writeThrough:
       openWriteThrough(fifo_reader_wait);
@@ -109,7 +155,8 @@ void OutputFile::openWriteThrough(std::chrono::milliseconds reader_wait) {
   for (;;) {
     fd_ = ::open(name_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd_ >= 0) break;
-    if (errno != ENXIO) fail("cannot write", errno);
+    // ENXIO: a FIFO without a reader (a device without its hardware says so too: no wait).
+    if (errno != ENXIO || !target_.fifo) fail("cannot write", errno);
     if (std::chrono::steady_clock::now() - started >= reader_wait) {
       char waited[32];
       std::snprintf(waited, sizeof waited, "%g", static_cast<double>(reader_wait.count()) / 1000);
@@ -119,18 +166,26 @@ void OutputFile::openWriteThrough(std::chrono::milliseconds reader_wait) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  // What was opened is what was looked at: a path replaced by a regular file in between would
+  // be written into without being emptied first.
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail("cannot write", errno);
+  if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+    throw LoadError(
+        name_, 0, 0,
+        "cannot write: it changed while it was opened (now " + fileKindName(st.st_mode) + ")");
   // Writes wait for a slow reader, as they would to a pipe.
   const int flags = ::fcntl(fd_, F_GETFL);
   if (flags < 0 || ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK) != 0) fail("cannot write", errno);
 }
 
 OutputFile::~OutputFile() {
-  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
   if (!temp_.empty()) ::unlink(temp_.c_str());
 }
 
 void OutputFile::fail(const std::string& what, int error) {
-  if (fd_ >= 0 && owns_fd_) ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   if (!temp_.empty()) ::unlink(temp_.c_str());
   temp_.clear();
@@ -156,11 +211,7 @@ void OutputFile::write(std::string_view bytes) {
 
 void OutputFile::commit() {
   if (fd_ < 0) throw LoadError(name_, 0, 0, "cannot write: the output was already closed");
-  if (target_.kind == OutputKind::standardOutput) {
-    fd_ = -1;
-    return;
-  }
-  if (target_.kind == OutputKind::writeThrough) {
+  if (target_.kind != OutputKind::replaceFile) {
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) fail("cannot close", errno);
@@ -170,6 +221,16 @@ void OutputFile::commit() {
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) fail("cannot close", errno);
+  // What is there now is what was looked at, or nothing: a device or FIFO made at the path
+  // while the output was written is left alone.
+  struct stat now {};
+  if (::lstat(target_.path.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
+    ::unlink(temp_.c_str());
+    temp_.clear();
+    throw LoadError(
+        name_, 0, 0,
+        "cannot replace: it became " + fileKindName(now.st_mode) + " while the output was written");
+  }
   if (::rename(temp_.c_str(), target_.path.c_str()) != 0) fail("cannot replace", errno);
   temp_.clear();
   // Make the rename itself durable (best effort: not every file system allows it).

@@ -92,8 +92,10 @@ for spec in "${outputs[@]}"; do
   if [ "$name" != report ]; then  # a report's type comes from its suffix
     checks=$((checks + 1))
     code=$(run "$spec" "-")
-    { ok "$code" && grep -qF -- "$marker" stdout.txt && [ ! -e ./- ]; } ||
-      fail "$name: - (exit $code; a file named -: $([ -e ./- ] && echo yes || echo no))"
+    # Only the output on standard output (the command's own text goes to stderr): the same
+    # bytes as the file written above.
+    { ok "$code" && cmp -s stdout.txt "new$suffix" && [ ! -e ./- ]; } ||
+      fail "$name: - (exit $code; the same as the file: $(cmp -s stdout.txt "new$suffix" && echo yes || echo no); a file named -: $([ -e ./- ] && echo yes || echo no))"
     rm -f ./-
   fi
 

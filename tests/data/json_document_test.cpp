@@ -20,9 +20,9 @@ struct Refusal {
   int line = 0, column = 0;
   std::string message;
 };
-Refusal refusal(const std::string& text, int first_line = 1) {
+Refusal refusal(const std::string& text, int first_line = 1, std::size_t max_members = SIZE_MAX) {
   try {
-    prescanJson(text, "f.json", first_line);
+    prescanJson(text, "f.json", first_line, max_members);
   } catch (const LoadError& e) {
     return {e.line(), e.column(), e.message()};
   }
@@ -73,6 +73,20 @@ TEST(JsonDocument, ValuesAreCountedBeforeTheParse) {
   EXPECT_EQ(r.message,
             "more than 10000000 values (numbers, strings, lists and objects) in one document");
   EXPECT_EQ(r.line, 1);
+}
+
+TEST(JsonDocument, AnObjectsKeysCanBeBounded) {
+  // 1,000 keys, each holding a list of three: the lists' commas are not the object's.
+  std::string object = "{";
+  for (int i = 0; i < 1000; ++i) object += "\"k" + std::to_string(i) + "\": [1, 2, 3],";
+  object.back() = '}';
+  EXPECT_EQ(refusal(object, 1, 1000).message, "(accepted)");
+  const std::string more = object.substr(0, object.size() - 1) + ", \"one more\": {}}";
+  EXPECT_EQ(refusal(more, 1, 1000).message, "an object with more than 1000 keys");
+  EXPECT_EQ(refusal(more).message, "(accepted)") << "no bound unless asked";
+  // Nested objects count their own keys.
+  EXPECT_EQ(refusal("{\"a\": " + object + ", \"b\": " + object + "}", 1, 1000).message,
+            "(accepted)");
 }
 
 TEST(JsonDocument, ParseErrorsHaveTheirPosition) {

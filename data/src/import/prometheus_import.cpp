@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "breakerlab/data/load_error.h"
@@ -684,7 +685,8 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
   json root;
   // A key twice in one object ({"request_rate": A, "request_rate": B}, or a label twice) would
   // keep only the last, silently: the first is found while parsing, the error comes after.
-  std::vector<std::vector<std::string>> open_keys;
+  // A set per open object: a list searched for each key made an object of n keys cost n^2.
+  std::vector<std::unordered_set<std::string>> open_keys;
   std::string repeated_key;
   std::size_t repeated_depth = 0;
   const json::parser_callback_t find_repeats = [&](int depth, json::parse_event_t event,
@@ -694,13 +696,10 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
     } else if (event == json::parse_event_t::object_end && !open_keys.empty()) {
       open_keys.pop_back();
     } else if (event == json::parse_event_t::key && !open_keys.empty() && repeated_key.empty()) {
-      std::vector<std::string>& keys = open_keys.back();
       const std::string& key = parsed.get_ref<const std::string&>();
-      if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+      if (!open_keys.back().insert(key).second) {
         repeated_key = key;
         repeated_depth = static_cast<std::size_t>(depth);
-      } else {
-        keys.push_back(key);
       }
     }
     return true;

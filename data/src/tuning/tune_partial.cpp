@@ -48,7 +48,8 @@ class Reader {
   Reader(std::string_view text, const std::string& file) : file_(file) {
     // Deep nesting is refused before the parse: a "search" 50,000 levels deep parsed, then
     // overflowed the stack when it was dumped.
-    data_detail::prescanJson(text, file);
+    // Objects of at most kMaxKeys keys: ordered_json finds a key in a list (n keys, n^2).
+    data_detail::prescanJson(text, file, 1, kMaxKeys);
     try {
       root_ = json::parse(text);
     } catch (const json::parse_error& e) {
@@ -162,6 +163,8 @@ class Reader {
   }
 
   static constexpr std::size_t kMaxValues = 1 << 16;
+  // Keys in one object: a part's objects have a dozen.
+  static constexpr std::size_t kMaxKeys = 1000;
 
  private:
   std::string file_;

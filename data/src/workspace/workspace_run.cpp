@@ -100,7 +100,11 @@ Incident restoreIncident(const StoredIncident& stored) {
   const ScratchDir dir;
   for (const StoredIncident::File& file : stored.files)
     writeOutputFile(dir.path() / std::filesystem::path(file.name).filename(), file.bytes);
-  const std::filesystem::path incident_file = dir.path() / (stored.name + ".yaml");
+  // The name is the workspace's (a hostile file's): only a file name inside the scratch folder,
+  // never "../x" or an absolute path that would replace it.
+  std::string file_name = std::filesystem::path(stored.name).filename().string();
+  if (file_name.empty() || file_name == "." || file_name == "..") file_name = "incident";
+  const std::filesystem::path incident_file = dir.path() / (file_name + ".yaml");
   writeOutputFile(incident_file, stored.content);
   return loadIncident(incident_file);
 }

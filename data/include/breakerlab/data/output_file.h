@@ -9,7 +9,10 @@
 //   - a character device (/dev/null, /dev/stdout, a terminal) or a FIFO: written through, as
 //     `cat > PATH` would. Renaming over them would replace the device node itself. A FIFO that
 //     no one opens for reading within kFifoReaderWait is an error, not a wait without end.
-//   - "-": standard output.
+//   - "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (or a symlink to one): the
+//     descriptor this process already holds, duplicated. Opened again by name it would be a new
+//     file description (or, for a regular file, replaced): `cli -o /dev/stdout >> log` must
+//     append to the log.
 //   - anything else (a directory, a socket, a block device): refused before anything is written.
 // Errors are LoadErrors naming the path (exit 2 in the CLI), with the OS's reason.
 #include <chrono>
@@ -23,9 +26,9 @@ namespace breakerlab {
 inline constexpr std::chrono::seconds kFifoReaderWait{10};
 
 enum class OutputKind {
-  replaceFile,     // a regular file or a new one: temporary file, then rename
-  writeThrough,    // a character device or a FIFO
-  standardOutput,  // "-"
+  replaceFile,          // a regular file or a new one: temporary file, then rename
+  writeThrough,         // a character device or a FIFO
+  inheritedDescriptor,  // "-" (standard output), /dev/stdout, /proc/self/fd/N
 };
 
 struct OutputTarget {
@@ -33,6 +36,8 @@ struct OutputTarget {
   // replaceFile: the file to replace, every symlink resolved (its folder holds the temporary
   // file). writeThrough: the path as given (the kernel follows its links when it is opened).
   std::filesystem::path path;
+  int descriptor = -1;  // inheritedDescriptor: which one
+  bool fifo = false;    // writeThrough: a FIFO (its reader is waited for), not a device
 };
 
 // What `path` names and how an output to it is written. Throws LoadError("PATH", 0, 0, ...)
@@ -65,7 +70,6 @@ class OutputFile {
   OutputTarget target_;
   std::string temp_;  // replaceFile: the temporary file
   int fd_ = -1;
-  bool owns_fd_ = true;  // false for standard output
 };
 
 // The whole of `contents` to `path`, as OutputFile writes it.
