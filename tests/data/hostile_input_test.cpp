@@ -32,18 +32,7 @@ using Clock = std::chrono::steady_clock;
 // assignment and its value).
 constexpr std::size_t kMaxMessageChars = 260;
 
-class HostileFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("breakerlab-hostile-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+class HostileFile : public test::ScratchDirTest {};
 
 // A hang, or reading a terabyte, takes minutes; each case here takes at most 0.1 s in a release
 // build and some twenty times that under the sanitizers (a Debug build).

@@ -40,16 +40,8 @@ bool hasFinding(const ImportReport& r, ImportFinding::Kind kind, std::string_vie
 }
 
 // A file in a directory of its own, removed with the fixture.
-class ImportFile : public ::testing::Test {
+class ImportFile : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("breakerlab-import-hostile-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, std::string_view bytes) {
     const fs::path path = dir_ / name;
     std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
@@ -59,7 +51,6 @@ class ImportFile : public ::testing::Test {
     const auto e = test::loadErrorOf([&] { openIncidentFile(path); });
     return e ? std::string(e->what()) : std::string();
   }
-  fs::path dir_;
 };
 
 // ---------------------------------------------------------------------------------------------

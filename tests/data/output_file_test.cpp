@@ -18,23 +18,15 @@
 
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/load_error.h"
+#include "test_support.h"
 
 namespace breakerlab {
 namespace {
 
 namespace fs = std::filesystem;
 
-class OutputFileTest : public ::testing::Test {
+class OutputFileTest : public test::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("breakerlab-output-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // The entries of the scratch folder: no temporary file may be left in it.
   std::size_t entries() const {
     return static_cast<std::size_t>(
@@ -49,8 +41,6 @@ class OutputFileTest : public ::testing::Test {
     return "(written)";
   }
   static bool root() { return ::geteuid() == 0; }
-
-  fs::path dir_;
 };
 
 // Reads what arrives at the read end of a pipe or FIFO until its writers close it.

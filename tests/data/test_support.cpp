@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include <unistd.h>
+
 #include "breakerlab/data/file_io.h"
 
 namespace breakerlab::test {
@@ -55,6 +57,19 @@ std::optional<LoadError> loadErrorOf(const std::function<void()>& f) {
   }
   ADD_FAILURE() << "expected a LoadError, nothing was thrown";
   return std::nullopt;
+}
+
+void ScratchDirTest::SetUp() {
+  dir_ = std::filesystem::temp_directory_path() /
+         ("breakerlab-" + std::to_string(::getpid()) + "-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() + "-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+}
+
+void ScratchDirTest::TearDown() {
+  std::filesystem::remove_all(dir_);
 }
 
 }  // namespace breakerlab::test

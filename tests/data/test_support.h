@@ -1,6 +1,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,6 +26,15 @@ struct TextPosition {
 TextPosition positionOf(const std::string& text, std::string_view needle, int occurrence = 0);
 // `text` with its first occurrence of `from` replaced by `to` (fails when absent).
 std::string replaceFirst(std::string text, std::string_view from, std::string_view to);
+
+// A test with a scratch folder of its own (named after the process and the test), made empty
+// before the test and removed after it.
+class ScratchDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  std::filesystem::path dir_;
+};
 
 // Runs `f`, which must throw LoadError; returns it (nullopt and a test failure otherwise).
 std::optional<LoadError> loadErrorOf(const std::function<void()>& f);

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "breakerlab/data/workspace.h"
+#include "file_kind.h"
 
 namespace breakerlab::workspace_detail {
 
@@ -22,12 +23,8 @@ std::string reasonOf(int error) {
 
 // Worded as openRegularFile words it for incidents: "a FIFO, not a regular file".
 std::string notRegular(mode_t mode) {
-  if (S_ISFIFO(mode)) return "a FIFO, not a regular file";
-  if (S_ISCHR(mode)) return "a character device, not a regular file";
-  if (S_ISBLK(mode)) return "a block device, not a regular file";
-  if (S_ISSOCK(mode)) return "a socket, not a regular file";
-  if (S_ISDIR(mode)) return "a directory, not a regular file";
-  return "not a regular file";
+  const std::string kind = fileKindName(mode);
+  return kind == "not a regular file" ? kind : kind + ", not a regular file";
 }
 
 // A permission error is the folder's or the file's mode (or a read-only mount, which says so
