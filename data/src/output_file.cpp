@@ -55,7 +55,7 @@ std::optional<int> descriptorNamed(const std::filesystem::path& path) {
   if (p == "/dev/stderr") return 2;
   const std::string own = "/proc/" + std::to_string(::getpid()) + "/fd/";
   for (const std::string& prefix : {std::string("/dev/fd/"), std::string("/proc/self/fd/"),
-                                   std::string("/proc/thread-self/fd/"), own}) {
+                                    std::string("/proc/thread-self/fd/"), own}) {
     if (p.compare(0, prefix.size(), prefix) != 0 || p.size() == prefix.size() ||
         p.size() - prefix.size() > 9)
       continue;
