@@ -24,6 +24,12 @@ stage() {
 ./scripts/setup-debian.sh
 stage
 
+# Compiles go through ccache (CMakeLists.txt): paths under this checkout are hashed as relative
+# ones and the working folder not at all, so a fresh clone elsewhere on the machine reuses what an
+# earlier build compiled. The counts at the end say how much it did.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+command -v ccache >/dev/null && ccache --zero-stats >/dev/null
+
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/runtime-$(id -u)}"
 mkdir -p -m 700 "$XDG_RUNTIME_DIR"
 
@@ -46,3 +52,4 @@ if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   stage
 fi
 echo "== all stages done in $((SECONDS - started)) s"
+command -v ccache >/dev/null && ccache --show-stats | sed -n '1,6p' || true
