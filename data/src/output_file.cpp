@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -67,6 +68,17 @@ std::optional<int> descriptorNamed(const std::filesystem::path& path) {
     return fd;
   }
   return std::nullopt;
+}
+
+// The process's umask, read without changing it (umask(2) can only be read by setting it, which
+// races with other threads creating files): Linux states it in /proc/self/status since 4.7.
+mode_t processUmask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+  return 022;
 }
 
 }  // namespace
@@ -138,9 +150,11 @@ OutputFile::OutputFile(const std::filesystem::path& path,
         temp_.clear();
         fail("cannot create a temporary file in " + dir.string(), errno);
       }
-      // Keep the permissions of the file being replaced; new files get rw-r--r--.
+      // Keep the permissions of the file being replaced; a new file gets what open(O_CREAT)
+      // would give it, rw-rw-rw- less the umask (mkstemp makes it rw-------).
       struct stat existing {};
-      const mode_t mode = ::stat(file.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
+      const mode_t mode = ::stat(file.c_str(), &existing) == 0 ? (existing.st_mode & 07777)
+                                                               : (0666 & ~processUmask());
       if (::fchmod(fd_, mode) != 0) fail("cannot set permissions", errno);
       return;
     }

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -40,7 +41,9 @@ TEST_F(FileIo, WritesAndReplaces) {
 
 TEST_F(FileIo, KeepsThePermissionsOfTheReplacedFile) {
   const fs::path file = dir_ / "x.yaml";
+  const mode_t umask_before = ::umask(022);  // a new file: rw-rw-rw- less the umask
   writeOutputFile(file, "a");
+  ::umask(umask_before);
   EXPECT_EQ(fs::status(file).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
                 fs::perms::others_read);

@@ -63,6 +63,14 @@ TEST_F(OutputFileTest, ANewPathAndARegularFileAreWrittenWhole) {
   EXPECT_EQ(entries(), 1u);
 }
 
+TEST_F(OutputFileTest, ANewFileHasThePermissionsTheUmaskGives) {
+  const mode_t before = ::umask(027);
+  writeOutputFile(dir_ / "new.yaml", "x");
+  ::umask(before);
+  EXPECT_EQ(fs::status(dir_ / "new.yaml").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+}
+
 TEST_F(OutputFileTest, ASymlinkIsFollowedAndStaysALink) {
   fs::create_directories(dir_ / "real");
   const fs::path target = dir_ / "real" / "config.yaml";
