@@ -93,10 +93,11 @@ std::string manyTimingBlocks(std::int64_t n) {
   return text;
 }
 
-void BM_PostmortemTimingBlocks(benchmark::State& state) {
-  const std::string text = manyTimingBlocks(state.range(0));
+// Imports the postmortem `text` without calibration (the replays are the calibration's, not
+// the reader's), counting the runs refused with a LoadError.
+void importPostmortem(benchmark::State& state, const std::string& text) {
   ImportOptions options;
-  options.calibrate = false;  // the replays are the calibration's, not the reader's
+  options.calibrate = false;
   std::int64_t refused = 0;
   for (auto _ : state) {
     try {
@@ -109,6 +110,11 @@ void BM_PostmortemTimingBlocks(benchmark::State& state) {
       static_cast<double>(refused) / static_cast<double>(state.iterations());
   state.counters["bytes"] = static_cast<double>(text.size());
   state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_PostmortemTimingBlocks(benchmark::State& state) {
+  const std::string text = manyTimingBlocks(state.range(0));
+  importPostmortem(state, text);
 }
 BENCHMARK(BM_PostmortemTimingBlocks)
     ->Arg(100)
@@ -128,20 +134,7 @@ void BM_PostmortemLaneStates(benchmark::State& state) {
             ", from: " + std::to_string(i) + ", to: " + std::to_string(i + 1) + " }\n";
   const std::string at = "  - label: Breaker\n    states:\n";
   text.insert(text.find(at) + at.size(), rows);
-  ImportOptions options;
-  options.calibrate = false;
-  std::int64_t refused = 0;
-  for (auto _ : state) {
-    try {
-      benchmark::DoNotOptimize(importIncident(text, "pm.md", options));
-    } catch (const LoadError&) {
-      ++refused;
-    }
-  }
-  state.counters["refused"] =
-      static_cast<double>(refused) / static_cast<double>(state.iterations());
-  state.counters["bytes"] = static_cast<double>(text.size());
-  state.SetItemsProcessed(state.iterations() * state.range(0));
+  importPostmortem(state, text);
 }
 BENCHMARK(BM_PostmortemLaneStates)->Arg(9'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
