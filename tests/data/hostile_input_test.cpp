@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -25,7 +24,6 @@ namespace breakerlab {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 // Longest message a hostile input may produce: the position, the reason with what was expected
 // (up to about 150 characters) and at most 80 characters of the input, twice for a --set (the
@@ -34,15 +32,10 @@ constexpr std::size_t kMaxMessageChars = 260;
 
 class HostileFile : public test::ScratchDirTest {};
 
-// A hang, or reading a terabyte, takes minutes; each case here takes at most 0.1 s in a release
-// build and some twenty times that under the sanitizers (a Debug build).
-constexpr auto kQuick = std::chrono::seconds(10);
-
-// Runs `f`, which must throw LoadError quickly (nothing here may block or read much).
+// Runs `f`, which must throw LoadError (nothing here may block or read much: a hang meets ctest's
+// timeout; how fast the refusals come is measured in tests/bench/import_bench.cpp, not here).
 LoadError quickLoadError(const std::function<void()>& f) {
-  const auto started = Clock::now();
   std::optional<LoadError> error = test::loadErrorOf(f);
-  EXPECT_LT(Clock::now() - started, kQuick);
   if (!error) return LoadError("(none)", 0, 0, "no error");
   EXPECT_LE(std::string(error->what()).size(), kMaxMessageChars) << error->what();
   return *error;

@@ -1,10 +1,9 @@
 // Postmortems built to hurt: thousands of fenced blocks (which took 50 s and 1.3 GB), a ```timing
 // block nested 5,000 deep, never closed, or of a million states, counts of states, events,
-// expectations and what-ifs no document has. Each must end quickly in a LoadError that names the
+// expectations and what-ifs no document has. Each must end in a LoadError that names the
 // line, the column and the cause, not in "the document has no ```timing lanes".
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -14,11 +13,8 @@
 namespace breakerlab {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
+// How fast each is refused is measured in tests/bench/import_bench.cpp, not here.
 constexpr const char* k0908 = "postmortems/inc-2026-0908-pricing-postmortem.md";
-// Each case takes well under 0.3 s in a release build.
-constexpr auto kQuick = std::chrono::seconds(5);
 
 ImportOptions quickOptions() {
   ImportOptions options;
@@ -27,10 +23,8 @@ ImportOptions quickOptions() {
 }
 
 LoadError errorOf(const std::string& text, const std::string& file = "pm.md") {
-  const auto started = Clock::now();
   std::optional<LoadError> e =
       test::loadErrorOf([&] { importIncident(text, file, quickOptions()); });
-  EXPECT_LT(Clock::now() - started, kQuick) << file;
   EXPECT_EQ(e ? e->message().find("has no ```timing lanes") : 0, std::string::npos)
       << (e ? e->what() : "");
   return e ? *e : LoadError("(none)", 0, 0, "no error");
@@ -172,9 +166,7 @@ TEST(PostmortemHostile, CountsThatDriveTheWorkHaveLimits) {
     timelines +=
         "```timeline\nitems:\n  - \"[done] 09:41 · Deploy\"\n"
         "  - \"[done] 09:50 · Pricing p95 crosses 2 s\"\n```\n";
-  const auto started = Clock::now();
   const ImportedIncident imported = importIncident(timelines, "t.md", quickOptions());
-  EXPECT_LT(Clock::now() - started, kQuick);
   EXPECT_EQ(imported.incident.recorded.events.size(), 1'200u);
 }
 
