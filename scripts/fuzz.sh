@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of tests/fuzz (clang, ASan + UBSan: `cmake --preset fuzz`) and runs
+# Builds the libFuzzer targets of tests/fuzz (in the clang ASan + UBSan build, `cmake --preset asan`,
+# which scripts/test.sh has built already) and runs
 # each for SECONDS (default 600), then prints every target's executions and findings (crashes,
 # hangs, leaks, out-of-memory). Exits 1 when anything was found; the inputs that did it are in
 # BUILD/fuzz-artifacts/TARGET/ and reproduce with `BUILD/tests/fuzz/fuzz_TARGET FILE`.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
-#   BREAKERLAB_FUZZ_BUILD=build/fuzz   where to build (the fuzz preset's directory by default)
+#   BREAKERLAB_FUZZ_BUILD=build/asan   where to build (the asan preset's directory by default)
 #   BREAKERLAB_FUZZ_JOBS=1             targets run at once (each uses one core)
 #   BREAKERLAB_FUZZ_SEED=0             libFuzzer's -seed (0: random)
 #
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${1:-600}"
 shift || true
-build="${BREAKERLAB_FUZZ_BUILD:-build/fuzz}"
+build="${BREAKERLAB_FUZZ_BUILD:-build/asan}"
 jobs="${BREAKERLAB_FUZZ_JOBS:-1}"
 # 0: a new random seed each run (long runs explore); CI sets a fixed one, so that the same inputs
 # are tried in every run and a green run stays green until the code changes.
@@ -41,7 +42,7 @@ if ! command -v clang++ >/dev/null 2>&1; then
 fi
 
 echo "== fuzz: building ${targets[*]} in $build"
-cmake --preset fuzz -B "$build" >/dev/null
+cmake --preset asan -B "$build" >/dev/null
 cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
 
 # The longest seed of a target and some room: the postmortems are a few pages.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the build needs, builds BreakerLab and runs every test: the release build, then
-# each libFuzzer target for 20 s (BREAKERLAB_SKIP_FUZZ=1 skips them), then the AddressSanitizer +
-# UBSan build (skip it with BREAKERLAB_SKIP_SANITIZERS=1).
+# Installs what the build needs, builds BreakerLab and runs every test: the release build and its
+# tests, then the one instrumented build (clang, AddressSanitizer + UBSan at -O1, with the libFuzzer
+# targets) and its tests (skip it with BREAKERLAB_SKIP_SANITIZERS=1), then each libFuzzer target
+# for 20 s in that build (BREAKERLAB_SKIP_FUZZ=1 skips them). Each stage's wall time is printed as
+# it ends and again, all together, at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,9 +12,11 @@ cd "$(dirname "$0")/.."
 # every later program that writes to it would write to that file.
 started=$SECONDS
 stage_started=$SECONDS
+stage_times=()
 stage() {
   local now=$SECONDS
   echo "== stage done in $((now - stage_started)) s (total $((now - started)) s)"
+  stage_times+=("$(printf '%6d s  %s' $((now - stage_started)) "$1")")
   stage_started=$now
   if [ ! -c /dev/null ]; then
     echo "test.sh: /dev/null is no longer a character device: something replaced it" >&2
@@ -21,8 +25,16 @@ stage() {
   fi
 }
 
+# The stage times again, together, however the run ends.
+print_stage_times() {
+  echo "== stage times"
+  if [ ${#stage_times[@]} -gt 0 ]; then printf '%s\n' "${stage_times[@]}"; fi
+  echo "$(printf '%6d s' $((SECONDS - started)))  in all"
+}
+trap print_stage_times EXIT
+
 ./scripts/setup-debian.sh
-stage
+stage "set-up (packages)"
 
 # Compiles go through ccache (CMakeLists.txt): paths under this checkout are hashed as relative
 # ones and the working folder not at all, so a fresh clone elsewhere on the machine reuses what an
@@ -33,9 +45,23 @@ command -v ccache >/dev/null && ccache --zero-stats >/dev/null
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp/runtime-$(id -u)}"
 mkdir -p -m 700 "$XDG_RUNTIME_DIR"
 
-echo "== release build and tests"
-cmake --workflow --preset release
-stage
+echo "== release build"
+cmake --preset release
+cmake --build --preset release
+stage "release build"
+echo "== release tests"
+ctest --preset release
+stage "release tests"
+
+if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
+  echo "== AddressSanitizer + UBSan build (clang -O1, with the fuzz targets)"
+  cmake --preset asan
+  cmake --build --preset asan
+  stage "sanitizer build"
+  echo "== AddressSanitizer + UBSan tests"
+  ctest --preset asan
+  stage "sanitizer tests"
+fi
 
 # Every fuzz target for a short time (scripts/fuzz.sh runs them long); skip with
 # BREAKERLAB_SKIP_FUZZ=1.
@@ -43,13 +69,8 @@ if [ "${BREAKERLAB_SKIP_FUZZ:-0}" != "1" ]; then
   echo "== fuzz targets, ${BREAKERLAB_FUZZ_SECONDS:-20}s each, two at a time"
   BREAKERLAB_FUZZ_JOBS=2 BREAKERLAB_FUZZ_SEED="${BREAKERLAB_FUZZ_SEED:-1}" \
     ./scripts/fuzz.sh "${BREAKERLAB_FUZZ_SECONDS:-20}"
-  stage
+  stage "fuzz targets"
 fi
 
-if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
-  echo "== AddressSanitizer + UBSan build and tests"
-  cmake --workflow --preset asan
-  stage
-fi
 echo "== all stages done in $((SECONDS - started)) s"
 command -v ccache >/dev/null && ccache --show-stats | sed -n '1,6p' || true

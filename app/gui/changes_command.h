@@ -1,37 +1,28 @@
 #pragma once
 // A timed change toggled or moved, on the undo stack. Steps of the same change's time (spin
 // box arrows) merge into one entry.
-#include <QUndoCommand>
-#include <functional>
 #include <optional>
 #include <vector>
 
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/timed_change.h"
+#include "value_command.h"
 
 namespace breakerlab::app {
 
-class ChangesCommand : public QUndoCommand {
+class ChangesCommand : public ValueCommand<std::vector<TimedChange>> {
  public:
-  using Apply = std::function<void(const std::vector<TimedChange>&)>;
   ChangesCommand(std::vector<TimedChange> before, std::vector<TimedChange> after, Apply apply)
-      : QUndoCommand(QObject::tr("change the operator changes")),
-        before_(std::move(before)),
-        after_(std::move(after)),
-        apply_(std::move(apply)) {}
+      : ValueCommand(QObject::tr("change the operator changes"), std::move(before),
+                     std::move(after), std::move(apply)) {}
 
-  void undo() override { apply_(before_); }
-  // The first redo() runs when the command is pushed; the edit is already shown then.
-  void redo() override {
-    if (!first_) apply_(after_);
-    first_ = false;
-  }
   int id() const override { return 0x43484e47; }  // "CHNG"
   bool mergeWith(const QUndoCommand* other) override {
     const auto* next = static_cast<const ChangesCommand*>(other);
     // Moves of the same change in a row merge; a toggle stays its own step.
-    const auto moved = movedIndex(before_, after_);
-    return moved && moved == movedIndex(next->before_, next->after_) &&
-           (after_ = next->after_, true);
+    const auto moved = movedIndex(before(), after());
+    if (!moved || moved != movedIndex(next->before(), next->after())) return false;
+    takeAfterOf(*next);
+    return true;
   }
 
  private:
@@ -49,11 +40,6 @@ class ChangesCommand : public QUndoCommand {
     }
     return moved;
   }
-
-  std::vector<TimedChange> before_;
-  std::vector<TimedChange> after_;
-  Apply apply_;
-  bool first_ = true;
 };
 
 }  // namespace breakerlab::app

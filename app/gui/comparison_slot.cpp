@@ -2,7 +2,7 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 
 namespace breakerlab::app {
 

@@ -12,9 +12,9 @@
 #include <optional>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/inputs/timed_change.h"
+#include "breakerlab/core/outcome/result.h"
 
 namespace breakerlab::app {
 

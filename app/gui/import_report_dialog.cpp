@@ -14,15 +14,12 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/output_file.h"
+#include "breakerlab/views/qt_text.h"
 #include "settings_keys.h"
 
 namespace breakerlab::app {
 
 namespace {
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 // Kinds by how much they need the reader's attention; the colours are the lanes' (red: failed).
 const char* kindColour(ImportFinding::Kind kind) {
   switch (kind) {

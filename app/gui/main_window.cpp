@@ -36,7 +36,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
@@ -54,12 +54,14 @@
 #include "comparison_slot.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
+#include "recent_paths.h"
 #include "replay_session.h"
 #include "report_export.h"
 #include "scenario_command.h"
 #include "sensitivity_panel.h"
 #include "settings_keys.h"
 #include "start_page.h"
+#include "value_command.h"
 #include "workspace_controller.h"
 #include "workspace_panel.h"
 
@@ -981,26 +983,9 @@ bool MainWindow::compareWithConfigFile(const QString& path) {
 
 namespace {
 
-// B of the comparison, as an undo step (part of Swap A and B).
-class ComparisonCommand : public QUndoCommand {
- public:
-  using Choice = std::optional<ComparisonSlot::Choice>;
-  ComparisonCommand(Choice before, Choice after, std::function<void(const Choice&)> apply)
-      : QUndoCommand(QObject::tr("compare with")),
-        before_(std::move(before)),
-        after_(std::move(after)),
-        apply_(std::move(apply)) {}
-  void undo() override { apply_(before_); }
-  void redo() override {
-    if (!first_) apply_(after_);
-    first_ = false;  // the first redo is the push: the caller has applied it already
-  }
-
- private:
-  Choice before_, after_;
-  std::function<void(const Choice&)> apply_;
-  bool first_ = true;
-};
+// B of the comparison (the deployed config, a what-if, a run), as an undo step (part of Swap A
+// and B).
+using ComparisonCommand = ValueCommand<std::optional<ComparisonSlot::Choice>>;
 
 }  // namespace
 
@@ -1042,7 +1027,7 @@ void MainWindow::swapAB() {
   }
   // B is part of the swap's undo step: undoing it gives A and B back as they were.
   undo_->push(new ComparisonCommand(
-      comparison_->choice(), new_b,
+      tr("compare with"), comparison_->choice(), new_b,
       [this](const std::optional<ComparisonSlot::Choice>& b) { compareWith(b); }));
   compareWith(new_b);
   undo_->endMacro();
@@ -1189,12 +1174,7 @@ void MainWindow::copyMetrics() {
 }
 
 void MainWindow::addRecentFile(const QString& path) {
-  QSettings s;
-  QStringList files = s.value(settings::kRecentFiles).toStringList();
-  files.removeAll(path);
-  files.prepend(path);
-  while (files.size() > settings::kMaxRecentFiles) files.removeLast();
-  s.setValue(settings::kRecentFiles, files);
+  rememberRecent(settings::kRecentFiles, path);
   refreshRecentMenu();
 }
 

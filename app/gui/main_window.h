@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "breakerlab/core/scenario.h"
+#include "breakerlab/core/inputs/scenario.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/state_table.h"
 #include "comparison_slot.h"

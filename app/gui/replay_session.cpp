@@ -4,7 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab::app {

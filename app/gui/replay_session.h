@@ -10,12 +10,12 @@
 #include <memory>
 #include <optional>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
-#include "breakerlab/core/scenario.h"
-#include "breakerlab/core/simulate.h"
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/inputs/scenario.h"
+#include "breakerlab/core/inputs/work_estimate.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/result.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_import.h"
 
 namespace breakerlab::app {

@@ -7,7 +7,7 @@
 #include <QSettings>
 #include <exception>
 
-#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "comparison_slot.h"
 #include "replay_session.h"
 #include "report_file.h"

@@ -13,8 +13,8 @@
 #include <cerrno>
 #endif
 
-#include "breakerlab/core/sweep.h"
-#include "breakerlab/core/tuning_objective.h"
+#include "breakerlab/core/tuning/sweep.h"
+#include "breakerlab/core/tuning/tuning_objective.h"
 
 namespace breakerlab::app {
 

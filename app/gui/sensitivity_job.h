@@ -12,10 +12,10 @@
 #include <memory>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/search_space.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/knobs/search_space.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/views/sensitivity_map.h"
 
 namespace breakerlab::app {

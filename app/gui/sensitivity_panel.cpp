@@ -17,8 +17,9 @@
 #include <cmath>
 #include <limits>
 
-#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/views/knob_spin_box.h"
+#include "breakerlab/views/qt_text.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "breakerlab/views/sensitivity_text.h"
 #include "replay_session.h"
@@ -26,10 +27,6 @@
 namespace breakerlab::app {
 
 namespace {
-
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
-}
 
 // The knobs a map can turn: every knob the config's breaker shows but the choice of breaker
 // itself (which changes what the other knobs are).

@@ -10,10 +10,10 @@
 #include <optional>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/knob_specs.h"
-#include "breakerlab/core/scenario.h"
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/scenario.h"
+#include "breakerlab/core/inputs/timed_change.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 #include "sensitivity_job.h"
 
 class QCheckBox;

@@ -11,6 +11,7 @@
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/workspace_run.h"
 #include "main_window.h"
+#include "recent_paths.h"
 #include "replay_session.h"
 #include "settings_keys.h"
 
@@ -194,12 +195,7 @@ void WorkspaceController::reopenLast() {
 }
 
 void WorkspaceController::rememberRecent(const QString& path) {
-  QSettings s;
-  QStringList files = s.value(settings::kRecentWorkspaces).toStringList();
-  files.removeAll(path);
-  files.prepend(path);
-  while (files.size() > settings::kMaxRecentFiles) files.removeLast();
-  s.setValue(settings::kRecentWorkspaces, files);
+  app::rememberRecent(settings::kRecentWorkspaces, path);
 }
 
 void WorkspaceController::addOpenIncident() {

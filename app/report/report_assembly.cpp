@@ -1,6 +1,7 @@
 #include "report_assembly.h"
 
-#include "breakerlab/core/breaker_library.h"
+#include "breakerlab/core/basics/breaker_library.h"
+#include "breakerlab/views/qt_text.h"
 #include "report_lanes.h"
 #include "report_metrics.h"
 
@@ -9,12 +10,6 @@
 #endif
 
 namespace breakerlab::app {
-
-namespace {
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
-}  // namespace
 
 ExportTarget defaultReportTarget(const std::vector<ReportRun>& runs) {
   for (const ReportRun& run : runs)

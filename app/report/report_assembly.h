@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/data/report.h"
 
 namespace breakerlab::app {

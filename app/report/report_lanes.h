@@ -5,8 +5,8 @@
 #include <QStringList>
 #include <string>
 
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/result.h"
 
 namespace breakerlab::app {
 

@@ -9,13 +9,11 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include "breakerlab/views/qt_text.h"
+
 namespace breakerlab::app {
 
 namespace {
-
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 // QTextDocument::print() lays an unpaginated document out on the page with 2 cm margins and
 // draws an image at its width in screen pixels scaled by the device's resolution: the page's

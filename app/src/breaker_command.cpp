@@ -5,7 +5,7 @@
 #include <iostream>
 #include <ostream>
 
-#include "breakerlab/core/call_log_replay.h"
+#include "breakerlab/core/replay/call_log_replay.h"
 #include "breakerlab/data/breaker_report.h"
 #include "breakerlab/data/calls_csv.h"
 #include "breakerlab/data/config_file.h"

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/data/config_file.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/workspace.h"

@@ -4,7 +4,7 @@
 #include <iostream>
 #include <ostream>
 
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/timed_change.h"
 #include "breakerlab/data/config_file.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/gate.h"

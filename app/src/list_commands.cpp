@@ -1,7 +1,7 @@
 // `replay --list-metrics` and `replay --list-whatifs`.
 #include <ostream>
 
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/data/incident_import.h"
 #include "commands.h"
 

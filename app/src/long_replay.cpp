@@ -9,8 +9,8 @@
 #include <iostream>
 #include <thread>
 
-#include "breakerlab/core/simulate.h"
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/load_error.h"
 #include "commands.h"
 #include "interrupt_flag.h"

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/result.h"
 
 namespace breakerlab::cli {
 

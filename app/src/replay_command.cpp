@@ -5,8 +5,8 @@
 #include <optional>
 #include <ostream>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/calls_out.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/expectation_text.h"

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/incident_import.h"
 #include "commands.h"

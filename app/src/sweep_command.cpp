@@ -11,7 +11,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/load_error.h"

@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/lanes.h"
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/inputs/lanes.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/outcome/result.h"
 
 namespace breakerlab::cli {
 

@@ -11,9 +11,9 @@
 #include <sstream>
 #include <thread>
 
-#include "breakerlab/core/breaker_library.h"
-#include "breakerlab/core/simulate.h"
-#include "breakerlab/core/tune.h"
+#include "breakerlab/core/basics/breaker_library.h"
+#include "breakerlab/core/replay/simulate.h"
+#include "breakerlab/core/tuning/tune.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
@@ -38,14 +38,6 @@ using json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kMaxBudget = 100'000'000;
-
-// The metrics a tuned config's table shows besides the goals' and the minimised ones.
-constexpr std::string_view kHeadline[] = {
-    "failed_checkouts",          "failed_pct",
-    "cached_while_healthy_s",    "time_to_close_after_recovery_s",
-    "dependency_calls",          "amplification",
-    "peak_pool_utilization_pct", "pod_ejections",
-    "oldest_cached_price_s"};
 
 std::vector<const MetricInfo*> minimisedMetrics(const std::vector<std::string>& names) {
   if (names.empty())
@@ -145,7 +137,8 @@ std::vector<const MetricInfo*> tableMetrics(const SearchSetup& setup,
   for (const TuneCase& c : setup.cases)
     for (const Expectation& g : c.goals)
       if (g.kind == Expectation::Kind::metric) add(findMetric(g.metric));
-  for (const std::string_view name : kHeadline) add(findMetric(name));
+  // Then the metrics a tuned config's table always shows.
+  for (const MetricInfo* m : metricsIn(MetricList::tune_summary)) add(m);
   return metrics;
 }
 

@@ -4,8 +4,8 @@
 #include <set>
 #include <span>
 
-#include "breakerlab/core/breaker_library.h"
-#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/basics/breaker_library.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/tuning_text.h"

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/search_space.h"
-#include "breakerlab/core/tuning_objective.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/knobs/search_space.h"
+#include "breakerlab/core/tuning/tuning_objective.h"
 
 namespace breakerlab::cli {
 

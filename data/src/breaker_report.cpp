@@ -17,17 +17,6 @@ void appendInt(std::string& out, std::uint64_t v) {
   out.append(buf, r.ptr);
 }
 
-std::string_view stateName(BreakerState s) {
-  switch (s) {
-    case BreakerState::closed:
-      return "closed";
-    case BreakerState::open:
-      return "open";
-    case BreakerState::half_open:
-      return "half_open";
-  }
-  return "?";
-}
 }  // namespace
 
 void appendSeconds(std::string& out, Micros t) {
@@ -120,9 +109,9 @@ void BreakerReportWriter::transition(const BreakerTransition& t) {
     line += transitions_ == 0 ? "\n    {\"t\": " : ",\n    {\"t\": ";
     appendSeconds(line, t.at);
     line += ", \"from\": \"";
-    line += stateName(t.from);
+    line += keyOf(t.from);
     line += "\", \"to\": \"";
-    line += stateName(t.to);
+    line += keyOf(t.to);
     line += "\", \"cause\": \"";
     line += toString(t.cause);
     line += "\"}";

@@ -4,8 +4,8 @@
 #include <array>
 #include <vector>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/values.h"
 

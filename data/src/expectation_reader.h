@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "yaml_source.h"
 
 namespace breakerlab::data_detail {

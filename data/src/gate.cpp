@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/timed_change.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/values.h"
@@ -14,23 +14,6 @@
 namespace breakerlab {
 
 namespace {
-
-constexpr std::array<std::string_view, 14> kHeadline = {
-    "failed_checkouts",
-    "failed_pct",
-    "fresh_checkouts",
-    "cached_checkouts",
-    "cached_while_healthy_s",
-    "oldest_cached_price_s",
-    "time_to_close_after_recovery_s",
-    "time_to_recover_s",
-    "latency_p99_ms",
-    "peak_pool_utilization_pct",
-    "peak_worker_utilization_pct",
-    "dependency_saturated_s",
-    "min_pods_in_rotation",
-    "dependency_calls",
-};
 
 bool isCount(const MetricInfo& m) {
   return m.integral;
@@ -84,8 +67,8 @@ std::string toleranceText(const MetricInfo& metric, const Tolerance& tolerance) 
   return "max(" + amountText(metric, tolerance.absolute) + ", " + relative + ")";
 }
 
-std::span<const std::string_view> gateHeadlineMetrics() {
-  return kHeadline;
+std::vector<const MetricInfo*> gateHeadlineMetrics() {
+  return metricsIn(MetricList::gate_headline);
 }
 
 std::span<const ToleranceRule> toleranceRules() {
@@ -120,10 +103,7 @@ ToleranceOverride parseToleranceOverride(std::string_view argument) {
 
 std::vector<GatedMetric> gatedMetrics(const std::vector<ToleranceOverride>& overrides) {
   std::vector<GatedMetric> out;
-  for (std::string_view name : kHeadline) {
-    const MetricInfo* m = findMetric(name);
-    out.push_back({m, defaultTolerance(*m), false});
-  }
+  for (const MetricInfo* m : gateHeadlineMetrics()) out.push_back({m, defaultTolerance(*m), false});
   for (const ToleranceOverride& o : overrides) {
     auto it = std::find_if(out.begin(), out.end(),
                            [&](const GatedMetric& g) { return g.metric == o.metric; });

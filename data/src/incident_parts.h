@@ -2,7 +2,7 @@
 // Internal: the readers of an incident's sections.
 #include <string>
 
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
 #include "yaml_source.h"
 
 namespace breakerlab::data_detail {

@@ -1,7 +1,7 @@
 // The top level of a breakerlab/1 incident: metadata, window, sections, what-ifs, expectations.
 #include <algorithm>
 
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/request_log.h"

@@ -8,7 +8,7 @@
 
 #include "breakerlab/data/incident_io.h"
 
-#include "breakerlab/core/expectations.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/data/values.h"
 #include "config_yaml.h"
 

@@ -1,7 +1,7 @@
 // JSON reports: what `breakerlab-cli replay --json` and `breaker --json` print.
 #include "breakerlab/data/report_json.h"
 
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/outcome/metrics.h"
 
 namespace breakerlab {
 

@@ -1,7 +1,7 @@
 // traffic: arrivals, rate pieces or recorded times, keys, lead-in.
 #include <limits>
 
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
 #include "breakerlab/data/values.h"
 #include "incident_parts.h"
 

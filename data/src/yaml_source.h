@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "breakerlab/core/time.h"
+#include "breakerlab/core/basics/time.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab::data_detail {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "breakerlab/core/call_log_replay.h"
+#include "breakerlab/core/replay/call_log_replay.h"
 
 namespace {
 
@@ -35,7 +35,9 @@ std::vector<LoggedCall> makeLog(std::size_t n) {
       c.start = t;
       const bool failed = next() < fail;
       c.outcome = failed ? CallOutcome::failure : CallOutcome::success;
-      c.duration = (failed && slow ? 500 + static_cast<Micros>(next() * 5000) : 1 + static_cast<Micros>(next() * 200)) * kMillisecond;
+      c.duration = (failed && slow ? 500 + static_cast<Micros>(next() * 5000)
+                                   : 1 + static_cast<Micros>(next() * 200)) *
+                   kMillisecond;
       log.push_back(c);
     }
   }
@@ -92,7 +94,8 @@ void decisions(benchmark::State& state, BreakerLibrary library) {
 }
 
 BENCHMARK_CAPTURE(decisions, breakerlab, BreakerLibrary::breakerlab)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(decisions, resilience4j, BreakerLibrary::resilience4j)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(decisions, resilience4j, BreakerLibrary::resilience4j)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(decisions, gobreaker, BreakerLibrary::gobreaker)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(decisions, polly, BreakerLibrary::polly)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(decisions, opossum, BreakerLibrary::opossum)->Unit(benchmark::kMillisecond);

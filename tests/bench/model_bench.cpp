@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 
 namespace {

@@ -2,7 +2,7 @@
 // Run: build/release/tests/bench/replay_bench  (items_per_second = simulated requests/s)
 #include <benchmark/benchmark.h>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 
 namespace {

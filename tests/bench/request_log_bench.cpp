@@ -14,7 +14,7 @@
 #include <fstream>
 #include <random>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/request_log.h"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "breakerlab/core/sweep.h"
-#include "breakerlab/core/tune.h"
+#include "breakerlab/core/tuning/sweep.h"
+#include "breakerlab/core/tuning/tune.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_io.h"
 

@@ -9,8 +9,8 @@
 #include <QSlider>
 #include <QStandardPaths>
 
-#include "breakerlab/core/knob_specs.h"
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <string>
 
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/replay/simulate.h"
 
 namespace breakerlab::test {
 

@@ -2,7 +2,7 @@
 // their positions, what-ifs with their own changes, and the round trip through the writer.
 #include <gtest/gtest.h>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/values.h"
 #include "test_support.h"

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <string>
 
-#include "breakerlab/core/calibrate.h"
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/replay/simulate.h"
+#include "breakerlab/core/tuning/calibrate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
 #include "test_support.h"

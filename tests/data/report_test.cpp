@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"

@@ -6,8 +6,8 @@
 #include <unistd.h>
 #include <filesystem>
 
-#include "breakerlab/core/calibrate.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
+#include "breakerlab/core/tuning/calibrate.h"
 #include "breakerlab/data/calls_out.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/request_log.h"
 #include "test_support.h"

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "breakerlab/core/call_log_replay.h"
+#include "breakerlab/core/replay/call_log_replay.h"
 #include "breakerlab/data/calls_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

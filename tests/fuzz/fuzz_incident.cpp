@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/simulate.h"
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
 

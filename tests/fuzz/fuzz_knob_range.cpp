@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "breakerlab/core/search_space.h"
+#include "breakerlab/core/knobs/search_space.h"
 #include "breakerlab/data/tuning_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

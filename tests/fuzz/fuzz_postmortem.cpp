@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
 

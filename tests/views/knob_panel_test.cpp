@@ -14,9 +14,9 @@
 #include <QWheelEvent>
 #include <sstream>
 
+#include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/views/knob_panel.h"
-#include "breakerlab/core/knob_specs.h"
 #include "test_incident.h"
 
 namespace breakerlab::views {

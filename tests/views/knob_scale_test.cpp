@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 
 namespace breakerlab::views {
 namespace {

@@ -10,7 +10,7 @@
 #include <QTest>
 #include <QVBoxLayout>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lanes_view.h"
 #include "label_layout.h"

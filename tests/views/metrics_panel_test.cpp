@@ -3,7 +3,7 @@
 #include <QLocale>
 #include <QTreeWidget>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "test_incident.h"
 

@@ -5,7 +5,7 @@
 #include <QChartView>
 #include <QImage>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/outcome_chart.h"
 #include "test_incident.h"

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/views/resource_chart.h"
 #include "test_incident.h"
 

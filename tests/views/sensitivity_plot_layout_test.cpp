@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/tuning/sweep.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "test_incident.h"
 

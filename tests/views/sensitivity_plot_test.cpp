@@ -7,7 +7,7 @@
 #include <QTest>
 #include <cmath>
 
-#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/tuning/sweep.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "test_incident.h"

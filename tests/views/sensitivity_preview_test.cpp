@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/views/sensitivity_map.h"
 
 namespace breakerlab::views {

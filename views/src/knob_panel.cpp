@@ -14,18 +14,15 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/views/knob_spin_box.h"
+#include "breakerlab/views/qt_text.h"
 #include "knob_scale.h"
 #include "wheel_guard.h"
 
 namespace breakerlab::views {
 
 namespace {
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
-}
-
 // A library's names are long camelCase words (permittedNumberOfCallsInHalfOpenState): a label
 // may wrap at each word inside them, so the panel keeps its width.
 QString labelText(const KnobSpec& spec) {

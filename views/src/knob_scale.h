@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 
 namespace breakerlab::views {
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <string>
 
-#include "breakerlab/core/breaker_types.h"
+#include "breakerlab/core/breakers/breaker_types.h"
 
 namespace breakerlab::views {
 

@@ -25,6 +25,7 @@
 #include "label_layout.h"
 #include "lanes_plottable.h"
 #include "overview_strip.h"
+#include "plot_palette.h"
 #include "time_axis.h"
 
 namespace breakerlab::views {
@@ -909,19 +910,7 @@ void LanesView::changeEvent(QEvent* event) {
 }
 
 void LanesView::applyPalette() {
-  const QPalette p = palette();
-  const QColor text = p.color(QPalette::WindowText);
-  QColor grid = text;
-  grid.setAlpha(40);
-  plot_->setBackground(p.color(QPalette::Base));
-  for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
-    axis->setBasePen(QPen(text, 1));
-    axis->setTickPen(QPen(text, 1));
-    axis->setSubTickPen(QPen(text, 1));
-    axis->setTickLabelColor(text);
-    axis->setLabelColor(text);
-    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-  }
+  applyPlotPalette(*plot_, {plot_->xAxis, plot_->yAxis}, palette(), kLanesGridAlpha);
 }
 
 QRect LanesView::rowRect(const std::string& lane, RowKind kind) const {
@@ -1002,18 +991,6 @@ bool isDark(const QPalette& p) {
   return p.color(QPalette::Window).lightness() < 128;
 }
 
-QPalette lightPalette(const QPalette& from) {
-  QPalette p = from;
-  for (auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
-    p.setColor(group, QPalette::Window, Qt::white);
-    p.setColor(group, QPalette::Base, Qt::white);
-    p.setColor(group, QPalette::WindowText, QColor(0x20, 0x20, 0x20));
-    p.setColor(group, QPalette::Text, QColor(0x20, 0x20, 0x20));
-    p.setColor(group, QPalette::Highlight, QColor(0x30, 0x78, 0xd0));
-  }
-  return p;
-}
-
 }  // namespace
 
 std::optional<QByteArray> LanesView::renderImage(const QString& format, QString* error) const {
@@ -1033,7 +1010,7 @@ std::optional<QByteArray> LanesView::renderImage(const QString& format, QString*
   const bool relight = header.light && isDark(palette());
   const bool had_own_palette = testAttribute(Qt::WA_SetPalette);
   const QPalette before = palette();
-  if (relight) self->setPalette(lightPalette(before));
+  if (relight) self->setPalette(documentPalette(before));
   plot_->replot(QCustomPlot::rpImmediateRefresh);
   const QPalette colours = palette();
 

@@ -11,98 +11,10 @@
 #include <cmath>
 
 #include "breakerlab/views/lane_colors.h"
+#include "breakerlab/views/qt_text.h"
 #include "static_text_delegate.h"
 
 namespace breakerlab::views {
-
-namespace {
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
-}
-
-// The metrics an on-call engineer reads first, in this order; the rest follow.
-const char* kHeadline[] = {"failed_checkouts",
-                           "cached_window_s",
-                           "cached_while_healthy_s",
-                           "time_to_trip_s",
-                           "time_to_close_after_recovery_s",
-                           "oldest_cached_price_s",
-                           "latency_p99_ms",
-                           "dependency_calls"};
-
-// Undefined metrics whose "—" says something about the run (the breaker never tripped, never
-// closed again, no checkout failed); they are always shown.
-const char* kDashShown[] = {"time_to_trip_s", "time_to_close_after_recovery_s",
-                            "calls_per_failed_checkout", "time_to_recover_s"};
-
-// Every other metric undefined in both runs measures something neither run has (a bounded pool,
-// bounded workers, load-balancer health checks, a capped dependency): a column of dashes that
-// would bury the metrics that matter, so its row is hidden. The counts of those resources are
-// zero rather than undefined; they are hidden while neither run has the resource and the count
-// is zero in both.
-bool pool(const Metrics& m) {
-  return m.peak_pool_utilization_pct.has_value();
-}
-bool workers(const Metrics& m) {
-  return m.peak_worker_utilization_pct.has_value();
-}
-bool healthChecks(const Metrics& m) {
-  return m.min_pods_in_rotation.has_value();
-}
-bool retries(const Metrics& m) {
-  return m.retries > 0;
-}
-
-struct ResourceCount {
-  std::string_view name;
-  bool (*present)(const Metrics&);  // whether the run has the resource
-};
-const ResourceCount kResourceCounts[] = {
-    {"pool_exhausted", pool},          {"worker_rejections", workers},
-    {"pod_ejections", healthChecks},   {"no_pod_rejections", healthChecks},
-    {"peak_pending_retries", retries},
-};
-
-bool applies(const MetricInfo& info, const Metrics& current, const Metrics& baseline) {
-  const auto now = info.get(current), before = info.get(baseline);
-  for (const auto& r : kResourceCounts)
-    if (info.name == r.name)
-      return r.present(current) || r.present(baseline) || now.value_or(0) != 0 ||
-             before.value_or(0) != 0;
-  if (now || before) return true;
-  return std::any_of(std::begin(kDashShown), std::end(kDashShown),
-                     [&](const char* name) { return info.name == name; });
-}
-
-}  // namespace
-
-QString formatMetric(std::string_view unit, const std::optional<double>& value, bool integral) {
-  if (!value) return QStringLiteral("—");
-  const QLocale locale = QLocale::system();
-  QString number = integral ? locale.toString(static_cast<qlonglong>(std::llround(*value)))
-                            : locale.toString(*value, 'f', unit == "ms" ? 1 : 2);
-  if (!unit.empty()) number += (unit == "%" ? QString() : QStringLiteral(" ")) + qs(unit);
-  return number;
-}
-
-QString formatDelta(std::string_view unit, double delta, bool integral) {
-  QString text = unit == "%" ? formatMetric("", delta, integral) + QStringLiteral(" pp")
-                             : formatMetric(unit, delta, integral);
-  return delta > 0 ? QStringLiteral("+") + text : text;
-}
-
-int deltaDirectionOf(const MetricInfo& metric, double delta) {
-  if (delta == 0) return 0;
-  switch (metric.direction) {
-    case MetricDirection::lower_is_better:
-      return delta < 0 ? 1 : -1;
-    case MetricDirection::higher_is_better:
-      return delta > 0 ? 1 : -1;
-    case MetricDirection::neutral:
-      return 0;
-  }
-  return 0;
-}
 
 QString MetricsPanel::calibrationTitle() {
   return tr("Calibration · deployed config");
@@ -134,11 +46,7 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   for (int c = 1; c < 4; ++c)
     metrics_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
-  std::vector<const MetricInfo*> ordered;
-  for (const char* name : kHeadline) ordered.push_back(findMetric(name));
-  for (const MetricInfo& info : metricRegistry())
-    if (std::find(ordered.begin(), ordered.end(), &info) == ordered.end()) ordered.push_back(&info);
-  for (const MetricInfo* info : ordered) {
+  for (const MetricInfo* info : metricRowOrder()) {
     auto* item = new QTreeWidgetItem(metrics_);
     QString description = qs(info->description);
     description[0] = description[0].toUpper();
@@ -198,30 +106,16 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::Fixed);
   for (const MetricInfo& info : metricRegistry()) {
     QTreeWidgetItem* item = rows_.value(qs(info.name));
-    const auto now = info.get(current.metrics);
-    const auto before = info.get(baseline.metrics);
-    const bool integral = info.integral;
-    const bool hidden = !applies(info, current.metrics, baseline.metrics);
-    if (item->isHidden() != hidden) item->setHidden(hidden);
-    setTextIfChanged(item, 1, formatMetric(info.unit, now, integral));
-    setTextIfChanged(item, 2, formatMetric(info.unit, before, integral));
-    int direction = 0;
-    QString delta;
-    if (now && before) {
-      const double d = *now - *before;
-      if (std::abs(d) > 1e-9 * std::max(1.0, std::abs(*before))) {
-        delta = formatDelta(info.unit, d, integral);
-        direction = deltaDirectionOf(info, d);
-      }
-    } else if (now.has_value() != before.has_value()) {
-      delta = now ? tr("now defined") : tr("now undefined");
-    }
-    setTextIfChanged(item, 3, delta);
+    const MetricCells cells = metricCells(info, current.metrics, baseline.metrics);
+    if (item->isHidden() == cells.shown) item->setHidden(!cells.shown);
+    setTextIfChanged(item, 1, cells.value);
+    setTextIfChanged(item, 2, cells.baseline);
+    setTextIfChanged(item, 3, cells.delta);
     setForegroundIfChanged(item, 3,
-                           direction > 0   ? QBrush(palette::kGood)
-                           : direction < 0 ? QBrush(palette::kBad)
-                                           : palette().brush(QPalette::Text));
-    directions_[qs(info.name)] = direction;
+                           cells.direction > 0   ? QBrush(palette::kGood)
+                           : cells.direction < 0 ? QBrush(palette::kBad)
+                                                 : palette().brush(QPalette::Text));
+    directions_[qs(info.name)] = cells.direction;
   }
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 

@@ -10,17 +10,15 @@
 #include <cmath>
 #include <limits>
 
+#include "breakerlab/views/qt_text.h"
 #include "breakerlab/views/sensitivity_text.h"
 #include "goal_boundary.h"
+#include "plot_palette.h"
 #include "sensitivity_grid.h"
 
 namespace breakerlab::views {
 
 namespace {
-
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
-}
 
 // The map's own colours, readable on a light and a dark background alike.
 const QColor kLine{0x3b, 0x7d, 0xd8};    // the first metric's line
@@ -996,20 +994,10 @@ void SensitivityPlot::fitLegend() {
 void SensitivityPlot::applyPalette() {
   const QPalette p = palette();
   const QColor text = p.color(QPalette::WindowText);
-  QColor grid = text;
-  grid.setAlpha(35);
-  plot_->setBackground(p.color(QPalette::Base));
-  plot_->axisRect()->setBackground(p.color(QPalette::Base));
   QList<QCPAxis*> axes{plot_->xAxis, plot_->yAxis, plot_->xAxis2, plot_->yAxis2};
   if (color_scale_ != nullptr) axes << color_scale_->axis();
-  for (QCPAxis* axis : axes) {
-    axis->setBasePen(QPen(text, 1));
-    axis->setTickPen(QPen(text, 1));
-    axis->setSubTickPen(QPen(text, 1));
-    axis->setTickLabelColor(text);
-    axis->setLabelColor(text);
-    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-  }
+  applyPlotPalette(*plot_, axes, p, kMapGridAlpha);
+  plot_->axisRect()->setBackground(p.color(QPalette::Base));
   if (legend_ != nullptr)
     for (int i = 0; i < legend_->itemCount(); ++i)
       if (QCPAbstractLegendItem* item = legend_->item(i)) item->setTextColor(text);
@@ -1020,13 +1008,7 @@ void SensitivityPlot::applyPalette() {
 QImage SensitivityPlot::renderImage(QSize size) {
   // Light, as documents are, whatever the desktop's theme.
   const QPalette was = palette();
-  QPalette light = was;
-  for (auto group : {QPalette::Active, QPalette::Inactive, QPalette::Disabled}) {
-    light.setColor(group, QPalette::Window, Qt::white);
-    light.setColor(group, QPalette::Base, Qt::white);
-    light.setColor(group, QPalette::WindowText, QColor(0x20, 0x20, 0x20));
-    light.setColor(group, QPalette::Text, QColor(0x20, 0x20, 0x20));
-  }
+  const QPalette light = documentPalette(was);
   setPalette(light);
   resize(size);
   plot_->resize(size);

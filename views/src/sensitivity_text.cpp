@@ -7,14 +7,12 @@
 #include <optional>
 
 #include "breakerlab/views/metrics_panel.h"
+#include "breakerlab/views/qt_text.h"
 #include "knob_scale.h"
 
 namespace breakerlab::views {
 
 namespace {
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
-}
 QString tr(const char* text) {
   return QCoreApplication::translate("SensitivityPlot", text);
 }

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "breakerlab/core/time.h"
+#include "breakerlab/core/basics/time.h"
 
 namespace breakerlab::views {
 

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/request_log.h"
 #include "breakerlab/data/values.h"

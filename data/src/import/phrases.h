@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/time.h"
+#include "breakerlab/core/basics/time.h"
 
 namespace breakerlab::data_detail {
 

@@ -10,8 +10,8 @@
 #include <unordered_set>
 
 #include "../expectation_reader.h"
-#include "breakerlab/core/calibrate.h"
-#include "breakerlab/core/work_estimate.h"
+#include "breakerlab/core/inputs/work_estimate.h"
+#include "breakerlab/core/tuning/calibrate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/values.h"
 #include "phrases.h"

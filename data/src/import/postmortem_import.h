@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
 #include "breakerlab/data/incident_import.h"
 
 namespace breakerlab::data_detail {

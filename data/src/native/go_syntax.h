@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/libraries/gobreaker.h"
+#include "breakerlab/core/inputs/native/gobreaker_settings.h"
 
 namespace breakerlab::data_detail {
 

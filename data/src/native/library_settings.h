@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "breakerlab/core/native_breakers.h"
+#include "breakerlab/core/inputs/native_breakers.h"
 #include "settings_reader.h"
 
 namespace breakerlab::data_detail {

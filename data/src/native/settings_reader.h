@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../yaml_source.h"
-#include "breakerlab/core/outcome.h"
+#include "breakerlab/core/basics/outcome.h"
 #include "breakerlab/data/native_config.h"
 
 namespace breakerlab::data_detail {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/timed_change.h"
 #include "breakerlab/data/content_hash.h"
 
 namespace breakerlab::workspace_detail {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "breakerlab/core/breaker_library.h"
+#include "breakerlab/core/basics/breaker_library.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/load_error.h"
 #include "workspace/run_inputs_text.h"

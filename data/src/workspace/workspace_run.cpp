@@ -3,7 +3,7 @@
 #include <unistd.h>
 #include <cstdlib>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/output_file.h"

@@ -26,7 +26,7 @@
 #include <QUndoStack>
 #include <QValueAxis>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"

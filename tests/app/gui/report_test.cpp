@@ -11,8 +11,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/output_file.h"
 #include "breakerlab/data/report.h"

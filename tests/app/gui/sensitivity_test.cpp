@@ -26,8 +26,8 @@
 #include <set>
 #endif
 
-#include "breakerlab/core/knob_specs.h"
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/sensitivity_plot.h"

@@ -21,7 +21,7 @@
 #include <QUndoStack>
 #include <memory>
 
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/workspace.h"
 #include "breakerlab/data/workspace_run.h"
 #include "breakerlab/views/changes_panel.h"

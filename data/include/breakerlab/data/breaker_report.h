@@ -7,9 +7,9 @@
 #include <ostream>
 #include <string>
 
-#include "breakerlab/core/breaker_library.h"
-#include "breakerlab/core/breaker_types.h"
-#include "breakerlab/core/call_log_replay.h"
+#include "breakerlab/core/basics/breaker_library.h"
+#include "breakerlab/core/breakers/breaker_types.h"
+#include "breakerlab/core/replay/call_log_replay.h"
 
 namespace breakerlab {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/breaker_types.h"
+#include "breakerlab/core/breakers/breaker_types.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
-#include "breakerlab/core/simulate.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/result.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/request_log.h"
 
 namespace breakerlab {

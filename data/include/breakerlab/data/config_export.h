@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/config.h"
+#include "breakerlab/core/inputs/config.h"
 
 namespace breakerlab {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/config.h"
+#include "breakerlab/core/inputs/config.h"
 #include "breakerlab/data/native_config.h"
 
 namespace breakerlab {

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/scenario.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/scenario.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

@@ -3,8 +3,8 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

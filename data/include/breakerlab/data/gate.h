@@ -12,11 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/data/settings_diff.h"
 
 namespace breakerlab {
@@ -38,7 +38,7 @@ std::string toleranceText(const MetricInfo& metric, const Tolerance& tolerance);
 // fresh and cached prices, latency), how long the breaker keeps serving from cache, and the
 // saturation behind failures. Not time_to_trip_s, which counts from the first failed call: a
 // change that fails fewer calls trips later, and that is no regression (a key moment instead).
-std::span<const std::string_view> gateHeadlineMetrics();
+std::vector<const MetricInfo*> gateHeadlineMetrics();
 
 // A metric's default tolerance by its kind: the table in docs/ci-gate.md.
 struct ToleranceRule {

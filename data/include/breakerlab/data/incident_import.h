@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
 #include "breakerlab/data/import_report.h"
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/request_log.h"

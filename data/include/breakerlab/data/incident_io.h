@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

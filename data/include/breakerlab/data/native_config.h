@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/config.h"
+#include "breakerlab/core/inputs/config.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/config.h"
+#include "breakerlab/core/inputs/config.h"
 #include "breakerlab/data/incident_import.h"
 
 namespace breakerlab {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/import_report.h"
 #include "breakerlab/data/settings_diff.h"

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/recorded_calls.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/inputs/recorded_calls.h"
 #include "breakerlab/data/import_report.h"
 #include "breakerlab/data/load_error.h"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
 
 namespace breakerlab {
 

@@ -5,9 +5,9 @@
 #include <span>
 #include <string>
 
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/search_space.h"
-#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/knobs/search_space.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/tuning/sweep.h"
 
 namespace breakerlab {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/sweep.h"
-#include "breakerlab/core/tune.h"
+#include "breakerlab/core/tuning/sweep.h"
+#include "breakerlab/core/tuning/tune.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

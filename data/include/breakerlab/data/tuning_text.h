@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/search_space.h"
+#include "breakerlab/core/knobs/search_space.h"
 #include "breakerlab/data/load_error.h"
 
 namespace breakerlab {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "breakerlab/core/time.h"
+#include "breakerlab/core/basics/time.h"
 
 namespace breakerlab {
 

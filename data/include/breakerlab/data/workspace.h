@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "breakerlab/core/config.h"
-#include "breakerlab/core/scenario.h"
-#include "breakerlab/core/timed_change.h"
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/scenario.h"
+#include "breakerlab/core/inputs/timed_change.h"
 
 namespace breakerlab {
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <string>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/workspace.h"
 

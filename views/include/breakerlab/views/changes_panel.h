@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
+#include "breakerlab/core/inputs/incident.h"
 
 class QTableWidget;
 

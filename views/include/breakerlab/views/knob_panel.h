@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "breakerlab/core/config.h"
+#include "breakerlab/core/inputs/config.h"
 
 class QSlider;
 class QDoubleSpinBox;

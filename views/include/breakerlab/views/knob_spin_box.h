@@ -5,7 +5,7 @@
 // trailing zeros ("0.5", "120"). The value is always in the knob's own unit.
 #include <QDoubleSpinBox>
 
-#include "breakerlab/core/knob_specs.h"
+#include "breakerlab/core/knobs/knob_specs.h"
 
 namespace breakerlab::views {
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/breaker_library.h"
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/basics/breaker_library.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/views/time_axis_place.h"
 
 class QCustomPlot;

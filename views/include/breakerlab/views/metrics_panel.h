@@ -7,9 +7,10 @@
 #include <QWidget>
 #include <vector>
 
-#include "breakerlab/core/expectations.h"
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/outcome/result.h"
+#include "breakerlab/views/metric_cells.h"
 
 class QLabel;
 class QTreeWidget;
@@ -74,14 +75,5 @@ class MetricsPanel : public QWidget {
   int unmet_goals_ = 0;
   GoalComparison::Verdict verdict_ = GoalComparison::Verdict::none;
 };
-
-// "1,760", "14.09 s", "800 ms", "0.27", "—" (undefined).
-QString formatMetric(std::string_view unit, const std::optional<double>& value, bool integral);
-// A difference of two values of a metric, signed: "+1,802", "-12.04 s", and for a percentage
-// "+3.20 pp" (percentage points: 12% to 15.2% is +3.20 pp, not +3.20%).
-QString formatDelta(std::string_view unit, double delta, bool integral);
-// +1 when a change of `delta` is good for the metric, -1 when bad, 0 when the metric is neutral
-// (its change alone is neither: see MetricDirection) or nothing changed.
-int deltaDirectionOf(const MetricInfo& metric, double delta);
 
 }  // namespace breakerlab::views

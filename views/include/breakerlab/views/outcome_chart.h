@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <utility>
 
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/views/time_axis_place.h"
 
 class QChart;

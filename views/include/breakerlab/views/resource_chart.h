@@ -11,7 +11,7 @@
 #include <array>
 #include <utility>
 
-#include "breakerlab/core/result.h"
+#include "breakerlab/core/outcome/result.h"
 #include "breakerlab/views/time_axis_place.h"
 
 class QChart;

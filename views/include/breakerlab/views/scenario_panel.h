@@ -4,7 +4,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "breakerlab/core/scenario.h"
+#include "breakerlab/core/inputs/scenario.h"
 
 class QDoubleSpinBox;
 

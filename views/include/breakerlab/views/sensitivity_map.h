@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "breakerlab/core/incident.h"
-#include "breakerlab/core/knob_specs.h"
-#include "breakerlab/core/metrics.h"
-#include "breakerlab/core/search_space.h"
-#include "breakerlab/core/sweep.h"
+#include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/core/knobs/search_space.h"
+#include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/tuning/sweep.h"
 
 namespace breakerlab::views {
 

@@ -5,8 +5,8 @@
 #include <QString>
 #include <cstddef>
 
-#include "breakerlab/core/knob_specs.h"
-#include "breakerlab/core/metrics.h"
+#include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/views/sensitivity_map.h"
 
 namespace breakerlab::views {

@@ -1,0 +1,71 @@
+#pragma once
+// Whether a retry may go out: the retry budget and the token bucket, per client.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "breakerlab/core/inputs/config.h"
+
+namespace breakerlab {
+
+class RetryGovernor {
+ public:
+  explicit RetryGovernor(const RetryConfig& config)
+      : budget_(config.budget),
+        bucket_(config.token_bucket),
+        tokens_(config.token_bucket.capacity),
+        seconds_(static_cast<std::size_t>(std::max<Micros>(config.budget.window / kSecond, 1))) {}
+
+  // A request's first attempt.
+  void onRequest(Micros t) {
+    if (budget_.ratio > 0) advance(t)->requests += 1;
+  }
+  // A request answered by its first attempt (the token bucket's refund).
+  void onFirstAttemptSuccess() {
+    if (bucket_.capacity > 0) tokens_ = std::min(bucket_.capacity, tokens_ + bucket_.refund);
+  }
+  // Asks for a retry at time t; an allowed retry is charged.
+  bool allowRetry(Micros t) {
+    if (bucket_.capacity > 0 && tokens_ < bucket_.cost) return false;
+    if (budget_.ratio > 0) {
+      Bucket* now = advance(t);
+      double requests = 0, retries = 0;
+      for (const Bucket& b : buckets_) {
+        requests += b.requests;
+        retries += b.retries;
+      }
+      const double allowed =
+          std::max(budget_.ratio * requests, budget_.min_per_second * toSeconds(budget_.window));
+      if (retries + 1 > allowed) return false;
+      now->retries += 1;
+    }
+    if (bucket_.capacity > 0) tokens_ -= bucket_.cost;
+    return true;
+  }
+
+ private:
+  struct Bucket {
+    std::int64_t second = -1;
+    double requests = 0;
+    double retries = 0;
+  };
+  // The bucket of t's second, clearing the ones that slid out of the window.
+  Bucket* advance(Micros t) {
+    if (buckets_.empty()) buckets_.assign(seconds_, Bucket{});
+    const std::int64_t second = t >= 0 ? t / kSecond : -((-t + kSecond - 1) / kSecond);
+    const auto n = static_cast<std::int64_t>(buckets_.size());
+    Bucket& b = buckets_[static_cast<std::size_t>(((second % n) + n) % n)];
+    if (b.second != second) b = Bucket{second, 0, 0};
+    for (Bucket& other : buckets_)
+      if (other.second <= second - n) other = Bucket{};
+    return &b;
+  }
+
+  RetryBudget budget_;
+  RetryTokenBucket bucket_;
+  double tokens_;
+  std::size_t seconds_;
+  std::vector<Bucket> buckets_;
+};
+
+}  // namespace breakerlab

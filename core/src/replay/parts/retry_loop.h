@@ -1,0 +1,97 @@
+#pragma once
+// The retry loop: the attempts of failed calls waiting out their backoff, the budget that may
+// refuse a retry, and which requests retry in the background. Its handlers decide what the
+// policy allows; the event loop starts what they schedule.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/timed_change.h"
+#include "replay/parts/in_flight.h"
+#include "replay/parts/retry_governor.h"
+#include "replay/parts/retry_queue.h"
+
+namespace breakerlab {
+
+// Which requests run their retries in the background: the mode in force when each arrived
+// (the deployed one, then each timed change of `retry.mode`). Derived from the run's config and
+// changes, so never part of a lead-in snapshot.
+class RetryModes {
+ public:
+  // `changes` enabled and in time order.
+  RetryModes(const Config& deployed, const std::vector<TimedChange>& changes)
+      : background_(deployed.retry.mode == RetryMode::background) {
+    for (const TimedChange& c : changes)
+      for (const ConfigEdit& e : c.edits)
+        if (e.key == TimedKey::retry_mode) changes_.push_back({c.at, e.value != 0});
+  }
+
+  // Whether any request may retry in the background (whose record a later attempt rewrites).
+  bool anyBackground() const {
+    if (background_) return true;
+    for (const auto& change : changes_)
+      if (change.second) return true;
+    return false;
+  }
+
+  bool backgroundFor(Micros request_start) const {
+    if (changes_.empty()) [[likely]]
+      return background_;
+    bool background = background_;
+    for (const auto& [at, mode] : changes_) {
+      if (at > request_start) break;
+      background = mode;
+    }
+    return background;
+  }
+
+ private:
+  bool background_;
+  std::vector<std::pair<Micros, bool>> changes_;  // from `at` on: background or not
+};
+
+// The retry loop's state (a lead-in snapshot keeps it): the attempts waiting for their backoff to
+// end, and the retry budget's and token bucket's accounts.
+class RetryLoop {
+ public:
+  explicit RetryLoop(const RetryConfig& deployed) : governor_(deployed) {}
+
+  enum class Verdict : std::uint8_t { not_retried, scheduled, refused_by_budget };
+
+  // A request's first attempt goes out; one was answered with success (the bucket's refund).
+  void onRequest(Micros t) { governor_.onRequest(t); }
+  void onFirstAttemptSuccess() { governor_.onFirstAttemptSuccess(); }
+
+  // The attempt `call` failed (or, `rejected`, the breaker refused it): when the policy `r`
+  // allows another within the deadline of `timeout`, it waits on the queue for its backoff.
+  // `uniform(n)` draws the n-th retry's jitter.
+  template <class Uniform>
+  Verdict retryAfter(const PendingCall& call, bool rejected, const RetryConfig& r,
+                     const TimeoutConfig& timeout, Uniform&& uniform) {
+    const std::uint32_t next = call.attempt + 1u;
+    if (next >= r.max_attempts || (!rejected && !r.retry_on.contains(call.outcome)))
+      return Verdict::not_retried;
+    // No backoff and no jitter: retryDelay's 0 (rounded from 0.0), without its switches.
+    const bool immediate = r.backoff == BackoffKind::none && r.jitter == Jitter::none;
+    const Micros at = call.at + (immediate ? 0 : retryDelay(r, next, uniform));
+    if (timeout.total > 0 && at >= call.request_start + timeout.total) return Verdict::not_retried;
+    if (!governor_.allowRetry(call.at)) return Verdict::refused_by_budget;
+    PendingCall retry = call;
+    retry.at = at;
+    retry.attempt = static_cast<std::uint8_t>(next);
+    queue_.push(retry);
+    return Verdict::scheduled;
+  }
+
+  bool empty() const { return queue_.empty(); }
+  Micros nextAt() const { return queue_.nextAt(); }
+  PendingCall pop() { return queue_.pop(); }
+  std::size_t waiting() const { return queue_.size(); }
+
+ private:
+  RetryQueue queue_;
+  RetryGovernor governor_;
+};
+
+}  // namespace breakerlab

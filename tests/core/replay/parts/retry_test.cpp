@@ -1,0 +1,198 @@
+// Retries in the request: the published arithmetic, backoff shapes, deadlines, placement.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "breakerlab/core/replay/simulate.h"
+
+namespace breakerlab {
+namespace {
+
+constexpr Micros s = kSecond;
+constexpr Micros ms = kMillisecond;
+
+// A dependency that fails each attempt independently with probability p (5xx), fixed 10 ms.
+Incident iidFailures(double p, double rps = 2000, Micros length = 100 * s) {
+  Incident inc;
+  inc.end = length;
+  inc.seed = 4242;
+  inc.traffic.rate = {{0, length, rps, rps}};
+  inc.traffic.lead_in = 0;
+  DependencySegment seg;
+  seg.state = "flaky";
+  seg.from = 0;
+  seg.to = length;
+  seg.latency_start = seg.latency_end = {LatencyModel::Kind::fixed, 10 * ms, 10 * ms};
+  seg.mix_start.server_error = seg.mix_end.server_error = p;
+  inc.dependency.segments = {seg};
+  inc.deployed.breaker.enabled = false;
+  inc.deployed.cache.enabled = false;
+  inc.deployed.retry.max_attempts = 4;
+  inc.deployed.retry.backoff = BackoffKind::none;
+  inc.deployed.retry.jitter = Jitter::none;
+  return inc;
+}
+
+TEST(Retries, AttemptsAndSuccessMatchTheGeometricSeries) {
+  // With i.i.d. failure p and 3 retries: attempts per request 1+p+p²+p³, success 1-p⁴.
+  for (double p : {0.1, 0.3, 0.5}) {
+    const Incident inc = iidFailures(p);
+    const Metrics m = simulate(inc, inc.deployed).metrics;
+    const double attempts =
+        static_cast<double>(m.dependency_calls) / static_cast<double>(m.checkouts);
+    const double success =
+        static_cast<double>(m.fresh_checkouts) / static_cast<double>(m.checkouts);
+    EXPECT_NEAR(attempts, 1 + p + p * p + p * p * p, 0.01 * (1 + p + p * p + p * p * p)) << p;
+    EXPECT_NEAR(success, 1 - std::pow(p, 4), 0.01 * (1 - std::pow(p, 4))) << p;
+    EXPECT_NEAR(m.amplification, attempts, 1e-12);
+    EXPECT_EQ(m.retries, m.dependency_calls - m.checkouts);
+  }
+}
+
+TEST(Retries, CorrelatedRetriesGetTheFirstAttemptsAnswer) {
+  // With retry_correlation c, a retry repeats the first attempt's answer with probability c:
+  // success = 1 - p * (c + (1 - c) p)^3 for 3 retries.
+  for (double c : {0.0, 0.5, 1.0}) {
+    Incident inc = iidFailures(0.3);
+    inc.dependency.segments[0].retry_correlation = c;
+    const Metrics m = simulate(inc, inc.deployed).metrics;
+    const double success =
+        static_cast<double>(m.fresh_checkouts) / static_cast<double>(m.checkouts);
+    const double fail_again = c + (1 - c) * 0.3;
+    const double expected = 1 - 0.3 * std::pow(fail_again, 3);
+    EXPECT_NEAR(success, expected, 0.01 * expected) << c;
+  }
+}
+
+TEST(Retries, OnlyRetryableOutcomesAreRetried) {
+  Incident inc = iidFailures(0.5);
+  inc.deployed.retry.retry_on = OutcomeSet{CallOutcome::timeout};  // 5xx is not retried
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(m.retries, 0u);
+  EXPECT_EQ(m.dependency_calls, m.checkouts);
+}
+
+TEST(Retries, ChangingTheBackoffBaseChangesNothingBeforeTheFirstRetry) {
+  Incident inc = iidFailures(0.2, 50, 20 * s);
+  inc.deployed.retry.backoff = BackoffKind::exponential;
+  inc.deployed.retry.jitter = Jitter::full;
+  Config longer = inc.deployed;
+  longer.retry.base = 900 * ms;
+  const Result a = simulate(inc, inc.deployed);
+  const Result b = simulate(inc, longer);
+  // Requests whose first attempt succeeded are the same in both; the others differ only in
+  // when their retries ran.
+  int identical = 0, differing = 0;
+  for (std::size_t i = 0; i < a.checkouts.size(); ++i) {
+    if (a.checkouts[i].latency_us == 10'000) {  // answered by the first attempt
+      EXPECT_EQ(b.checkouts[i].latency_us, 10'000) << i;
+      EXPECT_EQ(b.checkouts[i].outcome, a.checkouts[i].outcome) << i;
+      ++identical;
+    } else {
+      differing += a.checkouts[i].latency_us != b.checkouts[i].latency_us;
+    }
+  }
+  EXPECT_GT(identical, 500);
+  EXPECT_GT(differing, 50) << "the retried requests did wait differently";
+}
+
+TEST(Retries, BackoffShapes) {
+  RetryConfig r;
+  r.base = 100 * ms;
+  r.multiplier = 2;
+  r.max = 1 * s;
+  r.jitter = Jitter::none;
+  auto one = [](std::uint32_t) { return 1.0 - 1e-12; };
+  auto half = [](std::uint32_t) { return 0.5; };
+  r.backoff = BackoffKind::exponential;
+  EXPECT_EQ(retryDelay(r, 1, one), 100 * ms);
+  EXPECT_EQ(retryDelay(r, 2, one), 200 * ms);
+  EXPECT_EQ(retryDelay(r, 4, one), 800 * ms);
+  EXPECT_EQ(retryDelay(r, 5, one), 1 * s) << "capped";
+  r.backoff = BackoffKind::fixed;
+  EXPECT_EQ(retryDelay(r, 5, one), 100 * ms);
+  r.backoff = BackoffKind::none;
+  EXPECT_EQ(retryDelay(r, 3, one), 0);
+  r.backoff = BackoffKind::exponential;
+  r.jitter = Jitter::full;
+  EXPECT_EQ(retryDelay(r, 3, half), 200 * ms);  // U(0, 400 ms) at 0.5
+  r.jitter = Jitter::equal;
+  EXPECT_EQ(retryDelay(r, 3, half), 300 * ms);  // 200 + U(0, 200) at 0.5
+  r.jitter = Jitter::decorrelated;
+  // sleep1 = 100 + 0.5 * (300 - 100) = 200; sleep2 = 100 + 0.5 * (600 - 100) = 350.
+  EXPECT_EQ(retryDelay(r, 2, half), 350 * ms);
+}
+
+TEST(Retries, TheTotalDeadlineBoundsEveryCheckout) {
+  Incident inc = iidFailures(0.9, 200, 20 * s);
+  inc.dependency.segments[0].latency_start =
+      inc.dependency.segments[0].latency_end = {LatencyModel::Kind::fixed, 300 * ms, 300 * ms};
+  inc.deployed.retry.max_attempts = 10;
+  inc.deployed.retry.backoff = BackoffKind::fixed;
+  inc.deployed.retry.base = 100 * ms;
+  inc.deployed.timeout.total = 1 * s;
+  const Result r = simulate(inc, inc.deployed);
+  EXPECT_LE(r.metrics.latency_max_ms, 1000.0);
+  // 300 ms + 100 ms backoff per attempt: at most three attempts fit in one second.
+  EXPECT_LE(r.metrics.amplification, 3.0);
+  EXPECT_GT(r.metrics.amplification, 2.0);
+}
+
+TEST(Retries, InsideTheRetryLoopTheBreakerCountsEveryAttempt) {
+  // A hard outage: with the breaker outside, a request of 4 failing attempts is one failure;
+  // inside, it is four, so the window fills four times as fast and the breaker trips sooner.
+  Incident inc = iidFailures(1.0, 20, 30 * s);
+  inc.deployed.breaker.enabled = true;
+  inc.deployed.breaker.window_size = 20;
+  inc.deployed.breaker.min_calls = 20;
+  inc.deployed.cache.enabled = true;
+  Config inside = inc.deployed;
+  inside.breaker.placement = BreakerPlacement::inside_retry;
+  const Result out = simulate(inc, inc.deployed);
+  const Result in = simulate(inc, inside);
+  ASSERT_GE(out.breaker.intervals.size(), 2u);
+  ASSERT_GE(in.breaker.intervals.size(), 2u);
+  EXPECT_LT(in.breaker.intervals[0].to, out.breaker.intervals[0].to);
+  EXPECT_EQ(out.events[0].label, "20 of last 20 calls failed");
+  // Outside: 20 requests × 4 attempts reached the dependency before the trip.
+  EXPECT_GE(out.metrics.dependency_calls, 80u);
+  EXPECT_LT(in.metrics.dependency_calls, out.metrics.dependency_calls);
+}
+
+TEST(RetryBudget, TenPercentHoldsAnOutageAtOnePointOneTimesTheLoad) {
+  // SRE book, "Handling Overload": with 3 attempts per request a failing backend sees just
+  // under 3x the load; a per-client budget of 10% retries reduces that to 1.1x.
+  Incident inc = iidFailures(1.0, 1000, 60 * s);
+  inc.deployed.retry.max_attempts = 3;
+  const Metrics unbounded = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(unbounded.amplification, 3.0, 1e-9);
+  Config budgeted = inc.deployed;
+  budgeted.retry.budget.ratio = 0.10;
+  const Metrics m = simulate(inc, budgeted).metrics;
+  EXPECT_NEAR(m.amplification, 1.1, 0.01);
+  EXPECT_GT(m.retries_refused, 0u);
+}
+
+TEST(RetryBudget, TheFloorAllowsRetriesAtLowTraffic) {
+  Incident inc = iidFailures(1.0, 2, 60 * s);  // 2 requests/s: 10% would allow almost nothing
+  inc.deployed.retry.max_attempts = 2;
+  inc.deployed.retry.budget.ratio = 0.10;
+  inc.deployed.retry.budget.min_per_second = 1;  // 10 retries per 10 s window
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(static_cast<double>(m.retries) / 60.0, 1.0, 0.1) << "about one retry a second";
+}
+
+TEST(RetryTokenBucket, AFullBucketAllowsAHundredRetriesInATotalOutage) {
+  // AWS SDK standard mode: 500 tokens, 5 per retry: about 100 retries when everything fails.
+  Incident inc = iidFailures(1.0, 100, 30 * s);
+  inc.deployed.retry.max_attempts = 3;
+  inc.deployed.retry.token_bucket = {500, 5, 1};
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(m.retries, 100u);
+  // The first 50 requests spend the tokens on two retries each; every later request is refused
+  // its first retry.
+  EXPECT_EQ(m.retries_refused, m.checkouts - 50);
+}
+
+}  // namespace
+}  // namespace breakerlab
