@@ -48,7 +48,7 @@ cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
 # The longest seed of a target and some room: the postmortems are a few pages.
 max_len_of() {
   case "$1" in
-    postmortem) echo 32768 ;;
+    postmortem | postmortem_facts) echo 32768 ;;
     go_ready_to_trip) echo 4096 ;;
     *) echo 16384 ;;
   esac
@@ -60,8 +60,8 @@ dict_parts_of() {
     otlp | prometheus | tune_partial | workspace) echo json ;;
     request_log | call_log) echo json ;;
     native_config) echo "json yaml" ;;
-    incident | config | overrides) echo yaml ;;
-    postmortem) echo "markdown yaml" ;;
+    incident | config | overrides | state_table) echo yaml ;;
+    postmortem | postmortem_facts) echo "markdown yaml" ;;
     *) echo "" ;;
   esac
 }

@@ -610,7 +610,7 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
       return !progress->wasCanceled();
     };
     bool replaying = false;
-    options.progress = [&progress, &replaying, name, this](const ReplayProgress& p) {
+    options.progress = [&progress, &replaying, name](const ReplayProgress& p) {
       if (!replaying) {
         replaying = true;
         progress->setLabelText(tr("Replaying %1…").arg(name));
@@ -718,11 +718,14 @@ void MainWindow::showIncident() {
   const Incident& incident = session_->incident();
   undo_->clear();
   exported_since_tuning_ = false;
+  // The lanes first: they still point at the incident and replay this one replaced, and the
+  // panels below change the layout, which lays the lanes' labels out again (a read of the freed
+  // incident, found by ASan when the time-to-trip bracket named the dependency).
+  lanes_->setIncident(incident);
   knobs_->setDeployed(incident.deployed);  // marks the knobs a tuning moves off it
   knobs_->setConfig(session_->config());
   changes_->setChanges(incident, session_->changes());
   scenario_->setScenario(session_->scenario());
-  lanes_->setIncident(incident);
   comparison_->clear();
   refreshComparisonBox();
   what_if_menu_->clear();

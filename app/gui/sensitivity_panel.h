@@ -74,7 +74,7 @@ class SensitivityPanel : public QWidget {
   SensitivityJob& job() const { return *job_; }
   QComboBox* xKnob() const { return x_knob_; }
   QComboBox* yKnob() const { return y_knob_; }
-  QComboBox* metric() const { return metric_; }
+  QComboBox* metricBox() const { return metric_; }
   QPushButton* computeButton() const { return compute_; }
   QPushButton* enableButton() const { return enable_; }
 

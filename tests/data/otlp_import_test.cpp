@@ -27,6 +27,8 @@ std::string traceId(std::uint64_t n) {
   return buf;
 }
 
+// A list of one JSON value is written json::array({x}): `{x}` alone is x itself to clang and a
+// list of x to GCC.
 json attr(const std::string& key, const std::string& value) {
   return {{"key", key}, {"value", {{"stringValue", value}}}};
 }
@@ -48,9 +50,10 @@ json span(const std::string& trace, int kind, std::uint64_t start_ns, std::uint6
 }
 
 json request(const std::string& service, json spans) {
-  return {{"resourceSpans",
-           {{{"resource", {{"attributes", {attr("service.name", service)}}}},
-             {"scopeSpans", {{{"scope", {{"name", "test"}}}, {"spans", std::move(spans)}}}}}}}};
+  json scope = {{"scope", {{"name", "test"}}}, {"spans", std::move(spans)}};
+  json resource = {{"resource", {{"attributes", json::array({attr("service.name", service)})}}},
+                   {"scopeSpans", json::array({std::move(scope)})}};
+  return {{"resourceSpans", json::array({std::move(resource)})}};
 }
 
 // The replay's checkouts as server spans of orders-api and its calls as client spans to
@@ -64,13 +67,13 @@ std::string tracesOf(const Result& result, const CallTrace& trace) {
     const std::uint64_t start = kEpochNs + static_cast<std::uint64_t>(r.arrival) * 1000;
     per_record[i].push_back(span(traceId(i), 2, start,
                                  start + static_cast<std::uint64_t>(r.latency_us) * 1000,
-                                 {attr("http.route", "/checkout")}));
+                                 json::array({attr("http.route", "/checkout")})));
   }
   for (const TracedCall& c : trace.calls) {
     if (c.request_start < 0 || c.outcome == CallOutcome::pool_exhausted) continue;
     const std::uint64_t start = kEpochNs + static_cast<std::uint64_t>(c.start) * 1000;
     const std::uint64_t end = start + static_cast<std::uint64_t>(c.duration) * 1000;
-    json attrs = {attr("server.address", "pricing")};
+    json attrs = json::array({attr("server.address", "pricing")});
     int status = 0;
     switch (c.outcome) {
       case CallOutcome::timeout:
@@ -138,12 +141,12 @@ TEST(OtlpImport, OutcomesComeFromErrorTypeGrpcAndHttpStatus) {
     s["kind"] = "SPAN_KIND_CLIENT";
     spans.push_back(s);
   };
-  client(0, {attr("error.type", "timeout")}, 2);
-  client(1, {attr("error.type", "ECONNREFUSED")}, 2);
-  client(2, {intAttr("rpc.grpc.status_code", 14)}, 2);
-  client(3, {intAttr("http.response.status_code", 503)}, 2);
-  client(4, {intAttr("http.status_code", 404)}, 0);
-  client(5, {intAttr("http.response.status_code", 200)}, 0);
+  client(0, json::array({attr("error.type", "timeout")}), 2);
+  client(1, json::array({attr("error.type", "ECONNREFUSED")}), 2);
+  client(2, json::array({intAttr("rpc.grpc.status_code", 14)}), 2);
+  client(3, json::array({intAttr("http.response.status_code", 503)}), 2);
+  client(4, json::array({intAttr("http.status_code", 404)}), 0);
+  client(5, json::array({intAttr("http.response.status_code", 200)}), 0);
   const ImportedIncident imported =
       importIncident(request("orders-api", spans).dump(2), "t.json", {});
   const RecordedCalls& calls = *imported.incident.dependency.calls;
@@ -160,7 +163,7 @@ TEST(OtlpImport, TheDependencyIsChosenAndSaidSo) {
   for (int i = 0; i < 5; ++i)
     spans.push_back(span(traceId(static_cast<std::uint64_t>(i)), 3, kEpochNs + i * 1'000'000'000ull,
                          kEpochNs + i * 1'000'000'000ull + 1000,
-                         {attr("server.address", i < 3 ? "pricing" : "inventory")}));
+                         json::array({attr("server.address", i < 3 ? "pricing" : "inventory")})));
   const std::string text = request("orders-api", spans).dump();
   const ImportedIncident most = importIncident(text, "t.json", {});
   EXPECT_EQ(most.incident.dependency.name, "pricing") << "3 of 5 client spans";
@@ -188,9 +191,10 @@ TEST(OtlpImport, ErrorsSayWhere) {
   EXPECT_EQ(syntax->line(), 2);
   EXPECT_NE(syntax->message().find("JSON:"), std::string::npos);
   // A span ending before it starts.
-  json bad = span(traceId(1), 3, kEpochNs + 10, kEpochNs, {attr("server.address", "p")});
-  const auto times =
-      test::loadErrorOf([&] { importIncident(request("a", {bad}).dump(), "t.json", {}); });
+  json bad =
+      span(traceId(1), 3, kEpochNs + 10, kEpochNs, json::array({attr("server.address", "p")}));
+  const auto times = test::loadErrorOf(
+      [&] { importIncident(request("a", json::array({bad})).dump(), "t.json", {}); });
   ASSERT_TRUE(times);
   EXPECT_NE(times->message().find("endTimeUnixNano 1788876120000000000 is before "
                                   "startTimeUnixNano 1788876120000000010"),
@@ -200,8 +204,8 @@ TEST(OtlpImport, ErrorsSayWhere) {
   EXPECT_GT(times->column(), 1) << times->what();
   // Nothing names a dependency.
   json anonymous = span(traceId(1), 3, kEpochNs, kEpochNs + 10, json::array());
-  const auto none =
-      test::loadErrorOf([&] { importIncident(request("a", {anonymous}).dump(), "t.json", {}); });
+  const auto none = test::loadErrorOf(
+      [&] { importIncident(request("a", json::array({anonymous})).dump(), "t.json", {}); });
   ASSERT_TRUE(none);
   EXPECT_NE(none->message().find("no client spans with server.address"), std::string::npos);
 }

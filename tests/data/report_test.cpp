@@ -77,7 +77,10 @@ TEST(SettingsDiff, OpenIntervalInEveryTargetsName) {
   Config shorter = pricing().deployed;
   shorter.breaker.open_interval = 5 * kSecond;
   shorter.breaker.backoff_max = 5 * kSecond;
-  for (const auto& [target, key] : targets) {
+  for (const auto& entry : targets) {
+    // Not a structured binding: clang 14 cannot capture one in the lambda below.
+    const ExportTarget target = entry.first;
+    const std::string_view key = entry.second;
     const auto changes = diffAs(pricing().deployed, shorter, target);
     const bool named = std::any_of(changes.begin(), changes.end(), [&](const SettingChange& c) {
       return c.key.ends_with(key) && c.before != c.after && !c.before.empty();

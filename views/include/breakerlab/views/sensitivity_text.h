@@ -1,7 +1,8 @@
 #pragma once
 // The words of a sensitivity map: a knob's value as the knob panel writes it ("12.5 s",
 // "800 ms", "on", "unlimited"), a metric's value with its unit, the axis and colour-scale titles,
-// a goal's bound and a cell's tooltip. Pure, tested in tests/views/sensitivity_text_test.cpp.
+// a goal's bound and a cell's tooltip. Pure, tested in
+// tests/views/sensitivity/sensitivity_text_test.cpp.
 #include <QString>
 #include <cstddef>
 

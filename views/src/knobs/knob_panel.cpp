@@ -1,0 +1,345 @@
+#include "breakerlab/views/knob_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/views/knob_spin_box.h"
+#include "breakerlab/views/qt_text.h"
+#include "knobs/knob_scale.h"
+#include "knobs/wheel_guard.h"
+
+namespace breakerlab::views {
+
+namespace {
+// A library's names are long camelCase words (permittedNumberOfCallsInHalfOpenState): a label
+// may wrap at each word inside them, so the panel keeps its width.
+QString labelText(const KnobSpec& spec) {
+  QString text = qs(spec.label);
+  if (spec.library && *spec.library != BreakerLibrary::breakerlab) {
+    QString wrapped;
+    for (int i = 0; i < text.size(); ++i) {
+      if (i > 0 && text[i].isUpper() && text[i - 1].isLower()) wrapped += QChar(0x200B);
+      wrapped += text[i];
+    }
+    text = wrapped;
+  }
+  return text;
+}
+
+QLabel* knobLabel(const KnobSpec& spec) {
+  auto* label = new QLabel(labelText(spec));
+  label->setWordWrap(true);
+  return label;
+}
+
+// A small button after a knob's field; shown only while the knob differs from deployed, its
+// room kept so the row does not move.
+QToolButton* newResetButton() {
+  auto* button = new QToolButton;
+  button->setText(QStringLiteral("↺"));
+  button->setAutoRaise(true);
+  button->setFocusPolicy(Qt::NoFocus);
+  QSizePolicy policy = button->sizePolicy();
+  policy.setRetainSizeWhenHidden(true);
+  button->setSizePolicy(policy);
+  button->hide();
+  return button;
+}
+
+QWidget* fieldRow(QWidget* field, QToolButton* reset, QWidget* second = nullptr) {
+  auto* row = new QWidget;
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  h->setSpacing(4);
+  h->addWidget(field, 1);
+  if (second) h->addWidget(second);
+  h->addWidget(reset);
+  return row;
+}
+}  // namespace
+
+KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
+  build();
+}
+
+void KnobPanel::build() {
+  auto* content = new QWidget;
+  auto* column = new QVBoxLayout(content);
+  column->setContentsMargins(4, 4, 4, 4);
+  QGroupBox* group = nullptr;
+  QFormLayout* form = nullptr;
+  std::string_view current_group;
+  for (const KnobSpec& spec : knobSpecs()) {
+    if (spec.group != current_group) {
+      current_group = spec.group;
+      group = new QGroupBox(qs(spec.group));
+      form = new QFormLayout(group);
+      form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+      column->addWidget(group);
+    }
+    KnobWidgets w;
+    w.spec = &spec;
+    w.group = group;
+    w.form = form;
+    const QString id = qs(spec.id);
+    const QString tip = qs(spec.tip) + QStringLiteral("\n(") + id + QStringLiteral(")");
+    w.reset = newResetButton();
+    w.reset_action = new QAction(this);
+    connect(w.reset, &QToolButton::clicked, w.reset_action, &QAction::trigger);
+    connect(w.reset_action, &QAction::triggered, this, [this, id] { resetToDeployed(id); });
+    switch (spec.kind) {
+      case KnobSpec::Kind::toggle:
+        w.check = new QCheckBox(qs(spec.label));
+        w.check->setToolTip(tip);
+        w.check->setObjectName(id);
+        w.text = w.check->text();
+        w.check->addAction(w.reset_action);
+        w.check->setContextMenuPolicy(Qt::ActionsContextMenu);
+        connect(w.check, &QCheckBox::toggled, this,
+                [this, &spec](bool on) { edit(spec, on ? 1.0 : 0.0); });
+        w.row = fieldRow(w.check, w.reset);
+        form->addRow(w.row);
+        break;
+      case KnobSpec::Kind::choice:
+        w.combo = new QComboBox;
+        // A long name does not widen the panel; the list shows it whole.
+        w.combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        w.combo->setMinimumContentsLength(12);
+        for (const KnobChoice& c : spec.choices) {
+          w.combo->addItem(qs(c.name));
+          w.combo->setItemData(w.combo->count() - 1, qs(c.id), Qt::ToolTipRole);
+        }
+        w.combo->setToolTip(tip);
+        w.combo->setObjectName(id);
+        w.combo->addAction(w.reset_action);
+        w.combo->setContextMenuPolicy(Qt::ActionsContextMenu);
+        takeWheelOnlyWithFocus(w.combo);
+        connect(w.combo, &QComboBox::currentIndexChanged, this,
+                [this, &spec](int index) { edit(spec, index); });
+        w.label = knobLabel(spec);
+        w.row = fieldRow(w.combo, w.reset);
+        form->addRow(w.label, w.row);
+        break;
+      case KnobSpec::Kind::number: {
+        w.slider_max = spec.max;
+        w.slider = new QSlider(Qt::Horizontal);
+        const SliderScale scale(spec);
+        w.slider->setRange(0, scale.lastPosition());
+        if (spec.scale == KnobSpec::Scale::log) {
+          // Keys move a hundredth and a tenth of the way, as on a linear slider of 100 steps.
+          w.slider->setSingleStep(SliderScale::kLogPositions / 100);
+          w.slider->setPageStep(SliderScale::kLogPositions / 10);
+        }
+        w.slider->setObjectName(id);
+        w.slider->setToolTip(tip);
+        w.slider->addAction(w.reset_action);
+        w.slider->setContextMenuPolicy(Qt::ActionsContextMenu);
+        w.spin = new KnobSpinBox(&spec);
+        w.spin->setRange(spec.min, spec.max);
+        w.spin->setSingleStep(spec.step);
+        w.spin->setDecimals(spec.decimals);
+        w.spin->setKeyboardTracking(false);
+        if (!spec.unit.empty() && !knobIsDuration(spec))
+          w.spin->setSuffix(QStringLiteral(" ") + qs(spec.unit));
+        w.spin->setToolTip(
+            knobIsDuration(spec) ? tip + QStringLiteral("\nType a unit: 800ms, 2s, 1.5min") : tip);
+        w.spin->setMinimumWidth(90);
+        takeWheelOnlyWithFocus(w.slider);
+        takeWheelOnlyWithFocus(w.spin);
+        connect(w.slider, &QSlider::valueChanged, this, [this, &spec, slider = w.slider](int p) {
+          const double max = widgets_.value(qs(spec.id)).slider_max;
+          dragged_ = slider;
+          edit(spec, SliderScale(spec, max).value(p));
+          dragged_ = nullptr;
+        });
+        connect(w.spin, &QDoubleSpinBox::valueChanged, this,
+                [this, &spec](double value) { edit(spec, value); });
+        w.label = knobLabel(spec);
+        w.label->setBuddy(w.spin);
+        w.row = fieldRow(w.slider, w.reset, w.spin);
+        form->addRow(w.label, w.row);
+        break;
+      }
+    }
+    if (w.label) {
+      w.text = w.label->text();
+      w.label->addAction(w.reset_action);
+      w.label->setContextMenuPolicy(Qt::ActionsContextMenu);
+    }
+    widgets_.insert(id, w);
+  }
+  column->addStretch(1);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(content);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
+  showValues();
+  // As wide as BreakerLab's own knobs need; a library's long names wrap instead.
+  setMinimumWidth(content->sizeHint().width() + 24);
+}
+
+void KnobPanel::setConfig(const Config& config) {
+  config_ = config;
+  widenRanges();
+  showValues();
+}
+
+void KnobPanel::setDeployed(const Config& deployed) {
+  deployed_ = deployed;
+  widenRanges();
+  for (KnobWidgets& w : widgets_) {
+    const QString text = valueText(w, w.spec->get(deployed));
+    w.reset_action->setText(tr("Reset to deployed (%1)").arg(text));
+    w.reset->setToolTip(w.reset_action->text());
+  }
+  showValues();
+}
+
+void KnobPanel::resetToDeployed(const QString& id) {
+  const auto it = widgets_.constFind(id);
+  if (it == widgets_.cend() || !deployed_) return;
+  Config after = config_;
+  it->spec->set(after, it->spec->get(*deployed_));
+  if (after == config_) return;
+  const Config before = config_;
+  config_ = after;
+  showValues();
+  emit configEdited(QStringLiteral("reset ") + id, before, after);
+}
+
+// An incident may deploy a value beyond the usual range: widen rather than clamp it. Only when a
+// config is shown (never in the middle of a drag, so the slider's scale holds still under it).
+void KnobPanel::widenRanges() {
+  for (KnobWidgets& w : widgets_) {
+    if (!w.slider) continue;
+    const KnobSpec& spec = *w.spec;
+    double max = std::max(spec.max, spec.get(config_));
+    if (deployed_) max = std::max(max, spec.get(*deployed_));
+    if (max == w.slider_max) continue;
+    w.slider_max = max;
+    const QSignalBlocker block_slider(w.slider);
+    const QSignalBlocker block_spin(w.spin);
+    w.spin->setMaximum(max);
+    w.slider->setMaximum(SliderScale(spec, max).lastPosition());
+  }
+}
+
+QString KnobPanel::valueText(const KnobWidgets& w, double value) const {
+  const KnobSpec& spec = *w.spec;
+  switch (spec.kind) {
+    case KnobSpec::Kind::toggle:
+      return value != 0 ? tr("on") : tr("off");
+    case KnobSpec::Kind::choice: {
+      const auto index = static_cast<std::size_t>(std::lround(value));
+      return value >= 0 && index < spec.choices.size() ? qs(spec.choices[index].name)
+                                                       : tr("custom");
+    }
+    case KnobSpec::Kind::number:
+      break;
+  }
+  if (value == 0 && !spec.zero.empty()) return qs(spec.zero);
+  if (knobIsDuration(spec))
+    return QString::fromStdString(formatDuration(knobMicros(spec, value), spec.unit));
+  return QLocale().toString(value, 'f', spec.decimals) + w.spin->suffix();
+}
+
+void KnobPanel::edit(const KnobSpec& spec, double value) {
+  Config after = config_;
+  spec.set(after, value);
+  if (after == config_) return;
+  const Config before = config_;
+  config_ = after;
+  showValues();
+  emit configEdited(qs(spec.id), before, after);
+}
+
+void KnobPanel::showValues() {
+  // Only the chosen breaker's knobs: a group shows when one of its knobs does.
+  QHash<QGroupBox*, bool> group_shown;
+  for (const KnobWidgets& w : std::as_const(widgets_)) {
+    const bool shown = knobShown(*w.spec, config_);
+    w.form->setRowVisible(w.row, shown);
+    group_shown[w.group] = group_shown.value(w.group, false) || shown;
+  }
+  for (auto it = group_shown.cbegin(); it != group_shown.cend(); ++it)
+    it.key()->setVisible(it.value());
+  for (const KnobWidgets& w : std::as_const(widgets_)) {
+    const KnobSpec& spec = *w.spec;
+    const double value = spec.get(config_);
+    const bool applies = spec.applies == nullptr || spec.applies(config_);
+    if (w.check) {
+      const QSignalBlocker block(w.check);
+      w.check->setChecked(value != 0);
+      w.check->setEnabled(applies);
+    }
+    if (w.combo) {
+      const QSignalBlocker block(w.combo);
+      w.combo->setCurrentIndex(static_cast<int>(value));
+      w.combo->setEnabled(applies);
+    }
+    if (w.slider) {
+      const QSignalBlocker block_slider(w.slider);
+      const QSignalBlocker block_spin(w.spin);
+      // The slider being dragged stays where the mouse put it: several positions of a log
+      // slider's low end may give one value.
+      if (w.slider != dragged_) w.slider->setValue(SliderScale(spec, w.slider_max).position(value));
+      w.spin->setValue(value);
+      w.slider->setEnabled(applies);
+      w.spin->setEnabled(applies);
+    }
+    if (w.label) w.label->setEnabled(applies);
+    if (w.combo && w.combo->currentIndex() >= 0)
+      w.combo->setToolTip(qs(spec.tip) + QStringLiteral("\n(") + qs(spec.id) +
+                          QStringLiteral(": ") +
+                          qs(spec.choices[static_cast<std::size_t>(w.combo->currentIndex())].id) +
+                          QStringLiteral(")"));
+  }
+  showMarks();
+  // The window size unit follows the window type.
+  if (auto* size = spinBox(QStringLiteral("breaker.window.size")))
+    size->setSuffix(config_.breaker.window_type == WindowType::time ? QStringLiteral(" s")
+                                                                    : QStringLiteral(" calls"));
+}
+
+void KnobPanel::showMarks() {
+  for (KnobWidgets& w : widgets_) {
+    const bool differs =
+        deployed_ && knobShown(*w.spec, config_) && w.spec->get(config_) != w.spec->get(*deployed_);
+    if (differs != w.marked) setMarked(w, differs);
+  }
+}
+
+// A changed knob: its label bold after a dot, and the reset button shown. Touched only when the
+// mark changes, so a drag costs nothing here.
+void KnobPanel::setMarked(KnobWidgets& w, bool marked) {
+  w.marked = marked;
+  QWidget* named = w.label ? static_cast<QWidget*>(w.label) : w.check;
+  QFont font = named->font();
+  font.setBold(marked);
+  named->setFont(font);
+  const QString text = marked ? QStringLiteral("• ") + w.text : w.text;
+  if (w.label)
+    w.label->setText(text);
+  else
+    w.check->setText(text);
+  w.reset->setVisible(marked);
+  w.reset_action->setEnabled(marked);
+}
+
+}  // namespace breakerlab::views

@@ -1,0 +1,62 @@
+#include "breakerlab/views/knob_spin_box.h"
+
+#include <QLocale>
+
+#include "knobs/knob_scale.h"
+
+namespace breakerlab::views {
+
+KnobSpinBox::KnobSpinBox(const KnobSpec* knob, QWidget* parent) : QDoubleSpinBox(parent) {
+  setKnob(knob);
+}
+
+void KnobSpinBox::setKnob(const KnobSpec* knob, bool zero_text) {
+  knob_ = knob;
+  duration_ = knob != nullptr && knobIsDuration(*knob);
+  // Also shows the value anew, in the knob's way.
+  setSpecialValueText(
+      knob != nullptr && zero_text
+          ? QString::fromUtf8(knob->zero.data(), static_cast<int>(knob->zero.size()))
+          : QString());
+}
+
+QString KnobSpinBox::textFromValue(double value) const {
+  if (duration_)
+    return QString::fromStdString(formatDuration(knobMicros(*knob_, value), knob_->unit));
+  QString text = QLocale().toString(value, 'f', decimals());
+  if (text.contains(QLocale().decimalPoint())) {
+    while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+    if (text.endsWith(QLocale().decimalPoint())) text.chop(1);
+  }
+  return text;
+}
+
+double KnobSpinBox::valueFromText(const QString& text) const {
+  if (!duration_) return QDoubleSpinBox::valueFromText(text);
+  if (isZeroText(text)) return 0;
+  const std::optional<double> micros = parseDuration(text.toStdString(), bareUnit());
+  return micros ? knobValueOfMicros(*knob_, *micros) : value();
+}
+
+QValidator::State KnobSpinBox::validate(QString& text, int& pos) const {
+  if (!duration_) return QDoubleSpinBox::validate(text, pos);
+  if (isZeroText(text)) return QValidator::Acceptable;
+  const std::string typed = text.toStdString();
+  if (parseDuration(typed, bareUnit())) return QValidator::Acceptable;  // clamped when set
+  return couldBeDuration(typed) ? QValidator::Intermediate : QValidator::Invalid;
+}
+
+void KnobSpinBox::fixup(QString& text) const {
+  if (!duration_) QDoubleSpinBox::fixup(text);
+}
+
+bool KnobSpinBox::isZeroText(const QString& text) const {
+  return !specialValueText().isEmpty() &&
+         text.trimmed().compare(specialValueText(), Qt::CaseInsensitive) == 0;
+}
+
+std::string KnobSpinBox::bareUnit() const {
+  return std::string(durationUnit(knobMicros(*knob_, value()), knob_->unit));
+}
+
+}  // namespace breakerlab::views

@@ -1,0 +1,72 @@
+#include "breakerlab/views/scenario_panel.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QVBoxLayout>
+
+#include "knobs/wheel_guard.h"
+
+namespace breakerlab::views {
+
+namespace {
+QString labelOf(std::string_view name) {
+  if (name == "scenario.outage.extend") return QObject::tr("Outage longer by");
+  if (name == "scenario.traffic.scale") return QObject::tr("Traffic ×");
+  if (name == "scenario.latency.scale") return QObject::tr("Latency ×");
+  return QObject::tr("Capacity ×");
+}
+}  // namespace
+
+ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(4, 0, 4, 4);
+  auto* group = new QGroupBox(tr("Scenario"));
+  group->setToolTip(
+      tr("Change the incident itself, not the client: the recorded lanes stay as "
+         "recorded. --set scenario.KEY=VALUE on the command line."));
+  auto* form = new QFormLayout(group);
+  for (const ScenarioKeyInfo& k : scenarioKeys()) {
+    auto* box = new QDoubleSpinBox;
+    box->setObjectName(QString::fromUtf8(k.name.data(), static_cast<qsizetype>(k.name.size())));
+    box->setKeyboardTracking(false);
+    takeWheelOnlyWithFocus(box);
+    if (k.duration) {
+      box->setRange(0, 24 * 3600);
+      box->setDecimals(0);
+      box->setSingleStep(10);
+      box->setSuffix(tr(" s"));
+    } else {
+      box->setRange(k.min, k.max);
+      box->setDecimals(2);
+      box->setSingleStep(0.1);
+    }
+    box->setToolTip(QString::fromUtf8(k.meaning.data(), static_cast<qsizetype>(k.meaning.size())));
+    form->addRow(labelOf(k.name), box);
+    boxes_.push_back(box);
+    connect(box, &QDoubleSpinBox::valueChanged, this, [this, &k](double v) {
+      if (updating_) return;
+      const Scenario before = scenario_;
+      if (k.duration) {
+        scenario_.outage_extend = fromSeconds(v);
+      } else {
+        scenario_.*(k.factor) = v;
+      }
+      if (!(scenario_ == before)) emit scenarioEdited(before, scenario_);
+    });
+  }
+  outer->addWidget(group);
+  setScenario(Scenario{});
+}
+
+void ScenarioPanel::setScenario(const Scenario& scenario) {
+  updating_ = true;
+  scenario_ = scenario;
+  const auto keys = scenarioKeys();
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    boxes_[i]->setValue(keys[i].duration ? toSeconds(scenario.outage_extend)
+                                         : scenario.*(keys[i].factor));
+  updating_ = false;
+}
+
+}  // namespace breakerlab::views

@@ -1,0 +1,1117 @@
+#include "breakerlab/views/lanes_view.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QBuffer>
+#include <QEvent>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPdfWriter>
+#include <QPlainTextEdit>
+#include <QSet>
+#include <QSvgGenerator>
+#include <QTextEdit>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <span>
+
+#include "breakerlab/views/lane_colors.h"
+#include "charts/plot_palette.h"
+#include "lanes/label_layout.h"
+#include "lanes/lane_brackets.h"
+#include "lanes/lanes_plottable.h"
+#include "lanes/overview_strip.h"
+#include "lanes/time_axis.h"
+
+namespace breakerlab::views {
+
+namespace {
+
+constexpr double kRecordedHeight = 0.55;
+constexpr double kReplayedHeight = 1.0;
+constexpr double kGhostHeight = 0.3;
+constexpr double kRowGap = 0.08;
+constexpr double kGroupGap = 0.45;
+// The bands above the lanes (two lines of brackets) and below them (four lines of event labels)
+// have a height in pixels, whatever the plot's: the rows take what is left.
+constexpr int kBracketLines = 2;
+constexpr int kEventLines = 4;
+
+const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout", "pods"};
+
+// A replayed lane by name; `Result::lane` does not know the pods lane.
+const Lane* laneOf(const Result& result, std::string_view name) {
+  if (name == "pods") return &result.pods;
+  return result.lane(name);
+}
+
+bool isPodEvent(const Event& e) {
+  return e.kind == EventKind::pod_ejected || e.kind == EventKind::pod_returned;
+}
+
+// A lane's intervals as bars over a table of its states (each state's name and colour once).
+void fillRow(LaneRow& row, const Lane& lane, const std::string& lane_name) {
+  row.bars.reserve(lane.intervals.size());
+  std::map<std::string_view, std::uint32_t> index;
+  for (const auto& i : lane.intervals) {
+    auto [it, added] = index.try_emplace(i.state, static_cast<std::uint32_t>(row.states.size()));
+    if (added)
+      row.states.push_back({QString::fromStdString(i.state), stateColor(lane_name, i.state).rgb()});
+    row.bars.push_back({toSeconds(i.from), toSeconds(i.to), it->second});
+  }
+}
+
+QString laneTitle(const std::string& lane, RowKind kind, const Incident* incident,
+                  BreakerLibrary library = BreakerLibrary::breakerlab) {
+  QString name;
+  // The replayed breaker says whose rules made it.
+  if (lane == "breaker")
+    name = kind == RowKind::replayed && library != BreakerLibrary::breakerlab
+               ? QStringLiteral("Breaker · ") +
+                     QString::fromUtf8(libraryInfo(library).title.data(),
+                                       static_cast<int>(libraryInfo(library).title.size()))
+               : QStringLiteral("Breaker");
+  if (lane == "dependency")
+    name = incident && !incident->dependency.name.empty()
+               ? QString::fromStdString(incident->dependency.name)
+               : QStringLiteral("Dependency");
+  if (lane == "health") name = "Health check";
+  if (lane == "checkout") name = "Checkout";
+  if (lane == "pods") name = "Pods in rotation";
+  switch (kind) {
+    case RowKind::recorded:
+      return name + " · recorded";
+    case RowKind::baseline:
+      return QStringLiteral("deployed");
+    case RowKind::replayed:
+      return name;
+  }
+  return name;
+}
+
+}  // namespace
+
+LanesView::LanesView(QWidget* parent) : QWidget(parent) {
+  plot_ = new QCustomPlot(this);
+  plot_->setFocusPolicy(Qt::StrongFocus);
+  plot_->setNoAntialiasingOnDrag(true);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->axisRect()->setRangeDrag(Qt::Horizontal);
+  plot_->axisRect()->setRangeZoom(Qt::Horizontal);
+  plot_->axisRect()->setRangeZoomFactor(0.85, 1.0);
+  plot_->yAxis->setRangeReversed(true);
+  plot_->yAxis->grid()->setVisible(false);
+  plot_->yAxis->setTickLength(0, 0);
+  plot_->yAxis->setSubTickLength(0, 0);
+  // Room on the right for the resource chart's pods axis, which lines up with this one.
+  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, 36, 0));
+  plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
+  plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
+  lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
+  plot_->installEventFilter(this);
+  plot_->setMouseTracking(true);
+  connect(plot_, &QCustomPlot::mouseMove, this, &LanesView::onMouseMove);
+  connect(plot_, &QCustomPlot::mousePress, this, &LanesView::onMousePress);
+  connect(plot_, &QCustomPlot::mouseRelease, this, &LanesView::onMouseRelease);
+  // Event labels are placed in pixels: lay them out again when a zoom, pan or resize moves them
+  // (after the plot's layout, before it draws).
+  overview_ = new OverviewStrip(this);
+  // The per-second charts line up with the time axis as it was drawn.
+  connect(plot_, &QCustomPlot::afterReplot, this, [this] {
+    TimeAxisPlace place = timeAxisPlace();
+    if (place == time_axis_place_) return;
+    time_axis_place_ = std::move(place);
+    emit timeAxisChanged(time_axis_place_);
+  });
+  connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+    fitValueAxis();
+    if (eventsLayoutKey() != events_layout_) relayoutEvents();
+    overview_->setSpan(plot_->axisRect()->left(), plot_->axisRect()->right() + 1);
+  });
+  connect(overview_, &OverviewStrip::rangeRequested, this, [this](double from, double to) {
+    plot_->xAxis->setRange(from, to);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  });
+  connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+          [this](const QCPRange& range) {
+            if (incident_ == nullptr) return;
+            // Keep the view on the incident: never zoom out past it, never pan away.
+            const double lo = toSeconds(incident_->start), hi = toSeconds(incident_->end);
+            const double margin = (hi - lo) * 0.02;
+            QCPRange r = range;
+            if (r.size() > hi - lo + 2 * margin) r = QCPRange(lo - margin, hi + margin);
+            // Never closer than a millisecond across: below it nothing more is to be seen,
+            // and pixel coordinates of the items drawn would overflow.
+            constexpr double kNarrowest = 1e-3;
+            if (r.size() < kNarrowest)
+              r = QCPRange(r.center() - kNarrowest / 2, r.center() + kNarrowest / 2);
+            if (r.lower < lo - margin) r += (lo - margin) - r.lower;
+            if (r.upper > hi + margin) r -= r.upper - (hi + margin);
+            if (r != range) plot_->xAxis->setRange(r);
+            overview_->setVisibleRange(plot_->xAxis->range().lower, plot_->xAxis->range().upper);
+          });
+
+  legend_ = new QLabel(this);
+  legend_->setWordWrap(true);
+  legend_->setTextFormat(Qt::RichText);
+  legend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  readout_ = new QLabel(this);
+  readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  readout_->setWordWrap(true);
+  readout_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  // Room for the hover and cursor lines from the start: a readout appearing must not shrink the
+  // lanes under the pointer.
+  readout_->setFixedHeight(readout_->fontMetrics().lineSpacing() * 2 + 4);
+  readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  readout_->setText(tr("Press 1 or 2 over the lanes to place cursors A and B."));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  layout->addWidget(plot_, 1);
+  layout->addWidget(overview_);
+  layout->addWidget(legend_);
+  layout->addWidget(readout_);
+  applyPalette();
+}
+
+LanesView::~LanesView() = default;
+
+void LanesView::setIncident(const Incident& incident) {
+  incident_ = &incident;
+  replayed_ = baseline_ = nullptr;
+  pending_from_.reset();
+  cursors_ = {};
+  hover_.reset();
+  applyTimeTicker();
+  rebuild();
+  fitAll();
+}
+
+void LanesView::updateOverview() {
+  // The replayed breaker and checkout lanes (the recorded ones before a replay).
+  std::vector<LaneRow> rows;
+  for (const char* lane : {"breaker", "checkout"}) {
+    auto i = rowIndex(lane, RowKind::replayed);
+    if (!i || lanes_->rows()[*i].bars.empty()) i = rowIndex(lane, RowKind::recorded);
+    if (i && !lanes_->rows()[*i].bars.empty()) rows.push_back(lanes_->rows()[*i]);
+  }
+  const double from = incident_ ? toSeconds(incident_->start) : 0;
+  const double to = incident_ ? toSeconds(incident_->end) : 1;
+  overview_->setRows(std::move(rows), from, to);
+  overview_->setVisibleRange(plot_->xAxis->range().lower, plot_->xAxis->range().upper);
+}
+
+void LanesView::applyTimeTicker() {
+  const std::optional<Micros> clock = incident_ ? incident_->clock_start : std::nullopt;
+  plot_->xAxis->setTicker(makeTimeTicker(clock));
+  plot_->xAxis->setLabel(timeAxisLabel(clock));
+}
+
+TimeAxisPlace LanesView::timeAxisPlace() const {
+  TimeAxisPlace place;
+  const QRect rect = plot_->axisRect()->rect();
+  place.global_left = plot_->mapToGlobal(QPoint(rect.left(), 0)).x();
+  place.global_right = plot_->mapToGlobal(QPoint(rect.right(), 0)).x();
+  const QVector<double> ticks = plot_->xAxis->tickVector();
+  const QVector<QString> labels = plot_->xAxis->tickVectorLabels();
+  for (qsizetype i = 0; i < ticks.size() && i < labels.size(); ++i)
+    place.ticks.append({ticks[i], labels[i]});
+  return place;
+}
+
+QString LanesView::legendText() const {
+  return legend_->text();
+}
+
+void LanesView::updateLegend() {
+  QStringList lanes;
+  for (const LegendLane& lane : legend()) {
+    QStringList states;
+    for (const auto& [name, colour] : lane.states)
+      states << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                    .arg(colour.name(), name.toHtmlEscaped());
+    lanes << QStringLiteral("<b>%1</b>&nbsp; %2")
+                 .arg(lane.title.toHtmlEscaped(), states.join(QStringLiteral("&nbsp; ")));
+  }
+  if (legend_->toolTip().isEmpty())
+    legend_->setToolTip(
+        tr("A column split in colours: states shorter than a pixel, by their share of it.\n"
+           "A bar under the lanes: a cluster of transitions, with their count; zoom in to open "
+           "it."));
+  const QString text = lanes.join(QStringLiteral(" &nbsp;&nbsp; "));
+  if (legend_->text() != text) legend_->setText(text);
+}
+
+QString LanesView::rowTitle(const RowPlace& place) const {
+  return place.kind == RowKind::baseline ? baseline_name_
+                                         : laneTitle(place.lane, place.kind, incident_, library_);
+}
+
+void LanesView::setBaselineName(const QString& name) {
+  // No rebuild here: the results it would draw may be gone (B replaced); the caller's
+  // setResults() follows.
+  baseline_name_ = name;
+}
+
+QStringList LanesView::rowTitles() const {
+  QStringList titles;
+  for (const RowPlace& place : rows_) titles << rowTitle(place);
+  return titles;
+}
+
+void LanesView::setBreakerLibrary(BreakerLibrary library) {
+  library_ = library;
+}
+
+void LanesView::setResults(const Result& replayed, const Result* baseline) {
+  replayed_ = &replayed;
+  baseline_ = baseline;
+  rebuild();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::setPendingFrom(std::optional<double> seconds) {
+  if (pending_from_ == seconds) return;
+  pending_from_ = seconds;
+  rebuild();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::addPendingVeil() {
+  if (!pending_from_ || incident_ == nullptr) return;
+  // Over the replayed rows only: the recorded ones and the deployed config's ghost are whole.
+  // The items go with the event marks, so that a relayout (zoom, pan) replaces them.
+  QColor veil = palette().color(QPalette::Window);
+  veil.setAlpha(200);
+  const double to = toSeconds(incident_->end);
+  for (const RowPlace& place : rows_) {
+    if (place.kind != RowKind::replayed) continue;
+    auto* rect = new QCPItemRect(plot_);
+    rect->topLeft->setCoords(*pending_from_, place.top);
+    rect->bottomRight->setCoords(to, place.bottom);
+    rect->setPen(Qt::NoPen);
+    rect->setBrush(veil);
+    rect->setSelectable(false);
+    event_items_.push_back(rect);
+  }
+  auto* text = new QCPItemText(plot_);
+  text->position->setCoords(*pending_from_, lanes_bottom_ / 2);
+  text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  text->setPadding(QMargins(8, 0, 0, 0));
+  text->setText(tr("replaying…"));
+  text->setColor(palette().color(QPalette::WindowText));
+  text->setSelectable(false);
+  event_items_.push_back(text);
+}
+
+void LanesView::replotNow() {
+  plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void LanesView::fitAll() {
+  if (incident_ == nullptr) return;
+  const double lo = toSeconds(incident_->start), hi = toSeconds(incident_->end);
+  plot_->xAxis->setRange(lo, hi);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::showRange(double from, double to) {
+  plot_->xAxis->setRange(from, to);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::layoutRows() {
+  rows_.clear();
+  double y = 0;
+  for (const char* lane_name : kLaneOrder) {
+    const std::string lane = lane_name;
+    const bool has_recorded = incident_ && incident_->recorded.lane(lane) != nullptr;
+    bool ghost = baseline_ != nullptr && lane != "health" && lane != "dependency";
+    if (lane == "pods") {
+      // Only runs with load-balancer health checks have a pods lane; the deployed config's shows
+      // as a ghost like the breaker's, and the row stays while either run has one.
+      ghost = baseline_ != nullptr && !baseline_->pods.intervals.empty();
+      const bool replayed = replayed_ != nullptr && !replayed_->pods.intervals.empty();
+      if (!has_recorded && !replayed && !ghost) continue;
+    }
+    if (has_recorded) {
+      rows_.push_back({lane, RowKind::recorded, y, y + kRecordedHeight});
+      y += kRecordedHeight + kRowGap;
+    }
+    const double height = lane == "health" || lane == "pods" ? kRecordedHeight : kReplayedHeight;
+    rows_.push_back({lane, RowKind::replayed, y, y + height});
+    y += height;
+    if (ghost) {
+      rows_.push_back({lane, RowKind::baseline, y + kRowGap, y + kRowGap + kGhostHeight});
+      y += kRowGap + kGhostHeight;
+    }
+    y += lane == "dependency" ? kRowGap : kGroupGap;
+  }
+  lanes_bottom_ = y - kGroupGap;
+}
+
+void LanesView::rebuild() {
+  plot_->clearItems();
+  bracket_labels_.clear();
+  layoutRows();
+  std::vector<LaneRow> rows;
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (const auto& place : rows_) {
+    LaneRow row;
+    row.top = place.top;
+    row.bottom = place.bottom;
+    row.ghost = place.kind == RowKind::baseline;
+    const Lane* lane = nullptr;
+    if (place.kind == RowKind::recorded && incident_) lane = incident_->recorded.lane(place.lane);
+    if (place.kind == RowKind::replayed && replayed_) lane = laneOf(*replayed_, place.lane);
+    if (place.kind == RowKind::baseline && baseline_) lane = laneOf(*baseline_, place.lane);
+    if (lane) fillRow(row, *lane, place.lane);
+    if (place.kind == RowKind::replayed && place.lane == "pods" && replayed_) {
+      // Every ejection and return is a tick across the row: "7 of 8" and "6 of 8" share a colour.
+      QColor ink = palette().color(QPalette::WindowText);
+      ink.setAlpha(150);
+      row.mark_color = ink.rgba();
+      for (const auto& e : replayed_->events)
+        if (isPodEvent(e)) row.marks.push_back(toSeconds(e.at));
+    }
+    rows.push_back(std::move(row));
+    ticker->addTick((place.top + place.bottom) / 2, rowTitle(place));
+  }
+  lanes_->setRows(std::move(rows));
+  updateLegend();
+  updateOverview();
+  plot_->yAxis->setTicker(ticker);
+  fitValueAxis();
+  event_items_.clear();  // clearItems() deleted them
+  drag_line_ = nullptr;  // and the dragged change's line (a replay can land mid-drag)
+  if (replayed_) {
+    addBrackets();
+    addEvents();
+  }
+  addPendingVeil();
+  events_layout_ = eventsLayoutKey();
+  updateCursors();
+}
+
+void LanesView::addBrackets() {
+  const Result& r = *replayed_;
+  const QColor ink = palette().color(QPalette::WindowText);
+  const QFontMetrics metrics(font());
+  // A breaker that flaps opens dozens of times: a bracket narrower than a few pixels on screen
+  // is left out, a label goes on the part of its bracket that is on screen (a bracket off
+  // screen draws nothing), and only where it does not run into another on its line: zooming in
+  // lays them out again and shows more.
+  std::map<double, std::vector<std::pair<double, double>>> taken;  // per bracket line (y)
+  const QRect area = plot_->axisRect()->rect();
+  auto bracket = [&](double from, double to, double y, const QString& label) {
+    if (to - from <= 0) return;
+    const double x1 = plot_->xAxis->coordToPixel(from);
+    const double x2 = plot_->xAxis->coordToPixel(to);
+    if (std::min(x2, static_cast<double>(area.right())) -
+            std::max(x1, static_cast<double>(area.left())) <
+        3)
+      return;
+    auto* b = new QCPItemBracket(plot_);
+    b->left->setCoords(to, y);
+    b->right->setCoords(from, y);
+    b->setLength(6);
+    b->setPen(QPen(ink, 1));
+    b->setClipToAxisRect(true);
+    event_items_.push_back(b);
+    const LabelPlace place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(label) + 6,
+                                               area.left(), area.right(), 3, taken[y]);
+    if (place.line < 0) return;
+    auto* text = new QCPItemText(plot_);
+    text->position->setCoords(plot_->xAxis->pixelToCoord((place.left + place.right) / 2), y);
+    text->setPadding(QMargins(0, 0, 0, 6));  // above the bracket's ticks
+    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    text->setText(label);
+    text->setColor(ink);
+    text->setClipToAxisRect(true);
+    event_items_.push_back(text);
+    bracket_labels_.push_back(label.toStdString());
+  };
+  const QString dependency = incident_ && !incident_->dependency.name.empty()
+                                 ? QString::fromStdString(incident_->dependency.name)
+                                 : QString();
+  for (const LaneBracket& b : laneBrackets(r, dependency))
+    bracket(b.from, b.to, bracketLineY(b.line), b.label);
+}
+
+namespace {
+
+// "76 trips, 75 closes": what a cluster of breaker and health events holds.
+QString clusterSummary(std::span<const Event* const> events) {
+  int trips = 0, reopens = 0, closes = 0, half_opens = 0, health = 0;
+  for (const Event* e : events) {
+    switch (e->kind) {
+      case EventKind::trip:
+        ++trips;
+        break;
+      case EventKind::reopen:
+        ++reopens;
+        break;
+      case EventKind::close:
+        ++closes;
+        break;
+      case EventKind::half_open:
+        ++half_opens;
+        break;
+      case EventKind::health_green:
+      case EventKind::health_red:
+        ++health;
+        break;
+      default:
+        break;
+    }
+  }
+  auto count = [](int n, const char* one, const char* many) {
+    return n == 1 ? LanesView::tr(one) : LanesView::tr(many).arg(QLocale().toString(n));
+  };
+  QStringList parts;
+  if (trips) parts << count(trips, "1 trip", "%1 trips");
+  if (reopens) parts << count(reopens, "1 reopen", "%1 reopens");
+  if (closes) parts << count(closes, "1 close", "%1 closes");
+  if (parts.isEmpty() && half_opens) parts << count(half_opens, "1 half-open", "%1 half-opens");
+  if (health) parts << count(health, "1 health change", "%1 health changes");
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+void LanesView::addEvents() {
+  const QColor ink = palette().color(QPalette::WindowText);
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  const QFontMetrics metrics(small);
+  const QRect area = plot_->axisRect()->rect();
+  const int kLevels = event_lines_;
+  // Transitions closer than this (pixels) fold into a counted cluster; zooming in opens it.
+  constexpr double kJoin = 12;
+  constexpr std::size_t kFoldFrom = 3;  // events: two close ones are still drawn apart
+  QColor faint = ink;
+  faint.setAlpha(110);
+  // An operator's change is drawn solid in the highlight colour: it can be dragged.
+  const QPen change_pen(palette().color(QPalette::Highlight), 2);
+  auto marker = [&](double t, double top, bool change = false) {
+    auto* line = new QCPItemLine(plot_);
+    line->start->setCoords(t, top);
+    line->end->setCoords(t, lanes_bottom_ + 0.1);
+    line->setPen(change ? change_pen : QPen(faint, 1, Qt::DashLine));
+    line->setClipToAxisRect(true);
+    event_items_.push_back(line);
+  };
+  auto text = [&](double t, int level, bool hang_left, const QString& label) {
+    auto* item = new QCPItemText(plot_);
+    item->position->setCoords(t, eventLineY(level));
+    item->setPositionAlignment((hang_left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    item->setText(label);
+    item->setColor(ink);
+    item->setClipToAxisRect(true);
+    item->setFont(small);
+    event_items_.push_back(item);
+  };
+  auto onScreen = [&](double x) { return x >= area.left() - 1 && x <= area.right() + 1; };
+
+  // What gets a label, in the order the labels are given room: operators' changes first, then
+  // breaker and health transitions (one by one or as clusters), then pod ejections.
+  struct Labelled {
+    double t = 0;
+    QString label;
+    std::function<void()> on_placed;  // the marks drawn only with their label
+  };
+  std::vector<Labelled> labelled;
+
+  std::vector<const Event*> transitions;
+  std::vector<double> xs;
+  for (const auto& e : replayed_->events) {
+    if (e.kind == EventKind::probe || isPodEvent(e)) continue;
+    const double t = toSeconds(e.at);
+    const double x = plot_->xAxis->coordToPixel(t);
+    if (!onScreen(x)) continue;
+    if (e.kind == EventKind::change) {
+      marker(t, 0, true);
+      labelled.push_back({t, QString::fromStdString(e.label), {}});
+      continue;
+    }
+    transitions.push_back(&e);
+    xs.push_back(x);
+  }
+  for (const Cluster& c : clusterByPixels(xs, kJoin)) {
+    if (c.size() < kFoldFrom) {
+      for (std::size_t i = c.begin; i < c.end; ++i) {
+        const Event& e = *transitions[i];
+        const double t = toSeconds(e.at);
+        marker(t, 0);
+        QString label = QString::fromStdString(e.label);
+        if (e.kind == EventKind::half_open)
+          label = e.label.find("health") != std::string::npos ? tr("half-open: health green")
+                                                              : tr("half-open");
+        labelled.push_back({t, label, {}});
+      }
+      continue;
+    }
+    // A cluster: a bar under the lanes from its first event to its last, and a count.
+    const double from = toSeconds(transitions[c.begin]->at);
+    const double to = toSeconds(transitions[c.end - 1]->at);
+    auto* bar = new QCPItemRect(plot_);
+    const double below = plot_->yAxis->coordToPixel(lanes_bottom_);
+    bar->topLeft->setCoords(from, plot_->yAxis->pixelToCoord(below + 1));
+    bar->bottomRight->setCoords(to, plot_->yAxis->pixelToCoord(below + 4));
+    bar->setPen(QPen(faint, 1));
+    bar->setBrush(faint);
+    bar->setClipToAxisRect(true);
+    event_items_.push_back(bar);
+    labelled.push_back(
+        {from, clusterSummary(std::span(transitions).subspan(c.begin, c.size())), {}});
+  }
+
+  // Pod ejections and returns are ticks in the pods row (LaneRow::marks). A flapping load
+  // balancer makes dozens, so nearby ones are labelled together ("pods: 5 ejected, 4 back"), and
+  // their marker is drawn with the label only.
+  const auto pods_row = std::find_if(rows_.begin(), rows_.end(), [](const RowPlace& p) {
+    return p.lane == "pods" && p.kind == RowKind::replayed;
+  });
+  if (pods_row != rows_.end()) {
+    struct PodCluster {
+      double t = 0, last_x = 0;
+      const Event* first = nullptr;
+      int ejected = 0, returned = 0;
+    };
+    std::vector<PodCluster> clusters;
+    const double join = metrics.horizontalAdvance(QStringLiteral("pod 88 ejected")) + 8;
+    for (const auto& e : replayed_->events) {
+      if (!isPodEvent(e)) continue;
+      const double t = toSeconds(e.at);
+      const double x = plot_->xAxis->coordToPixel(t);
+      if (!onScreen(x)) continue;
+      if (clusters.empty() || x - clusters.back().last_x >= join) clusters.push_back({t, x, &e});
+      PodCluster& c = clusters.back();
+      c.last_x = x;
+      (e.kind == EventKind::pod_ejected ? c.ejected : c.returned) += 1;
+    }
+    const double pods_top = pods_row->top;
+    for (const PodCluster& c : clusters) {
+      QString label;
+      if (c.ejected + c.returned == 1) {
+        // "pod 3 ejected by the load balancer (6 of 8)" -> "pod 3 ejected"
+        const QString full = QString::fromStdString(c.first->label);
+        const QString pod = full.section(' ', 0, 1);
+        label = c.ejected ? tr("%1 ejected").arg(pod) : tr("%1 back").arg(pod);
+      } else {
+        label = tr("pods: %1 ejected, %2 back").arg(c.ejected).arg(c.returned);
+      }
+      const double t = c.t;
+      labelled.push_back({t, label, [&marker, t, pods_top] { marker(t, pods_top); }});
+    }
+  }
+
+  std::vector<LabelRequest> requests;
+  requests.reserve(labelled.size());
+  for (const Labelled& l : labelled)
+    requests.push_back({plot_->xAxis->coordToPixel(l.t),
+                        static_cast<double>(metrics.horizontalAdvance(l.label)) + 8});
+  const auto places = placeEventLabels(requests, area.left(), area.right(), kLevels);
+  for (std::size_t i = 0; i < labelled.size(); ++i) {
+    if (places[i].line < 0) continue;  // no line has room: the marker alone (zoom in for more)
+    if (labelled[i].on_placed) labelled[i].on_placed();
+    text(labelled[i].t, places[i].line, places[i].hang_left, labelled[i].label);
+  }
+}
+
+void LanesView::relayoutEvents() {
+  for (QCPAbstractItem* item : event_items_) plot_->removeItem(item);
+  event_items_.clear();
+  bracket_labels_.clear();
+  if (replayed_) {
+    addBrackets();
+    addEvents();
+  }
+  addPendingVeil();
+  events_layout_ = eventsLayoutKey();
+}
+
+LanesView::EventsLayoutKey LanesView::eventsLayoutKey() const {
+  const QCPRange range = plot_->xAxis->range();
+  const QCPRange rows = plot_->yAxis->range();
+  return {range.lower, range.upper, rows.lower, rows.upper, plot_->axisRect()->rect()};
+}
+
+int LanesView::bracketLinePixels() const {
+  return QFontMetrics(font()).height() + 8;
+}
+
+int LanesView::eventLinePixels() const {
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  return QFontMetrics(small).lineSpacing() + 1;  // lines never touch
+}
+
+bool LanesView::fitValueAxis() {
+  // Rows in value units, bands in pixels: the range that gives the bands their pixels. A short
+  // plot gets fewer label lines, so that the rows keep at least half of it.
+  const double height = plot_->axisRect()->height();
+  bracket_lines_ =
+      std::clamp(static_cast<int>(height * 0.2) / bracketLinePixels(), 1, kBracketLines);
+  event_lines_ = std::clamp(static_cast<int>(height * 0.3 - 8) / eventLinePixels(), 1, kEventLines);
+  const double band_above = bracket_lines_ * bracketLinePixels() + 4;
+  const double band_below = event_lines_ * eventLinePixels() + 8;
+  const double rows = std::max(20.0, height - band_above - band_below);
+  const double per_unit = rows / std::max(lanes_bottom_, 0.1);
+  const QCPRange want(-band_above / per_unit, lanes_bottom_ + band_below / per_unit);
+  const QCPRange now = plot_->yAxis->range();
+  if (std::abs(now.lower - want.lower) < 1e-9 && std::abs(now.upper - want.upper) < 1e-9)
+    return false;
+  plot_->yAxis->setRange(want);
+  return true;
+}
+
+double LanesView::bracketLineY(int line) const {
+  // Line 0 just above the lanes, line 1 above it (when there is room for two).
+  line = std::min(line, bracket_lines_ - 1);
+  const double top = plot_->yAxis->coordToPixel(0);
+  return plot_->yAxis->pixelToCoord(top - 4 - line * bracketLinePixels());
+}
+
+double LanesView::eventLineY(int line) const {
+  const double bottom = plot_->yAxis->coordToPixel(lanes_bottom_);
+  return plot_->yAxis->pixelToCoord(bottom + 6 + line * eventLinePixels());
+}
+
+void LanesView::updateCursors() {
+  static const char* kNames[] = {"A", "B"};
+  static const QColor kColors[] = {QColor(0x9b, 0x30, 0xd0), QColor(0x20, 0x80, 0xa0)};
+  for (int i = 0; i < 2; ++i) {
+    if (!cursors_[i]) continue;
+    auto* line = new QCPItemStraightLine(plot_);
+    line->setLayer("cursors");
+    line->point1->setCoords(*cursors_[i], 0);
+    line->point2->setCoords(*cursors_[i], 1);
+    line->setPen(QPen(kColors[i], 1.5));
+    auto* label = new QCPItemText(plot_);
+    label->setLayer("cursors");
+    label->position->setCoords(*cursors_[i], plot_->yAxis->range().lower);
+    label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    label->setText(kNames[i]);
+    label->setColor(kColors[i]);
+  }
+  readout_->setText(readoutText());
+}
+
+QString LanesView::readoutAt(double s) const {
+  if (replayed_ == nullptr) return {};
+  QStringList parts;
+  const Micros t = fromSeconds(s);
+  for (const char* lane_name : kLaneOrder) {
+    const Lane* lane = laneOf(*replayed_, lane_name);
+    if (lane == nullptr) continue;
+    const auto state = lane->stateAt(t);
+    if (state.empty()) continue;
+    const QString text = QString::fromUtf8(state.data(), static_cast<int>(state.size()));
+    if (std::string_view(lane_name) == "pods")
+      parts << tr("%1 in rotation").arg(text);  // "6 of 8 pods in rotation"
+    else
+      parts << laneTitle(lane_name, RowKind::replayed, incident_, library_) + " " + text;
+  }
+  return parts.join(QStringLiteral(" · "));
+}
+
+QString LanesView::readoutText() const {
+  QStringList lines;
+  if (hover_) lines << tr("%1 s: %2").arg(QString::number(*hover_, 'f', 2), readoutAt(*hover_));
+  for (int i = 0; i < 2; ++i)
+    if (cursors_[i])
+      lines << tr("%1 at %2 s: %3")
+                   .arg(i == 0 ? "A" : "B", QString::number(*cursors_[i], 'f', 3),
+                        readoutAt(*cursors_[i]));
+  if (cursors_[0] && cursors_[1])
+    lines << tr("Δt = %1 s").arg(QString::number(std::abs(*cursors_[1] - *cursors_[0]), 'f', 3));
+  if (lines.isEmpty()) return tr("Press 1 or 2 over the lanes to place cursors A and B.");
+  return lines.join('\n');
+}
+
+double LanesView::snapToChange(double s, double pixel_radius) const {
+  if (replayed_ == nullptr) return s;
+  double best = s, best_distance = pixel_radius;
+  const double x = plot_->xAxis->coordToPixel(s);
+  for (const char* lane_name : kLaneOrder) {
+    const Lane* lane = laneOf(*replayed_, lane_name);
+    if (lane == nullptr) continue;
+    for (std::size_t i = 1; i < lane->intervals.size(); ++i) {
+      const double edge = toSeconds(lane->intervals[i].from);
+      const double d = std::abs(plot_->xAxis->coordToPixel(edge) - x);
+      if (d <= best_distance) {
+        best_distance = d;
+        best = edge;
+      }
+    }
+  }
+  return best;
+}
+
+void LanesView::setCursorAt(int which, double s) {
+  cursors_[static_cast<std::size_t>(which)] = s;
+  rebuild();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  emit cursorsChanged();
+}
+
+void LanesView::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_1 || event->key() == Qt::Key_2) {
+    const QPoint local = plot_->mapFromGlobal(QCursor::pos());
+    const double t = hover_ ? *hover_ : plot_->xAxis->pixelToCoord(local.x());
+    setCursorAt(event->key() == Qt::Key_1 ? 0 : 1, snapToChange(t, 8));
+    return;
+  }
+  if (event->key() == Qt::Key_Escape) {
+    cursors_ = {};
+    rebuild();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    emit cursorsChanged();
+    return;
+  }
+  QWidget::keyPressEvent(event);
+}
+
+namespace {
+bool editingText() {
+  // A table cell being edited has its editor (a line edit or spin box) focused.
+  const QWidget* focus = QApplication::focusWidget();
+  return qobject_cast<const QLineEdit*>(focus) != nullptr ||
+         qobject_cast<const QAbstractSpinBox*>(focus) != nullptr ||
+         qobject_cast<const QTextEdit*>(focus) != nullptr ||
+         qobject_cast<const QPlainTextEdit*>(focus) != nullptr;
+}
+}  // namespace
+
+bool LanesView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == plot_ && event->type() == QEvent::KeyPress) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if (key->key() == Qt::Key_1 || key->key() == Qt::Key_2 || key->key() == Qt::Key_Escape) {
+      keyPressEvent(key);
+      return true;
+    }
+  }
+  if (watched == plot_ && event->type() == QEvent::Enter && !editingText()) {
+    // Keys 1, 2 and Esc act where the mouse is ("press 1 over the lanes"), without a click
+    // first; focus stays in a box the user is typing into.
+    plot_->setFocus(Qt::MouseFocusReason);
+  }
+  if (watched == plot_ && event->type() == QEvent::Leave) {
+    hover_.reset();
+    readout_->setText(readoutText());
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+std::optional<Micros> LanesView::changeNear(double x, double pixels) const {
+  if (replayed_ == nullptr) return std::nullopt;
+  std::optional<Micros> best;
+  double best_distance = pixels;
+  for (const Event& e : replayed_->events) {
+    if (e.kind != EventKind::change) continue;
+    const double d = std::abs(plot_->xAxis->coordToPixel(toSeconds(e.at)) - x);
+    if (d <= best_distance) {
+      best_distance = d;
+      best = e.at;
+    }
+  }
+  return best;
+}
+
+// A change's marker can be dragged along the time axis ("what if it had come 20 minutes
+// earlier"); anywhere else a drag pans, as before.
+void LanesView::onMousePress(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(event->pos()))
+    return;
+  drag_from_ = changeNear(event->pos().x(), 5);
+  if (!drag_from_) return;
+  plot_->setInteraction(QCP::iRangeDrag, false);
+  drag_line_ = new QCPItemLine(plot_);
+  drag_line_->setLayer(QStringLiteral("cursors"));
+  QColor ink = palette().color(QPalette::Highlight);
+  drag_line_->setPen(QPen(ink, 2));
+  const double t = toSeconds(*drag_from_);
+  drag_line_->start->setCoords(t, 0);
+  drag_line_->end->setCoords(t, lanes_bottom_);
+  plot_->layer(QStringLiteral("cursors"))->replot();
+}
+
+void LanesView::onMouseRelease(QMouseEvent* event) {
+  if (!drag_from_) return;
+  const Micros from = *drag_from_;
+  drag_from_.reset();
+  if (drag_line_ != nullptr) plot_->removeItem(drag_line_);
+  drag_line_ = nullptr;
+  plot_->setInteraction(QCP::iRangeDrag, true);
+  plot_->layer(QStringLiteral("cursors"))->replot();
+  if (incident_ == nullptr) return;
+  // To a tenth of a second, within the window.
+  const double seconds = std::round(plot_->xAxis->pixelToCoord(event->pos().x()) * 10) / 10;
+  const Micros to = std::clamp(fromSeconds(seconds), incident_->start, incident_->end);
+  if (to != from) emit changeDragged(from, to);
+}
+
+void LanesView::onMouseMove(QMouseEvent* event) {
+  if (drag_from_ && drag_line_ != nullptr) {
+    const double t = plot_->xAxis->pixelToCoord(event->pos().x());
+    drag_line_->start->setCoords(t, 0);
+    drag_line_->end->setCoords(t, lanes_bottom_);
+    plot_->layer(QStringLiteral("cursors"))->replot();
+  } else {
+    plot_->setCursor(changeNear(event->pos().x(), 5) ? Qt::SizeHorCursor : Qt::ArrowCursor);
+  }
+  if (!plot_->axisRect()->rect().contains(event->pos())) return;
+  hover_ = plot_->xAxis->pixelToCoord(event->pos().x());
+  readout_->setText(readoutText());
+}
+
+void LanesView::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) {
+    applyPalette();
+    rebuild();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+  QWidget::changeEvent(event);
+}
+
+void LanesView::applyPalette() {
+  applyPlotPalette(*plot_, {plot_->xAxis, plot_->yAxis}, palette(), kLanesGridAlpha);
+}
+
+QRect LanesView::rowRect(const std::string& lane, RowKind kind) const {
+  for (const auto& place : rows_) {
+    if (place.lane != lane || place.kind != kind) continue;
+    const int left = plot_->axisRect()->left();
+    const int right = plot_->axisRect()->right();
+    const int top = static_cast<int>(plot_->yAxis->coordToPixel(place.top));
+    const int bottom = static_cast<int>(plot_->yAxis->coordToPixel(place.bottom));
+    return QRect(QPoint(left, top), QPoint(right, bottom)).translated(plot_->pos());
+  }
+  return {};
+}
+
+std::vector<std::string> LanesView::bracketLabels() const {
+  return bracket_labels_;
+}
+
+std::vector<double> LanesView::rowMarks(const std::string& lane, RowKind kind) const {
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].lane == lane && rows_[i].kind == kind) return lanes_->rows()[i].marks;
+  return {};
+}
+
+std::optional<std::size_t> LanesView::rowIndex(const std::string& lane, RowKind kind) const {
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].lane == lane && rows_[i].kind == kind) return i;
+  return std::nullopt;
+}
+
+Folded LanesView::rowFold(const std::string& lane, RowKind kind) const {
+  const auto i = rowIndex(lane, kind);
+  return i ? lanes_->foldedRow(*i) : Folded{};
+}
+
+std::vector<std::pair<QString, QRectF>> LanesView::rowNames(const std::string& lane,
+                                                            RowKind kind) const {
+  const auto i = rowIndex(lane, kind);
+  auto names = i ? lanes_->rowNames(*i) : std::vector<std::pair<QString, QRectF>>{};
+  for (auto& [name, rect] : names) rect.translate(plot_->pos());
+  return names;
+}
+
+std::vector<std::pair<double, double>> LanesView::rowSpans(const std::string& lane,
+                                                           RowKind kind) const {
+  std::vector<std::pair<double, double>> spans;
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    if (rows_[i].lane != lane || rows_[i].kind != kind) continue;
+    for (const LaneBar& bar : lanes_->rows()[i].bars) spans.emplace_back(bar.from, bar.to);
+  }
+  return spans;
+}
+
+std::vector<LanesView::LegendLane> LanesView::legend() const {
+  // Per lane, each state once, in the order the lane first shows it.
+  std::vector<LegendLane> lanes;
+  std::string last_lane;
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const std::string& lane = rows_[i].lane;
+    if (lane == last_lane) continue;
+    last_lane = lane;
+    LegendLane entry{laneTitle(lane, RowKind::replayed, incident_, library_), {}};
+    QSet<QString> seen;
+    for (std::size_t j = i; j < rows_.size() && rows_[j].lane == lane; ++j)
+      for (const LaneState& state : lanes_->rows()[j].states)
+        if (!seen.contains(state.name)) {
+          seen.insert(state.name);
+          entry.states.emplace_back(state.name, QColor::fromRgb(state.color));
+        }
+    if (!entry.states.empty()) lanes.push_back(std::move(entry));
+  }
+  return lanes;
+}
+
+namespace {
+
+bool isDark(const QPalette& p) {
+  return p.color(QPalette::Window).lightness() < 128;
+}
+
+}  // namespace
+
+std::optional<QByteArray> LanesView::renderImage(const QString& format, QString* error) const {
+  return renderImage(format, error, ExportHeader{});
+}
+
+std::optional<QByteArray> LanesView::renderImage(const QString& format, QString* error,
+                                                 const ExportHeader& header) const {
+  const QString suffix = format.toLower();
+  if (suffix != "png" && suffix != "pdf" && suffix != "svg") {
+    if (error) *error = tr("Unknown image type '%1': use .png, .svg or .pdf").arg(format);
+    return std::nullopt;
+  }
+  // Exports are light whatever the desktop's theme (they go into documents); the view takes
+  // its own palette back afterwards.
+  auto* self = const_cast<LanesView*>(this);
+  const bool relight = header.light && isDark(palette());
+  const bool had_own_palette = testAttribute(Qt::WA_SetPalette);
+  const QPalette before = palette();
+  if (relight) self->setPalette(documentPalette(before));
+  plot_->replot(QCustomPlot::rpImmediateRefresh);
+  const QPalette colours = palette();
+
+  // Title and config lines above the plot, the legend below it, in the plot's width.
+  const int width = std::max(plot_->width(), 400);
+  const int plot_height = plot_->height();
+  QFont title_font = font();
+  title_font.setBold(true);
+  title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
+  const QFontMetrics title_metrics(title_font), metrics(font());
+  const int pad = 10;
+  const int title_height = (header.title.isEmpty() ? 0 : title_metrics.height() + 4) +
+                           static_cast<int>(header.lines.size()) * metrics.lineSpacing() +
+                           (header.title.isEmpty() && header.lines.isEmpty() ? 0 : pad);
+  // The legend flows left to right, wrapping at the width.
+  struct Placed {
+    QPoint at;
+    QString text;
+    QColor swatch;  // invalid: a lane's title
+  };
+  std::vector<Placed> placed;
+  int x = pad, y = 0;
+  const int line = metrics.lineSpacing() + 2;
+  auto put = [&](const QString& text, QColor swatch) {
+    const int w = metrics.horizontalAdvance(text) + (swatch.isValid() ? line + 4 : 0) + 12;
+    if (x + w > width - pad && x > pad) {
+      x = pad;
+      y += line;
+    }
+    placed.push_back({QPoint(x, y), text, swatch});
+    x += w;
+  };
+  for (const LegendLane& lane : legend()) {
+    put(lane.title + QStringLiteral(":"), QColor());
+    for (const auto& [name, colour] : lane.states) put(name, colour);
+    x += 8;
+  }
+  const int legend_height = placed.empty() ? 0 : y + line + pad;
+  const int height = pad + title_height + plot_height + legend_height;
+
+  auto paint = [&](QCPPainter& painter) {
+    painter.fillRect(QRect(0, 0, width, height), colours.color(QPalette::Base));
+    painter.setPen(colours.color(QPalette::WindowText));
+    int top = pad;
+    if (!header.title.isEmpty()) {
+      painter.setFont(title_font);
+      painter.drawText(QRect(pad, top, width - 2 * pad, title_metrics.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, header.title);
+      top += title_metrics.height() + 4;
+    }
+    painter.setFont(font());
+    for (const QString& text : header.lines) {
+      painter.drawText(QRect(pad, top, width - 2 * pad, metrics.lineSpacing()),
+                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
+                       metrics.elidedText(text, Qt::ElideRight, width - 2 * pad));
+      top += metrics.lineSpacing();
+    }
+    top = pad + title_height;
+    painter.save();
+    painter.translate(0, top);
+    plot_->toPainter(&painter, plot_->width(), plot_height);
+    painter.restore();
+    top += plot_height;
+    painter.setFont(font());
+    for (const Placed& p : placed) {
+      QRect text_rect(p.at.x(), top + p.at.y(), width, line);
+      if (p.swatch.isValid()) {
+        painter.fillRect(QRect(p.at.x(), top + p.at.y() + 3, line - 6, line - 6), p.swatch);
+        text_rect.setLeft(p.at.x() + line);
+        painter.setFont(font());
+      } else {
+        QFont bold = font();
+        bold.setBold(true);
+        painter.setFont(bold);
+      }
+      painter.setPen(colours.color(QPalette::WindowText));
+      painter.drawText(text_rect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, p.text);
+    }
+  };
+
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  bool ok = false;
+  if (suffix == "png") {
+    QImage image(QSize(width, height) * 2, QImage::Format_ARGB32);
+    image.setDevicePixelRatio(2);
+    QCPPainter painter(&image);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    paint(painter);
+    ok = painter.end() && image.save(&buffer, "PNG");
+  } else if (suffix == "pdf") {
+    QPdfWriter pdf(&buffer);
+    pdf.setResolution(72);
+    pdf.setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setTitle(header.title.isEmpty() ? QStringLiteral("BreakerLab lanes") : header.title);
+    QCPPainter painter;
+    ok = painter.begin(&pdf);
+    if (ok) {
+      painter.setMode(QCPPainter::pmVectorized);
+      painter.setMode(QCPPainter::pmNoCaching);
+      paint(painter);
+      ok = painter.end();
+    }
+  } else {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(QSize(width, height));
+    svg.setViewBox(QRect(0, 0, width, height));
+    svg.setTitle(header.title.isEmpty() ? QStringLiteral("BreakerLab lanes") : header.title);
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      painter.setMode(QCPPainter::pmVectorized);
+      paint(painter);
+      ok = painter.end();
+    }
+  }
+  if (relight) {
+    self->setPalette(had_own_palette ? before : QPalette());
+    if (!had_own_palette) self->setAttribute(Qt::WA_SetPalette, false);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+  }
+  if (!ok) {
+    if (error) *error = tr("Could not draw the lanes as %1").arg(suffix.toUpper());
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+}  // namespace breakerlab::views
