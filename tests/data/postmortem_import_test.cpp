@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "breakerlab/core/outcome/expectations.h"
@@ -378,6 +379,36 @@ INSTANTIATE_TEST_SUITE_P(Incidents, RoundTrip,
                                            "incidents/inc-2026-0912-payment-timeout.yaml",
                                            "incidents/inc-payment-retry-amplification.yaml", k0908,
                                            k0814, kRetry, kTimeout));
+
+}  // namespace
+}  // namespace breakerlab
+
+namespace breakerlab {
+namespace {
+
+// Each source has a stable key (what a workspace stores) and a display name, one row each: the
+// key reads back as its source, and no two sources share either name.
+TEST(IncidentSourceNames, EachKeyReadsBackAndNoNameIsShared) {
+  const IncidentSource sources[] = {IncidentSource::incident,
+                                    IncidentSource::config,
+                                    IncidentSource::postmortem_markdown,
+                                    IncidentSource::postmortem_text,
+                                    IncidentSource::request_log_csv,
+                                    IncidentSource::request_log_jsonl,
+                                    IncidentSource::prometheus_range,
+                                    IncidentSource::otlp_traces,
+                                    IncidentSource::unknown};
+  std::set<std::string_view> keys, names;
+  for (const IncidentSource s : sources) {
+    EXPECT_EQ(incidentSourceFromKey(sourceKey(s)), s) << sourceKey(s);
+    EXPECT_TRUE(keys.insert(sourceKey(s)).second) << sourceKey(s);
+    EXPECT_TRUE(names.insert(toString(s)).second) << toString(s);
+  }
+  // Stored in workspaces: these keys never change (docs/workspace.md).
+  EXPECT_EQ(sourceKey(IncidentSource::postmortem_markdown), "postmortem_markdown");
+  EXPECT_EQ(sourceKey(IncidentSource::otlp_traces), "otlp_traces");
+  EXPECT_EQ(incidentSourceFromKey("no_such_source"), std::nullopt);
+}
 
 }  // namespace
 }  // namespace breakerlab

@@ -139,54 +139,47 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 }  // namespace
 
 namespace {
-// The workspace's names of the sources (docs/workspace.md): stable, unlike the display names.
-constexpr std::pair<IncidentSource, std::string_view> kSourceKeys[] = {
-    {IncidentSource::incident, "incident"},
-    {IncidentSource::config, "config"},
-    {IncidentSource::postmortem_markdown, "postmortem_markdown"},
-    {IncidentSource::postmortem_text, "postmortem_text"},
-    {IncidentSource::request_log_csv, "request_log_csv"},
-    {IncidentSource::request_log_jsonl, "request_log_jsonl"},
-    {IncidentSource::prometheus_range, "prometheus_range"},
-    {IncidentSource::otlp_traces, "otlp_traces"},
-    {IncidentSource::unknown, "unknown"},
+// Each source's two names, in one table: the key workspaces store (docs/workspace.md: stable,
+// never shown) and the name the import report and the workbench show.
+struct SourceNames {
+  IncidentSource source;
+  std::string_view key;
+  std::string_view display;
 };
+constexpr SourceNames kSourceNames[] = {
+    {IncidentSource::incident, "incident", "BreakerLab incident (breakerlab/1)"},
+    {IncidentSource::config, "config", "BreakerLab config (breakerlab-config/1)"},
+    {IncidentSource::postmortem_markdown, "postmortem_markdown",
+     "postmortem (Markdown with fenced blocks)"},
+    {IncidentSource::postmortem_text, "postmortem_text",
+     "postmortem (plain text with a UTC timeline)"},
+    {IncidentSource::request_log_csv, "request_log_csv", "request log (CSV)"},
+    {IncidentSource::request_log_jsonl, "request_log_jsonl", "request log (JSON Lines)"},
+    {IncidentSource::prometheus_range, "prometheus_range",
+     "Prometheus range query (query_range matrix)"},
+    {IncidentSource::otlp_traces, "otlp_traces", "OpenTelemetry traces (OTLP JSON)"},
+    {IncidentSource::unknown, "unknown", "unknown"},
+};
+
+const SourceNames& namesOf(IncidentSource source) {
+  for (const SourceNames& n : kSourceNames)
+    if (n.source == source) return n;
+  return kSourceNames[std::size(kSourceNames) - 1];  // unknown
+}
 }  // namespace
 
 std::string_view sourceKey(IncidentSource source) {
-  for (const auto& [s, key] : kSourceKeys)
-    if (s == source) return key;
-  return "unknown";
+  return namesOf(source).key;
 }
 
 std::optional<IncidentSource> incidentSourceFromKey(std::string_view key) {
-  for (const auto& [s, k] : kSourceKeys)
-    if (k == key) return s;
+  for (const SourceNames& n : kSourceNames)
+    if (n.key == key) return n.source;
   return std::nullopt;
 }
 
 std::string_view toString(IncidentSource source) {
-  switch (source) {
-    case IncidentSource::incident:
-      return "BreakerLab incident (breakerlab/1)";
-    case IncidentSource::config:
-      return "BreakerLab config (breakerlab-config/1)";
-    case IncidentSource::postmortem_markdown:
-      return "postmortem (Markdown with fenced blocks)";
-    case IncidentSource::postmortem_text:
-      return "postmortem (plain text with a UTC timeline)";
-    case IncidentSource::request_log_csv:
-      return "request log (CSV)";
-    case IncidentSource::request_log_jsonl:
-      return "request log (JSON Lines)";
-    case IncidentSource::prometheus_range:
-      return "Prometheus range query (query_range matrix)";
-    case IncidentSource::otlp_traces:
-      return "OpenTelemetry traces (OTLP JSON)";
-    case IncidentSource::unknown:
-      return "unknown";
-  }
-  return "unknown";
+  return namesOf(source).display;
 }
 
 std::string_view toString(ImportFinding::Kind kind) {
