@@ -45,6 +45,7 @@
 #include "breakerlab/data/values.h"
 #include "breakerlab/views/changes_panel.h"
 #include "breakerlab/views/knob_panel.h"
+#include "breakerlab/views/lane_keys.h"
 #include "breakerlab/views/lanes_view.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "breakerlab/views/outcome_chart.h"
@@ -1208,11 +1209,7 @@ void MainWindow::showShortcuts() {
     rows.push_back({a->shortcut().toString(QKeySequence::NativeText), what});
   }
   std::sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.what < y.what; });
-  for (const auto& [keys, what] :
-       {std::pair{"Wheel / drag", "Zoom / pan the time axis"},
-        std::pair{"1 / 2", "Place cursor A / B at the mouse (snaps to state changes)"},
-        std::pair{"Esc", "Remove the cursors"}})
-    rows.push_back({QString::fromUtf8(keys), tr(what)});
+  for (const views::LaneKeyHelp& k : views::laneKeyHelp()) rows.push_back({k.keys, k.what});
   QString html = QStringLiteral("<table cellspacing=6>");
   for (const Row& r : rows)
     html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(r.keys, r.what);

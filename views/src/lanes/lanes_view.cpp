@@ -22,6 +22,7 @@
 #include <span>
 
 #include "breakerlab/views/lane_colors.h"
+#include "breakerlab/views/lane_keys.h"
 #include "charts/plot_palette.h"
 #include "lanes/label_layout.h"
 #include "lanes/lane_brackets.h"
@@ -763,13 +764,14 @@ void LanesView::setCursorAt(int which, double s) {
 }
 
 void LanesView::keyPressEvent(QKeyEvent* event) {
-  if (event->key() == Qt::Key_1 || event->key() == Qt::Key_2) {
+  const std::optional<LaneKeyAction> action = laneKeyAction(event->key());
+  if (action == LaneKeyAction::cursor_a || action == LaneKeyAction::cursor_b) {
     const QPoint local = plot_->mapFromGlobal(QCursor::pos());
     const double t = hover_ ? *hover_ : plot_->xAxis->pixelToCoord(local.x());
-    setCursorAt(event->key() == Qt::Key_1 ? 0 : 1, snapToChange(t, 8));
+    setCursorAt(action == LaneKeyAction::cursor_a ? 0 : 1, snapToChange(t, 8));
     return;
   }
-  if (event->key() == Qt::Key_Escape) {
+  if (action == LaneKeyAction::clear_cursors) {
     cursors_ = {};
     rebuild();
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -793,7 +795,7 @@ bool editingText() {
 bool LanesView::eventFilter(QObject* watched, QEvent* event) {
   if (watched == plot_ && event->type() == QEvent::KeyPress) {
     auto* key = static_cast<QKeyEvent*>(event);
-    if (key->key() == Qt::Key_1 || key->key() == Qt::Key_2 || key->key() == Qt::Key_Escape) {
+    if (laneKeyAction(key->key())) {
       keyPressEvent(key);
       return true;
     }

@@ -1,0 +1,46 @@
+#include "breakerlab/views/lane_keys.h"
+
+#include <QCoreApplication>
+
+namespace breakerlab::views {
+
+namespace {
+
+struct LaneKey {
+  Qt::Key key;
+  LaneKeyAction action;
+};
+constexpr LaneKey kKeys[] = {
+    {Qt::Key_1, LaneKeyAction::cursor_a},
+    {Qt::Key_2, LaneKeyAction::cursor_b},
+    {Qt::Key_Escape, LaneKeyAction::clear_cursors},
+};
+
+// The sheet's rows: the keys above (1 and 2 share a row) and the mouse.
+struct HelpRow {
+  const char* keys;
+  const char* what;
+};
+constexpr HelpRow kHelp[] = {
+    {"Wheel / drag", "Zoom / pan the time axis"},
+    {"1 / 2", "Place cursor A / B at the mouse (snaps to state changes)"},
+    {"Esc", "Remove the cursors"},
+};
+
+}  // namespace
+
+std::optional<LaneKeyAction> laneKeyAction(int qt_key) {
+  for (const LaneKey& k : kKeys)
+    if (k.key == qt_key) return k.action;
+  return std::nullopt;
+}
+
+std::vector<LaneKeyHelp> laneKeyHelp() {
+  std::vector<LaneKeyHelp> rows;
+  for (const HelpRow& r : kHelp)
+    rows.push_back({QCoreApplication::translate("breakerlab::views::LanesView", r.keys),
+                    QCoreApplication::translate("breakerlab::views::LanesView", r.what)});
+  return rows;
+}
+
+}  // namespace breakerlab::views
