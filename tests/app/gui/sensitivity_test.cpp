@@ -116,7 +116,8 @@ TEST_F(SensitivityDock, OpensOnItsShortcutWithThe8SepQuestionAsItsDefaults) {
   EXPECT_FALSE(window.sensitivityDock()->isHidden());
   EXPECT_EQ(panel().xKnob()->currentData().toString(), kInterval);
   EXPECT_EQ(panel().yKnob()->currentData().toString(), kPoll);
-  EXPECT_EQ(panel().metricBox()->currentData().toString(), QStringLiteral("cached_while_healthy_s"));
+  EXPECT_EQ(panel().metricBox()->currentData().toString(),
+            QStringLiteral("cached_while_healthy_s"));
   EXPECT_TRUE(panel().notice().isEmpty()) << "the early probe is on: the poll counts";
 }
 
