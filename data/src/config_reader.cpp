@@ -71,7 +71,9 @@ RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::stri
         src, *v, m.path("mode"),
         {{"in_request", RetryMode::in_request}, {"background", RetryMode::background}});
   if (auto* v = m.find("budget")) {
-    const MapReader b(src, *v, m.path("budget"), {"ratio", "min_per_second", "window"});
+    const MapReader b(src, *v, m.path("budget"), {"scope", "ratio", "min_per_second", "window"});
+    if (auto* x = b.find("scope"))
+      r.budget.scope = readEnum(src, *x, b.path("scope"), kStateScopeNames);
     if (auto* x = b.find("ratio")) r.budget.ratio = readPercent(src, *x, b.path("ratio")) / 100;
     if (auto* x = b.find("min_per_second"))
       r.budget.min_per_second = readNumber(src, *x, b.path("min_per_second"), 0.0, 1e9);
@@ -122,10 +124,12 @@ void readHalfOpen(const Source& src, const YAML::Node& node, const std::string& 
 
 BreakerConfig readBreaker(const Source& src, const YAML::Node& node, const std::string& path) {
   BreakerConfig b;
-  const MapReader m(src, node, path,
-                    {"enabled", "library", "placement", "window", "min_calls", "failure_rate",
-                     "consecutive_failures", "slow_call", "failures", "open", "half_open"});
+  const MapReader m(
+      src, node, path,
+      {"enabled", "scope", "library", "placement", "window", "min_calls", "failure_rate",
+       "consecutive_failures", "slow_call", "failures", "open", "half_open"});
   if (auto* v = m.find("enabled")) b.enabled = readBool(src, *v, m.path("enabled"));
+  if (auto* v = m.find("scope")) b.scope = readEnum(src, *v, m.path("scope"), kStateScopeNames);
   if (auto* v = m.find("library")) {
     const auto library = v->IsScalar() ? breakerLibraryFromString(v->Scalar()) : std::nullopt;
     std::vector<std::string_view> names;
@@ -238,7 +242,9 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
   if (auto* v = m.find("fallback")) {
     const MapReader fb(src, *v, m.path("fallback"), {"cache"});
     if (auto* x = fb.find("cache")) {
-      const MapReader cache(src, *x, fb.path("cache"), {"enabled", "ttl"});
+      const MapReader cache(src, *x, fb.path("cache"), {"enabled", "scope", "ttl"});
+      if (auto* y = cache.find("scope"))
+        c.cache.scope = readEnum(src, *y, cache.path("scope"), kStateScopeNames);
       if (auto* y = cache.find("enabled"))
         c.cache.enabled = readBool(src, *y, cache.path("enabled"));
       if (auto* y = cache.find("ttl")) c.cache.ttl = readDuration(src, *y, cache.path("ttl"));

@@ -54,6 +54,7 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
 
   YAML::Node breaker(YAML::NodeType::Map);
   breaker["enabled"] = boolText(b.enabled);
+  breaker["scope"] = std::string(toString(b.scope));
   breaker["library"] = std::string(toString(b.library));
   breaker["placement"] =
       std::string(b.placement == BreakerPlacement::inside_retry ? "inside_retry" : "outside_retry");
@@ -111,6 +112,7 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
   retry["retry_on"] = outcomeList(r.retry_on);
   retry["mode"] = std::string(r.mode == RetryMode::background ? "background" : "in_request");
   YAML::Node budget = flowMap();
+  budget["scope"] = std::string(toString(r.budget.scope));
   budget["ratio"] = formatPercent(r.budget.ratio * 100);
   budget["min_per_second"] = formatNumber(r.budget.min_per_second);
   budget["window"] = formatDuration(r.budget.window);
@@ -124,6 +126,7 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
 
   YAML::Node cache = flowMap();
   cache["enabled"] = boolText(c.cache.enabled);
+  cache["scope"] = std::string(toString(c.cache.scope));
   cache["ttl"] = formatDuration(c.cache.ttl);
   YAML::Node fallback(YAML::NodeType::Map);
   fallback["cache"] = cache;

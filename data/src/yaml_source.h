@@ -135,4 +135,17 @@ E readEnum(const Source& src, const YAML::Node& node, std::string_view path,
   failExpected(src, node, path, "one of " + joinNames(names));
 }
 
+// An enum spelled by its one table (kStateScopeNames, ...).
+template <class E, std::size_t N>
+E readEnum(const Source& src, const YAML::Node& node, std::string_view path,
+           const std::array<std::pair<std::string_view, E>, N>& choices) {
+  if (node.IsScalar()) {
+    for (const auto& [name, value] : choices)
+      if (node.Scalar() == name) return value;
+  }
+  std::vector<std::string_view> names;
+  for (const auto& c : choices) names.push_back(c.first);
+  failExpected(src, node, path, "one of " + joinNames(names));
+}
+
 }  // namespace breakerlab::data_detail

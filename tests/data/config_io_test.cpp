@@ -198,7 +198,9 @@ TEST(ConfigToYaml, IsCanonical) {
         "early_probe: {enabled: false, poll: 2s}",
         "half_open: {probes: 3, spacing: 1s, close_when: all_succeed, "
         "reopen_on_first_failure: false}",
-        "timeout: {attempt: 800ms, total: 0s}", "cache: {enabled: true, ttl: 60s}",
+        "timeout: {attempt: 800ms, total: 0s}", "cache: {enabled: true, scope: per_pod, ttl: 60s}",
+        "  enabled: true\n  scope: per_pod\n  library: breakerlab",
+        "budget: {scope: per_pod, ratio: 0%, min_per_second: 0, window: 10s}",
         "backoff: {kind: exponential, base: 200ms, multiplier: 2, max: 5s}",
         "retry_on: [timeout, refused, server_error, pool_exhausted]", "mode: in_request",
         "pool: {size: 0, max_wait: 0s}", "workers: {per_pod: 0, queue: 0, call_threads: false}",

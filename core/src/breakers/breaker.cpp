@@ -43,6 +43,8 @@ std::string_view toString(BreakerTransition::Cause cause) {
       return "hosts ejected";
     case C::hosts_returned:
       return "hosts returned";
+    case C::pods_scaled:
+      return "pods scaled";
   }
   return "?";
 }

@@ -2,6 +2,12 @@
 
 namespace breakerlab {
 
+std::string_view toString(StateScope scope) {
+  for (const auto& [name, value] : kStateScopeNames)
+    if (value == scope) return name;
+  return "?";
+}
+
 std::string validate(const Config& config) {
   const BreakerConfig& b = config.breaker;
   if (b.window_type != WindowType::consecutive && b.window_size == 0)

@@ -26,6 +26,14 @@ std::vector<KnobChoice> libraryChoices() {
   return choices;
 }
 
+// Where a stateful part lives, spelled as kStateScopeNames spells it.
+std::vector<KnobChoice> scopeChoices() {
+  std::vector<KnobChoice> choices;
+  for (const auto& [name, scope] : kStateScopeNames)
+    choices.push_back({name, scope == StateScope::per_pod ? "One per pod" : "One for the fleet"});
+  return choices;
+}
+
 // The fields after the tip, for an entry that sets its scale or what 0 means.
 constexpr std::nullopt_t kAnyLibrary = std::nullopt;
 constexpr auto kLog = KnobSpec::Scale::log;
@@ -57,7 +65,7 @@ const std::vector<KnobSpec>& specs() {
     for (std::size_t i = 0; i < v.size(); ++i) {
       const std::string_view id = v[i].id;
       if (id.starts_with("breaker.") && id != "breaker.enabled" && id != "breaker.placement" &&
-          id != "breaker.library") {
+          id != "breaker.library" && id != "breaker.scope") {
         v[i].library = BreakerLibrary::breakerlab;
         after_generic = i + 1;
       }
@@ -109,6 +117,12 @@ std::vector<KnobSpec> ownSpecs() {
          return c.breaker.enabled && c.breaker.library != BreakerLibrary::envoy;
        },
        "outside_retry: the breaker sees each request once; inside_retry: every attempt"},
+      {"breaker.scope", "Trip", "Breakers", Kind::choice, "", 0, 1, 1, 0, scopeChoices(),
+       [](const Config& c) { return static_cast<double>(c.breaker.scope); },
+       [](Config& c, double v) { c.breaker.scope = static_cast<StateScope>(count(v)); }, breakerOn,
+       "per_pod: every pod keeps its own breaker and sees only the calls the load balancer sends "
+       "it, as every library does in its process; shared: one breaker for the whole fleet (a "
+       "distributed breaker)"},
       {"breaker.window.type",
        "Trip",
        "Window",
@@ -510,6 +524,14 @@ std::vector<KnobSpec> ownSpecs() {
        retrying,
        "in_request: the worker waits through the backoff and every retry; background: the first "
        "attempt answers the checkout and the retries run off the request path"},
+      {"retry.budget.scope", "Retries", "Retry budget", Kind::choice, "", 0, 1, 1, 0,
+       scopeChoices(), [](const Config& c) { return static_cast<double>(c.retry.budget.scope); },
+       [](Config& c, double v) { c.retry.budget.scope = static_cast<StateScope>(count(v)); },
+       [](const Config& c) {
+         return retrying(c) && (c.retry.budget.ratio > 0 || c.retry.token_bucket.capacity > 0);
+       },
+       "per_pod: every pod keeps its own retry budget and token bucket (Finagle, the AWS SDKs, "
+       "gRPC); shared: one account for the fleet"},
       // Fallback
       {"fallback.cache.enabled",
        "Fallback cache",
@@ -525,6 +547,12 @@ std::vector<KnobSpec> ownSpecs() {
        [](Config& c, double v) { c.cache.enabled = v != 0; },
        nullptr,
        "Off: a failed or rejected call fails the checkout"},
+      {"fallback.cache.scope", "Fallback cache", "Caches", Kind::choice, "", 0, 1, 1, 0,
+       scopeChoices(), [](const Config& c) { return static_cast<double>(c.cache.scope); },
+       [](Config& c, double v) { c.cache.scope = static_cast<StateScope>(count(v)); },
+       [](const Config& c) { return c.cache.enabled; },
+       "per_pod: every pod caches the prices it fetched itself (an in-process cache); shared: one "
+       "cache for the fleet (Redis, memcached)"},
       {"fallback.cache.ttl",
        "Fallback cache",
        "Cache TTL",

@@ -460,6 +460,13 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
     }
     break;
   }
+  const FleetMetrics fleet = fleetMetrics(facts.fleet, start, end);
+  m.pod_trips = fleet.pod_trips;
+  m.pod_seconds_open = fleet.pod_seconds_open;
+  m.any_pod_open_s = fleet.any_pod_open_s;
+  m.all_pods_open_s = fleet.all_pods_open_s;
+  m.trip_spread_s = fleet.trip_spread_s;
+  m.close_spread_s = fleet.close_spread_s;
   m.oldest_cached_price_s = toSeconds(facts.oldest_cached_age);
   m.dependency_calls = facts.dependency_calls;
   m.dependency_failures = facts.dependency_failures;
@@ -491,6 +498,10 @@ void buildReport(const Incident& incident, const Config& config, const HealthTim
   const Micros end = incident.end;
   // The metrics read the breaker and health lanes.
   result.breaker = breakerLane(facts.transitions, start, end);
+  if (!facts.fleet.shared && !facts.fleet.empty() && parts.has(ReportPart::lanes_and_events)) {
+    result.pod_breakers = facts.fleet.lanes(start, end);
+    result.fleet_counts = facts.fleet.counts();
+  }
   result.dependency = dependencyLane(incident.dependency, start, end);
   result.health = healthLane(health, start, end);
   Tally tally;

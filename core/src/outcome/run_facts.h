@@ -8,13 +8,17 @@
 
 #include "breakerlab/core/breakers/breaker.h"
 #include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/fleet.h"
 #include "breakerlab/core/outcome/result.h"
 #include "dependency/health_timeline.h"
 
 namespace breakerlab {
 
 struct RunFacts {
+  // One breaker's transitions; with per-pod breakers, the fleet's at a glance
+  // (FleetBreakers::summary) and each pod's in `fleet`.
   std::vector<BreakerTransition> transitions;
+  FleetBreakers fleet;
   std::vector<ProbeResult> probes;
   std::uint64_t dependency_calls = 0;
   std::uint64_t dependency_failures = 0;

@@ -24,6 +24,9 @@ void Simulation::arriveAtPod(Micros t, std::uint32_t key, std::uint32_t record,
     client_.round_robin = client_.round_robin + 1 == pods ? 0 : client_.round_robin + 1;
   } while (!client_.pods[pod].in_rotation);
   Pod& p = client_.pods[pod];
+  if (counted && config_.breaker.enabled && !breakers_.single())
+    result_.checkouts[record].breaker_closed =
+        breakers_.of(static_cast<std::uint16_t>(pod)).state() == BreakerState::closed;
   if (workers_limit_ > 0) {
     if (p.workers_busy >= workers_limit_) {
       noteWorkersFull(p.workers_busy);

@@ -12,7 +12,12 @@ Config leadInView(Config config, bool breaker_moved, bool calls_outlasted) {
     config.retry.budget = budget;
     config.retry.token_bucket = bucket;
   }
-  if (config.pricing.mode != PricingMode::cache_first) config.cache = defaults.cache;
+  if (config.pricing.mode != PricingMode::cache_first) {
+    // The settings go unread, but the prices the lead-in stored are kept per pod or for the fleet.
+    const StateScope scope = config.cache.scope;
+    config.cache = defaults.cache;
+    config.cache.scope = scope;
+  }
   if (config.breaker.library == BreakerLibrary::breakerlab) {
     config.native = defaults.native;
     if (!breaker_moved) {

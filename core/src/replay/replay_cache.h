@@ -10,6 +10,7 @@
 #include "dependency/dependency_model.h"
 #include "dependency/traffic_model.h"
 #include "outcome/run_facts.h"
+#include "replay/parts/breaker_fleet.h"
 #include "replay/parts/client_state.h"
 #include "replay/parts/held_call.h"
 #include "replay/parts/in_flight.h"
@@ -127,9 +128,9 @@ struct ReplayCache::Snapshot {
   RunShape shape;
   bool breaker_moved;  // the breaker left the closed state during the lead-in
   LeadInTimes times;
-  Breaker breaker;
+  BreakerFleet breakers;
   DependencyModel dependency;
-  PriceCache prices;
+  std::vector<PriceCache> caches;
   InFlight in_flight;
   RetryLoop retries;
   ClientState client;

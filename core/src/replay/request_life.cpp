@@ -30,8 +30,10 @@ void Simulation::arriveWithKey(Micros t, std::uint64_t request, std::uint32_t re
     trace_->pods.push_back(static_cast<std::uint16_t>(
         resources_ && client_.in_rotation > 0 ? client_.round_robin : 0));
   }
-  if (counted && config_.breaker.enabled)
-    result_.checkouts[record].breaker_closed = breaker_.state() == BreakerState::closed;
+  // The state a checkout met: the fleet's one breaker; per pod, the one of the pod it is routed
+  // to (set there).
+  if (counted && config_.breaker.enabled && breakers_.single())
+    result_.checkouts[record].breaker_closed = breakers_.first().state() == BreakerState::closed;
   const auto id = static_cast<std::uint32_t>(request);
   if (!resources_) {
     beginRequest(t, t, 0, key, record, id);
@@ -52,7 +54,7 @@ bool Simulation::admitOutside(Micros t, Micros arrival, std::uint16_t pod, std::
       lead_in_times_.failures = true;
       if (record != kLeadInRecord) {
         ++facts_.rejected_calls;
-        fallBack(record, key, t, t - arrival);
+        fallBack(record, pod, key, t, t - arrival);
       }
       return false;
     }
@@ -66,17 +68,18 @@ void Simulation::startRefresh(Micros t, std::uint16_t pod, std::uint32_t key) {
     permit = acquireAt(t, HeldCall::Kind::refresh, t, key, kRefreshRecord, 0, 0, pod);
     if (!permit.permitted) return;  // rejected, or held until the breaker decides
   }
-  client_.refreshing[key] = 1;
-  client_.refreshed_at[key] = t;
+  const std::uint32_t slot = cacheSlot(pod, key);
+  client_.refreshing[slot] = 1;
+  client_.refreshed_at[slot] = t;
   if (!startAttempt(t, t, key, kRefreshRecord, client_.refreshes++, permit, 0, pod))
-    client_.refreshing[key] = 0;
+    client_.refreshing[slot] = 0;
 }
 
 // Asks the breaker; a call it holds is kept under a token until it is released.
 BreakerPermit Simulation::acquireAt(Micros t, HeldCall::Kind kind, Micros request_start,
                                     std::uint32_t key, std::uint32_t record, std::uint32_t request,
                                     std::uint8_t attempt, std::uint16_t pod) {
-  if (!holds_calls_) return breaker_.acquire(t);
+  if (!holds_calls_) return breakers_.acquire(pod, t);
   std::uint32_t token;
   const HeldCall held{kind, request_start, key, record, request, attempt, pod};
   if (!free_held_.empty()) {
@@ -87,7 +90,7 @@ BreakerPermit Simulation::acquireAt(Micros t, HeldCall::Kind kind, Micros reques
     token = static_cast<std::uint32_t>(held_.size());
     held_.push_back(held);
   }
-  const BreakerPermit permit = breaker_.acquire(t, token);
+  const BreakerPermit permit = breakers_.acquire(pod, t, token);
   if (!permit.waiting) free_held_.push_back(token);
   return permit;
 }
@@ -96,15 +99,9 @@ BreakerPermit Simulation::acquireAt(Micros t, HeldCall::Kind kind, Micros reques
 // on as it would have (or lets go of its worker when it is rejected now).
 void Simulation::serveReleased(Micros t) {
   // A released call that asks again may release others (its result decides the half-open
-  // state); they are served after it, until the breaker holds nothing it has answered.
-  std::vector<std::uint32_t> tokens;
-  for (;;) {
-    std::vector<std::uint32_t>& released = breaker_.released();
-    if (released.empty()) return;
-    tokens.clear();
-    tokens.swap(released);
-    serveTokens(t, tokens);
-  }
+  // state); they are served after it, until no breaker holds anything it has answered.
+  breakers_.serveReleased(
+      [&](const std::vector<std::uint32_t>& tokens) { serveTokens(t, tokens); });
 }
 
 void Simulation::serveTokens(Micros t, const std::vector<std::uint32_t>& tokens) {
@@ -117,7 +114,7 @@ void Simulation::serveTokens(Micros t, const std::vector<std::uint32_t>& tokens)
           releaseWorker(h.pod, t);
         break;
       case HeldCall::Kind::refresh:
-        if (!client_.refreshing[h.key]) startRefresh(t, h.pod, h.key);
+        if (!client_.refreshing[cacheSlot(h.pod, h.key)]) startRefresh(t, h.pod, h.key);
         break;
       case HeldCall::Kind::attempt:
         if (!startAttempt(t, h.request_start, h.key, h.record, h.request,
@@ -163,16 +160,16 @@ void Simulation::complete(const PendingCall& call) {
       if (shape_.pool_tracked) releaseConnection(call.pod, call.at);
     }
   }
-  if (breakerInside() && call.start() >= breaker_since_)
-    recordAtBreaker(call.at, call.permit, call.outcome, call.duration);
+  if (breakerInside() && call.start() >= breakers_.bornAt(call.pod))
+    recordAtBreaker(call.at, call.pod, call.permit, call.outcome, call.duration);
   if (call.outcome == CallOutcome::success) {
-    prices_.store(call.key, call.at);
-    if (call.attempt == 0) retries_.onFirstAttemptSuccess();
+    cacheOf(call.pod).store(call.key, call.at);
+    if (call.attempt == 0) retries_.onFirstAttemptSuccess(call.pod);
   }
   if (call.record == kRefreshRecord) {
-    client_.refreshing[call.key] = 0;
-    if (breakerOutside() && call.request_start >= breaker_since_)
-      recordAtBreaker(call.at, call.permit, call.outcome, call.at - call.request_start);
+    client_.refreshing[cacheSlot(call.pod, call.key)] = 0;
+    if (breakerOutside() && call.request_start >= breakers_.bornAt(call.pod))
+      recordAtBreaker(call.at, call.pod, call.permit, call.outcome, call.at - call.request_start);
     return;
   }
   const bool failed =
@@ -195,8 +192,8 @@ void Simulation::complete(const PendingCall& call) {
 void Simulation::requestOver(const PendingCall& call) {
   // The outside breaker sees it once, for the whole loop.
   const Micros total = call.at - call.request_start;
-  if (breakerOutside() && call.request_start >= breaker_since_)
-    recordAtBreaker(call.at, call.permit, call.outcome, total);
+  if (breakerOutside() && call.request_start >= breakers_.bornAt(call.pod))
+    recordAtBreaker(call.at, call.pod, call.permit, call.outcome, total);
   if (isCheckout(call.record)) {
     const Micros latency = requestLatency(call.record, call.attempt, total);
     switch (call.outcome) {
@@ -207,7 +204,7 @@ void Simulation::requestOver(const PendingCall& call) {
         finish(call.record, CheckoutOutcome::failed, FailReason::client_error, latency);
         break;
       default:
-        fallBack(call.record, call.key, call.at, latency);
+        fallBack(call.record, call.pod, call.key, call.at, latency);
     }
     if (result_.checkouts[call.record].outcome == CheckoutOutcome::failed) {
       facts_.failed_checkout_attempts += call.attempt + 1u;
@@ -225,12 +222,13 @@ Micros Simulation::requestLatency(std::uint32_t record, std::uint8_t attempt, Mi
   return total;
 }
 
-void Simulation::recordAtBreaker(Micros t, const BreakerPermit& permit, CallOutcome outcome,
-                                 Micros duration) {
-  breaker_.record(t, permit, outcome, duration);
+void Simulation::recordAtBreaker(Micros t, std::uint16_t pod, const BreakerPermit& permit,
+                                 CallOutcome outcome, Micros duration) {
+  breakers_.record(pod, t, permit, outcome, duration);
+  const Breaker& breaker = breakers_.of(pod);
   if (!facts_.first_trip && t >= incident_.start && t <= incident_.end &&
-      breaker_.state() == BreakerState::open) {
-    const BreakerTransition& last = breaker_.transitions().back();
+      breaker.state() == BreakerState::open) {
+    const BreakerTransition& last = breaker.transitions().back();
     if (last.at == t && last.from == BreakerState::closed) facts_.first_trip = t;
   }
 }
@@ -248,9 +246,10 @@ bool Simulation::retryAfter(const PendingCall& call, bool rejected) {
   return true;
 }
 
-void Simulation::fallBack(std::uint32_t record, std::uint32_t key, Micros now, Micros waited) {
+void Simulation::fallBack(std::uint32_t record, std::uint16_t pod, std::uint32_t key, Micros now,
+                          Micros waited) {
   const auto age =
-      config_.cache.enabled ? prices_.servableAge(key, now, config_.cache.ttl) : std::nullopt;
+      config_.cache.enabled ? cacheOf(pod).servableAge(key, now, config_.cache.ttl) : std::nullopt;
   if (age) {
     facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, *age);
     finish(record, CheckoutOutcome::cached, FailReason::none, waited);

@@ -28,6 +28,7 @@
 #include "dependency/random.h"
 #include "dependency/traffic_model.h"
 #include "outcome/run_facts.h"
+#include "replay/parts/breaker_fleet.h"
 #include "replay/parts/client_state.h"
 #include "replay/parts/held_call.h"
 #include "replay/parts/in_flight.h"
@@ -47,6 +48,11 @@ class Simulation {
 
   // Connections per pod; "unlimited" is a limit never reached, so that a run whose pool a
   // change limits counts connections from the start.
+  // How many of a stateful part the run keeps: one per pod the fleet ever has, or one.
+  std::uint32_t instances(StateScope scope) const {
+    return scope == StateScope::per_pod ? shape_.max_pods : 1;
+  }
+
   static std::uint32_t poolLimit(const Config& c) {
     return c.pool.size == 0 ? UINT32_MAX : c.pool.size;
   }
@@ -235,10 +241,10 @@ class Simulation {
       if (kResources && thread == next) {
         releaseCallThread();
       } else if (timer == next) {
-        if (breaker_.skipIdleTimers(
+        if (breakers_.skipIdleTimers(
                 earliest(until, completion - 1, thread - 1, retry, give_up, check)))
           continue;
-        breaker_.fireTimer();
+        breakers_.fireTimer();
       } else if (kResources && give_up == next) {
         giveUp();
       } else if (retry == next) {
@@ -253,7 +259,7 @@ class Simulation {
 
   // --- Timed changes ---------------------------------------------------------------------
 
-  Micros breakerTimer() const { return config_.breaker.enabled ? breaker_.nextTimer() : kNever; }
+  Micros breakerTimer() const { return config_.breaker.enabled ? breakers_.nextTimer() : kNever; }
 
   // Whether a request that arrived at `request_start` runs its retries in the background: the
   // mode in force when it arrived.
@@ -305,17 +311,19 @@ class Simulation {
                                            std::uint32_t request) {
     const bool counted = record != kLeadInRecord;
     if (cache_first_) {
-      const Micros fetched = prices_.fetchedAt(key);
-      if (const auto age = prices_.servableAge(key, t, config_.cache.ttl)) {
+      const PriceCache& prices = cacheOf(pod);
+      const Micros fetched = prices.fetchedAt(key);
+      if (const auto age = prices.servableAge(key, t, config_.cache.ttl)) {
         if (counted) {
           facts_.oldest_cached_age = std::max(facts_.oldest_cached_age, *age);
           finish(record, CheckoutOutcome::cached, FailReason::none, t - arrival);
         }
         // One refresh per key in flight, and at most one per refresh_after: a failing
         // dependency is not asked again on every checkout.
-        const Micros last = client_.refreshed_at[key];
+        const std::uint32_t slot = cacheSlot(pod, key);
+        const Micros last = client_.refreshed_at[slot];
         const Micros every = config_.pricing.refresh_after;
-        if (t - fetched >= every && !client_.refreshing[key] &&
+        if (t - fetched >= every && !client_.refreshing[slot] &&
             (last == kNever || t - last >= every))
           startRefresh(t, pod, key);
         return false;
@@ -372,10 +380,10 @@ class Simulation {
           }
         }
         if (record == kRefreshRecord) {
-          client_.refreshing[key] = 0;
+          client_.refreshing[cacheSlot(pod, key)] = 0;
         } else if (record != kLeadInRecord) {
           ++facts_.rejected_calls;
-          fallBack(record, key, t, requestLatency(record, attempt, t - request_start));
+          fallBack(record, pod, key, t, requestLatency(record, attempt, t - request_start));
         }
         return false;
       }
@@ -415,14 +423,14 @@ class Simulation {
   [[gnu::always_inline]] void send(const PendingCall& c, Micros t) {
     const bool counted =
         isCheckout(c.record) || (c.record == kRefreshRecord && t >= incident_.start);
-    if (c.attempt == 0 && c.record != kRefreshRecord) retries_.onRequest(t);
+    if (c.attempt == 0 && c.record != kRefreshRecord) retries_.onRequest(c.pod, t);
     Micros timeout = timeout_.attempt;
     if (timeout_.total > 0)
       timeout = std::max<Micros>(0, std::min(timeout, c.request_start + timeout_.total - t));
     DependencyAnswer answer = dependency_.answer(t, rng_, streamOf(c.record), c.request, c.attempt);
     if (connects_ && config_.breaker.enabled && answer.outcome != CallOutcome::refused &&
-        c.start() >= breaker_since_)
-      breaker_.connected(t, c.permit);
+        c.start() >= breakers_.bornAt(c.pod))
+      breakers_.connected(c.pod, t, c.permit);
     if (client_.servers.limited() && answer.outcome != CallOutcome::refused)
       queueAtDependency(t, timeout, answer);
     // The second of the window that holds t, for the calls and the failures per second.
@@ -502,12 +510,27 @@ class Simulation {
   // first attempt (already written to the record).
   Micros requestLatency(std::uint32_t record, std::uint8_t attempt, Micros total) const;
 
-  void recordAtBreaker(Micros t, const BreakerPermit& permit, CallOutcome outcome, Micros duration);
+  void recordAtBreaker(Micros t, std::uint16_t pod, const BreakerPermit& permit,
+                       CallOutcome outcome, Micros duration);
+
+  // --- The fleet's per-pod state (breaker.scope, fallback.cache.scope) -------------------
+
+  // The fallback cache `pod` reads and fills: its own, or the fleet's.
+  PriceCache& cacheOf(std::uint16_t pod) { return caches_[caches_.size() == 1 ? 0 : pod]; }
+  // A key's refresh bookkeeping (ClientState::refreshing, refreshed_at) in `pod`'s cache.
+  std::uint32_t cacheSlot(std::uint16_t pod, std::uint32_t key) const {
+    return caches_.size() == 1 ? key : pod * keys_.count() + key;
+  }
+  // The pod's breaker, cache and retry accounts start afresh (a pod added by a scale-out).
+  void renewPod(Micros t, std::uint16_t pod);
+  // The breaker of `index` is replaced or the run ends: what it did goes to the report.
+  void retireBreaker(std::uint32_t index, const Breaker& breaker);
 
   // Schedules the next attempt of a failed call when the retry policy allows it.
   [[gnu::noinline]] bool retryAfter(const PendingCall& call, bool rejected = false);
 
-  void fallBack(std::uint32_t record, std::uint32_t key, Micros now, Micros waited);
+  void fallBack(std::uint32_t record, std::uint16_t pod, std::uint32_t key, Micros now,
+                Micros waited);
 
   void finish(std::uint32_t record, CheckoutOutcome outcome, FailReason reason, Micros latency);
 
@@ -518,11 +541,11 @@ class Simulation {
   RunShape shape_;
   CounterRng rng_;
   HealthTimeline health_;
-  Breaker breaker_;
+  BreakerFleet breakers_;
   TimeoutConfig timeout_;  // the config's, or shorter where the breaker times calls (opossum)
   DependencyModel dependency_;
   KeySampler keys_;
-  PriceCache prices_;
+  std::vector<PriceCache> caches_;  // one per pod, or one for the fleet
   InFlight in_flight_;
   RetryLoop retries_;
   ClientState client_;
@@ -576,11 +599,15 @@ class Simulation {
   // spells (which calls it sees, when it was off, what its earlier spells reported).
   std::size_t next_change_ = 0;
   Micros next_change_at_ = kNever;
-  Micros breaker_since_ = std::numeric_limits<Micros>::min();
   Micros breaker_off_since_ = kNever;
   std::vector<std::pair<Micros, Micros>> breaker_off_;
   std::vector<BreakerTransition> earlier_transitions_;
   std::vector<ProbeResult> earlier_probes_;
+  // Per-pod breakers: each pod's transitions, of its breakers replaced so far too; when each pod
+  // came into service (kNever: out of it), and its spells in service that have ended.
+  std::vector<std::vector<BreakerTransition>> pod_transitions_;
+  std::vector<Micros> in_service_since_;
+  std::vector<FleetBreakers::Span> pod_spans_;
   // A request log's keys, per recorded arrival (the window's first at first_arrival_).
   const std::vector<std::uint32_t>& recorded_keys_ = incident_.traffic.recorded_keys;
   std::size_t first_arrival_ = firstWindowArrival(incident_);

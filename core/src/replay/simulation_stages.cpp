@@ -15,14 +15,16 @@ Simulation::Simulation(const Incident& incident, const Config& config,
       shape_(RunShape::of(config, changes_)),
       rng_(incident.seed),
       health_(incident.dependency.health),
-      breaker_(config.breaker, config.native, &health_, incident.start - incident.traffic.lead_in),
+      breakers_(config.breaker, config.native, &health_, incident.start - incident.traffic.lead_in,
+                instances(config.breaker.scope)),
       timeout_(effectiveTimeout(config)),
       dependency_(incident.dependency, firstWindowArrival(incident)),
       keys_(incident.traffic.keys),
-      prices_(keys_.count()),
+      caches_(instances(config.cache.scope), PriceCache(keys_.count())),
       in_flight_(incident.start - incident.traffic.lead_in, shape_.longest_timeout),
-      retries_(config.retry),
-      client_(config.load_balancer.pods, keys_.count(), incident.dependency.capacity),
+      retries_(config.retry, shape_.max_pods),
+      client_(config.load_balancer.pods, keys_.count() * instances(config.cache.scope),
+              incident.dependency.capacity),
       workers_limit_(config.workers.per_pod),
       pool_limit_(poolLimit(config)),
       health_checks_(config.load_balancer.health_check.enabled),
@@ -30,7 +32,7 @@ Simulation::Simulation(const Incident& incident, const Config& config,
       fifo_timeout_(timeout_.attempt),
       cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
       call_threads_(config.workers.call_threads && config.workers.per_pod > 0),
-      holds_calls_(config.breaker.enabled && breaker_.holdsCalls()),
+      holds_calls_(config.breaker.enabled && breakers_.first().holdsCalls()),
       connects_(config.breaker.library == BreakerLibrary::envoy &&
                 (config.breaker.enabled || shape_.breaker_switches)),
       progress_(progress),
@@ -38,8 +40,12 @@ Simulation::Simulation(const Incident& incident, const Config& config,
       until_progress_(progress != nullptr ? kProgressEveryEvents : ~std::uint64_t{0}) {
   resources_ = shape_.resources || client_.servers.limited();
   next_change_at_ = changes_.empty() ? kNever : changes_.front().at;
+  if (!breakers_.single()) pod_transitions_.resize(breakers_.size());
+  in_service_since_.assign(shape_.max_pods, kNever);
+  for (std::uint32_t pod = 0; pod < config.load_balancer.pods; ++pod)
+    in_service_since_[pod] = incident.start - incident.traffic.lead_in;
   if (!config.breaker.enabled) {
-    breaker_since_ = kNever;
+    breakers_.setBorn(kNever);
     breaker_off_since_ = incident.start - incident.traffic.lead_in;
   }
   if (health_checks_) {
@@ -83,10 +89,10 @@ std::uint64_t Simulation::leadIn(ReplayCache* cache) {
   const Micros start = incident_.start;
   const ReplayCache::Snapshot* snapshot = cache ? cache->snapshot_.get() : nullptr;
   if (snapshot != nullptr && snapshot->serves(incident_, config_, shape_)) {
-    breaker_ = snapshot->breaker;
-    breaker_.rebind(config_.breaker, &health_);
+    breakers_ = snapshot->breakers;
+    breakers_.rebind(config_.breaker, &health_);
     dependency_ = snapshot->dependency;
-    prices_ = snapshot->prices;
+    caches_ = snapshot->caches;
     in_flight_ = snapshot->in_flight;
     retries_ = snapshot->retries;
     client_ = snapshot->client;
@@ -118,9 +124,9 @@ std::uint64_t Simulation::leadIn(ReplayCache* cache) {
     std::shared_ptr<const TailRun> tail_run =
         cache->snapshot_ != nullptr ? std::move(cache->snapshot_->tail_run) : nullptr;
     cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
-        &incident_, incident_.seed, traffic.lead_in, config_, shape_,
-        !breaker_.transitions().empty(), lead_in_times_, breaker_, dependency_, prices_, in_flight_,
-        retries_, client_, held_, free_held_, requests, std::move(arrivals)});
+        &incident_, incident_.seed, traffic.lead_in, config_, shape_, breakers_.anyTransitions(),
+        lead_in_times_, breakers_, dependency_, caches_, in_flight_, retries_, client_, held_,
+        free_held_, requests, std::move(arrivals)});
     cache->snapshot_->workers_lo = workers_lo_;
     cache->snapshot_->workers_hi = workers_hi_;
     cache->snapshot_->worker_limit_run = std::move(worker_limit_run);
@@ -187,12 +193,20 @@ const WindowArrivals* Simulation::drawnArrivals(ReplayCache* cache) {
 
 // The report: lanes, metrics and events from what the run recorded.
 Result Simulation::collect(ReplayCache* cache) {
-  facts_.transitions = std::move(earlier_transitions_);
-  facts_.transitions.insert(facts_.transitions.end(), breaker_.transitions().begin(),
-                            breaker_.transitions().end());
-  facts_.probes = std::move(earlier_probes_);
-  facts_.probes.insert(facts_.probes.end(), breaker_.probeResults().begin(),
-                       breaker_.probeResults().end());
+  for (std::uint32_t i = 0; i < breakers_.size(); ++i) retireBreaker(i, breakers_.at(i));
+  for (std::uint32_t pod = 0; pod < in_service_since_.size(); ++pod)
+    if (in_service_since_[pod] != kNever)
+      pod_spans_.push_back({pod, in_service_since_[pod], kNever});
+  if (breakers_.single()) {
+    facts_.transitions = std::move(earlier_transitions_);
+    facts_.probes = std::move(earlier_probes_);
+    // Every pod behind the one breaker: the fleet's metrics count it once per pod in service.
+    facts_.fleet = FleetBreakers{{facts_.transitions}, std::move(pod_spans_), true};
+  } else {
+    // Per pod: each pod's lane, and the fleet's at a glance.
+    facts_.fleet = FleetBreakers{std::move(pod_transitions_), std::move(pod_spans_)};
+    facts_.transitions = facts_.fleet.summary();
+  }
   if (client_.servers.limited()) facts_.dependency_utilization = client_.servers.utilization();
   keepForOtherWorkerLimits(cache);
   keepTail(cache);

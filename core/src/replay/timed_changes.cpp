@@ -47,8 +47,10 @@ void Simulation::scalePods(Micros t, const Config& before) {
     Pod& p = client_.pods[i];
     const bool serving = i < pods;
     if (serving && i >= before.load_balancer.pods) {
-      // Added (or added back): in rotation, its health counters fresh.
+      // Added (or added back): in rotation, its health counters fresh, and its breaker, cache
+      // and retry accounts new (per pod).
       p.failed_checks = p.passed_checks = 0;
+      renewPod(t, static_cast<std::uint16_t>(i));
       if (!p.in_rotation) {
         p.in_rotation = true;
         ++client_.in_rotation;
@@ -56,6 +58,11 @@ void Simulation::scalePods(Micros t, const Config& before) {
     } else if (!serving && p.in_rotation) {
       p.in_rotation = false;
       --client_.in_rotation;
+    }
+    if (!serving && i < in_service_since_.size() && in_service_since_[i] != kNever) {
+      // Scaled in: the pod's state goes with it.
+      pod_spans_.push_back({i, in_service_since_[i], t});
+      in_service_since_[i] = kNever;
     }
   }
   levels_.ejected.set(t, shape_.max_pods - client_.in_rotation);
@@ -67,15 +74,42 @@ void Simulation::scalePods(Micros t, const Config& before) {
   }
 }
 
+void Simulation::renewPod(Micros t, std::uint16_t pod) {
+  if (!breakers_.single()) {
+    breakers_.replace(pod, config_.breaker, config_.native, &health_,
+                      config_.breaker.enabled ? t : kNever,
+                      [this](std::uint32_t index, const Breaker& b) { retireBreaker(index, b); });
+  }
+  if (in_service_since_[pod] == kNever) in_service_since_[pod] = t;
+  if (caches_.size() > 1) {
+    caches_[pod] = PriceCache(keys_.count());
+    for (std::uint32_t key = 0; key < keys_.count(); ++key) {
+      client_.refreshing[cacheSlot(pod, key)] = 0;
+      client_.refreshed_at[cacheSlot(pod, key)] = kNever;
+    }
+  }
+  retries_.resetPod(pod, config_.retry);
+}
+
+// The breaker of `index` is replaced or the run ends: what it did goes to the report.
+void Simulation::retireBreaker(std::uint32_t index, const Breaker& breaker) {
+  if (breakers_.single()) {
+    earlier_transitions_.insert(earlier_transitions_.end(), breaker.transitions().begin(),
+                                breaker.transitions().end());
+    earlier_probes_.insert(earlier_probes_.end(), breaker.probeResults().begin(),
+                           breaker.probeResults().end());
+    return;
+  }
+  std::vector<BreakerTransition>& lane = pod_transitions_[index];
+  lane.insert(lane.end(), breaker.transitions().begin(), breaker.transitions().end());
+}
+
 void Simulation::switchBreaker(Micros t) {
   if (config_.breaker.enabled) {
-    // A new breaker, closed and empty, that sees the calls from now on.
-    earlier_transitions_.insert(earlier_transitions_.end(), breaker_.transitions().begin(),
-                                breaker_.transitions().end());
-    earlier_probes_.insert(earlier_probes_.end(), breaker_.probeResults().begin(),
-                           breaker_.probeResults().end());
-    breaker_ = Breaker(config_.breaker, config_.native, &health_, t);
-    breaker_since_ = t;
+    // A new breaker (one in every pod), closed and empty, that sees the calls from now on.
+    for (std::uint32_t i = 0; i < breakers_.size(); ++i)
+      breakers_.replace(i, config_.breaker, config_.native, &health_, t,
+                        [this](std::uint32_t index, const Breaker& b) { retireBreaker(index, b); });
     if (breaker_off_since_ != kNever) breaker_off_.push_back({breaker_off_since_, t});
     breaker_off_since_ = kNever;
   } else {

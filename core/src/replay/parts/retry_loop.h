@@ -2,6 +2,7 @@
 // The retry loop: the attempts of failed calls waiting out their backoff, the budget that may
 // refuse a retry, and which requests retry in the background. Its handlers decide what the
 // policy allows; the event loop starts what they schedule.
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -52,16 +53,26 @@ class RetryModes {
 };
 
 // The retry loop's state (a lead-in snapshot keeps it): the attempts waiting for their backoff to
-// end, and the retry budget's and token bucket's accounts.
+// end, and the retry budget's and token bucket's accounts: one per pod, or one for the fleet
+// (`retry.budget.scope`).
 class RetryLoop {
  public:
-  explicit RetryLoop(const RetryConfig& deployed) : governor_(deployed) {}
+  RetryLoop(const RetryConfig& deployed, std::uint32_t pods)
+      : governors_(
+            deployed.budget.scope == StateScope::per_pod ? std::max<std::uint32_t>(pods, 1) : 1,
+            RetryGovernor(deployed)) {}
 
   enum class Verdict : std::uint8_t { not_retried, scheduled, refused_by_budget };
 
-  // A request's first attempt goes out; one was answered with success (the bucket's refund).
-  void onRequest(Micros t) { governor_.onRequest(t); }
-  void onFirstAttemptSuccess() { governor_.onFirstAttemptSuccess(); }
+  // A request's first attempt goes out from `pod`; one was answered with success (the bucket's
+  // refund).
+  void onRequest(std::uint16_t pod, Micros t) { governorOf(pod).onRequest(t); }
+  void onFirstAttemptSuccess(std::uint16_t pod) { governorOf(pod).onFirstAttemptSuccess(); }
+
+  // A pod added by a scale-out starts with empty accounts (and a full bucket).
+  void resetPod(std::uint16_t pod, const RetryConfig& r) {
+    if (governors_.size() > 1) governors_[pod] = RetryGovernor(r);
+  }
 
   // The attempt `call` failed (or, `rejected`, the breaker refused it): when the policy `r`
   // allows another within the deadline of `timeout`, it waits on the queue for its backoff.
@@ -76,7 +87,7 @@ class RetryLoop {
     const bool immediate = r.backoff == BackoffKind::none && r.jitter == Jitter::none;
     const Micros at = call.at + (immediate ? 0 : retryDelay(r, next, uniform));
     if (timeout.total > 0 && at >= call.request_start + timeout.total) return Verdict::not_retried;
-    if (!governor_.allowRetry(call.at)) return Verdict::refused_by_budget;
+    if (!governorOf(call.pod).allowRetry(call.at)) return Verdict::refused_by_budget;
     PendingCall retry = call;
     retry.at = at;
     retry.attempt = static_cast<std::uint8_t>(next);
@@ -90,8 +101,12 @@ class RetryLoop {
   std::size_t waiting() const { return queue_.size(); }
 
  private:
+  RetryGovernor& governorOf(std::uint16_t pod) {
+    return governors_[governors_.size() == 1 ? 0 : pod];
+  }
+
   RetryQueue queue_;
-  RetryGovernor governor_;
+  std::vector<RetryGovernor> governors_;
 };
 
 }  // namespace breakerlab

@@ -30,6 +30,7 @@ struct BreakerTransition {
     late_result,            // a result of a call from an earlier state decided it
     hosts_ejected,          // Envoy: fewer hosts take traffic
     hosts_returned,         // Envoy: more hosts take traffic
+    pods_scaled,            // a fleet's breakers: pods entered or left service (FleetBreakers)
   } cause = Cause::failure_rate;
   // For trips: the window as it was, and when the first call of the failure episode started
   // (the first counted failure since the window last held none).

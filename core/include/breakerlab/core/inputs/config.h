@@ -2,8 +2,11 @@
 // The knobs a user tunes: the client's breaker, timeout and fallback cache.
 // Field names follow the config file keys (docs/formats.md), which `--set` takes.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "breakerlab/core/basics/breaker_library.h"
 #include "breakerlab/core/basics/outcome.h"
@@ -27,9 +30,21 @@ enum class PricingMode : std::uint8_t { sync, cache_first };
 // Who answers the load balancer's health check: the request workers (a check fails when
 // every worker is busy) or a pool of its own (a check never fails for lack of workers).
 enum class HealthCheckPool : std::uint8_t { shared, separate };
+// Where a stateful part of the client lives. Per pod: one in every pod's process, as every
+// library keeps its breaker, cache and retry budget (40 pods run 40 breakers, each seeing the
+// calls the load balancer sends its pod). Shared: one for the whole fleet (a distributed breaker,
+// a cache in Redis, a budget kept by a sidecar mesh).
+enum class StateScope : std::uint8_t { per_pod, shared };
+// The one spelling of each StateScope: the config files', `--set`'s and the knob panel's.
+inline constexpr std::array<std::pair<std::string_view, StateScope>, 2> kStateScopeNames{{
+    {"per_pod", StateScope::per_pod},
+    {"shared", StateScope::shared},
+}};
+std::string_view toString(StateScope scope);
 
 struct BreakerConfig {
   bool enabled = true;
+  StateScope scope = StateScope::per_pod;
   BreakerPlacement placement = BreakerPlacement::outside_retry;
   // Whose rules the breaker follows. For a library, its settings are Config::native's; the rest
   // of this struct is the generic machine's.
@@ -74,6 +89,8 @@ struct TimeoutConfig {
 // Retry budget (Linkerd, Envoy, the SRE book's per-client budget): a retry is allowed while the
 // retries of the last `window` stay below max(ratio × requests, min_per_second × window).
 struct RetryBudget {
+  // Of the budget and the token bucket alike: each pod keeps its own accounts, or the fleet one.
+  StateScope scope = StateScope::per_pod;
   double ratio = 0;  // 0..1; 0 = no budget
   double min_per_second = 0;
   Micros window = 10 * kSecond;
@@ -106,6 +123,7 @@ struct RetryConfig {
 
 struct CacheConfig {
   bool enabled = true;
+  StateScope scope = StateScope::per_pod;
   Micros ttl = 60 * kSecond;  // an entry is served while its age is below the TTL
   bool operator==(const CacheConfig&) const = default;
 };

@@ -33,6 +33,13 @@ struct Metrics {
   std::optional<double> calls_per_failed_checkout;  // attempts of the failed checkouts
   std::uint32_t trips = 0;                          // closed -> open transitions
   std::uint32_t reopens = 0;                        // half-open -> open transitions
+  // The fleet's breakers (one per pod, or one shared that every pod in service stands behind).
+  std::uint32_t pod_trips = 0;           // closed -> open over all pods
+  double pod_seconds_open = 0;           // summed over pods in service
+  double any_pod_open_s = 0;             // at least one pod's breaker open
+  double all_pods_open_s = 0;            // every pod's breaker open
+  std::optional<double> trip_spread_s;   // first trips: last pod's minus first pod's
+  std::optional<double> close_spread_s;  // last closes: last pod's minus first pod's
 
   double latency_p50_ms = 0;
   double latency_p95_ms = 0;

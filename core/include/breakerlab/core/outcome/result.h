@@ -8,6 +8,7 @@
 
 #include "breakerlab/core/basics/time.h"
 #include "breakerlab/core/inputs/lanes.h"
+#include "breakerlab/core/outcome/fleet.h"
 #include "breakerlab/core/outcome/metrics.h"
 
 namespace breakerlab {
@@ -89,6 +90,10 @@ struct Result {
   Lane health;
   Lane checkout;
   Lane pods;  // pods in rotation ("8 of 8"); empty without health checks
+  // Per-pod breakers (breaker.scope: per_pod, more than one pod): each pod's lane, and how many
+  // pods were closed, open and half-open over time. Empty with one breaker.
+  std::vector<Lane> pod_breakers;
+  std::vector<FleetBreakers::Count> fleet_counts;
   std::vector<Event> events;
   SecondSeries per_second;
   Metrics metrics;
