@@ -132,6 +132,54 @@ void BM_Replay0908ScaledNoBreaker(benchmark::State& state) {
 }
 BENCHMARK(BM_Replay0908ScaledNoBreaker)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
+// A synthetic fleet of 1,000 pods at 10,000 checkouts/s for 10 minutes (6 M checkouts): Pricing
+// refuses 60% of calls from 2 to 5 minutes. Arg 0: a breaker in every pod (each sees ~10 calls a
+// second), 1: one breaker for the fleet. The pods' workers are unlimited: the fleet's cost is
+// the routing and the 1,000 breakers, not the worker queues.
+Incident fleetOf1000() {
+  Incident inc = incident0908();
+  inc.end = 600 * kSecond;
+  inc.traffic.lead_in = 10 * kSecond;
+  inc.traffic.rate = {{0, inc.end, 10'000, 10'000}};
+  DependencySegment healthy = inc.dependency.segments.front();
+  healthy.health = Health::green;
+  healthy.mix_start = healthy.mix_end = OutcomeMix{};
+  DependencySegment failing = healthy;
+  failing.state = "refused";
+  failing.health = Health::red;
+  failing.mix_start = failing.mix_end = OutcomeMix{0, 0.6, 0, 0};
+  DependencySegment a = healthy, b = failing, c = healthy;
+  a.from = -inc.traffic.lead_in, a.to = 120 * kSecond;
+  b.from = 120 * kSecond, b.to = 300 * kSecond;
+  c.from = 300 * kSecond, c.to = inc.end;
+  inc.dependency.segments = {a, b, c};
+  inc.dependency.health = {{120 * kSecond, 300 * kSecond, Health::red}};
+  inc.recorded = {};
+  inc.expect.clear();
+  inc.deployed.load_balancer.pods = 1000;
+  return inc;
+}
+
+void BM_ReplayFleetOf1000(benchmark::State& state) {
+  const Incident inc = fleetOf1000();
+  Config config = inc.deployed;
+  config.breaker.scope = state.range(0) == 0 ? StateScope::per_pod : StateScope::shared;
+  Result r;
+  for (auto _ : state) {
+    r = simulate(inc, config);
+    benchmark::DoNotOptimize(r.metrics.cached_checkouts);
+  }
+  report(state, r);
+  state.counters["pod_trips"] = r.metrics.pod_trips;
+  state.counters["failed_pct"] = r.metrics.failed_pct;
+}
+BENCHMARK(BM_ReplayFleetOf1000)
+    ->ArgName("shared")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -96,6 +96,27 @@ void registerBundled() {
   }
 }
 
+// 12 Sep's breaker-at-40-pods what-if as the deployed config: 40 breakers, one per pod
+// (Arg 0), against one shared by the fleet (Arg 1). Its own changes: none (no rollback).
+void BM_KnobToRepaint40Pods(benchmark::State& state) {
+  Incident inc = bundled("inc-2026-0912-payment-timeout.yaml");
+  const WhatIf* what_if = inc.whatIf("breaker-at-40-pods");
+  if (what_if == nullptr) {
+    state.SkipWithError("12 Sep has no breaker-at-40-pods what-if");
+    return;
+  }
+  inc.deployed = what_if->config;
+  if (what_if->changes) inc.changes = *what_if->changes;
+  inc.deployed.breaker.scope = state.range(0) == 0 ? StateScope::per_pod : StateScope::shared;
+  knobToRepaint(state, std::move(inc), false);
+}
+BENCHMARK(BM_KnobToRepaint40Pods)
+    ->ArgName("shared")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 void BM_KnobToRepaint1M(benchmark::State& state) {
   Incident inc = bundled("inc-2026-0908-pricing.yaml");
   for (auto& piece : inc.traffic.rate) piece.rps_from = piece.rps_to = 1'000'000 / 60.0;
