@@ -5,7 +5,7 @@
 #include <iostream>
 #include <ostream>
 
-#include "breakerlab/core/replay/call_log_replay.h"
+#include "breakerlab/core/replay/fleet_call_log_replay.h"
 #include "breakerlab/data/breaker_report.h"
 #include "breakerlab/data/calls_csv.h"
 #include "breakerlab/data/config_file.h"
@@ -58,18 +58,19 @@ Config loadPolicy(const std::string& policy, const std::string& library_name) {
 int runBreaker(const BreakerOptions& options, std::ostream& out) {
   const Config policy = loadPolicy(options.policy, options.library);
   CallLogReader calls(options.calls);
-  CallLogReplay replay(policy.breaker, policy.native);
+  // One breaker per pod the log names (one for a log without the pod column).
+  FleetCallLogReplay replay(policy.breaker, policy.native);
   BreakerReportWriter report(
       out, options.json ? BreakerReportWriter::Style::json : BreakerReportWriter::Style::text,
       policy.breaker.library);
 
   // Calls waiting for their decision (a library that holds calls decides them later).
   std::deque<LoggedCall> undecided;
-  std::vector<BreakerTransition> transitions;
+  std::vector<PodTransition> transitions;
   CallDecision decision;
   auto drain = [&] {
     replay.takeTransitions(transitions);
-    for (const BreakerTransition& t : transitions) report.transition(t);
+    for (const PodTransition& t : transitions) report.transition(t.transition, t.pod);
     transitions.clear();
     while (replay.popDecision(decision)) {
       report.call(undecided.front(), decision);
@@ -78,6 +79,7 @@ int runBreaker(const BreakerOptions& options, std::ostream& out) {
   };
   LoggedCall call;
   while (calls.next(call)) {
+    if (replay.callsAdded() == 0) report.showPods(calls.hasPods());
     undecided.push_back(call);
     replay.add(call);
     drain();

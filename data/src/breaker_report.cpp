@@ -80,6 +80,10 @@ void BreakerReportWriter::call(const LoggedCall& call, const CallDecision& d) {
     buffer_ += ", \"outcome\": \"";
     buffer_ += toString(call.outcome);
     buffer_ += d.permitted ? "\", \"permitted\": true" : "\", \"permitted\": false";
+    if (show_pods_) {
+      buffer_ += ", \"pod\": ";
+      appendInt(buffer_, call.pod);
+    }
     if (d.held) {
       buffer_ += ", \"waited_until\": ";
       if (d.decided_at == kNever) {
@@ -93,6 +97,10 @@ void BreakerReportWriter::call(const LoggedCall& call, const CallDecision& d) {
     appendInt(buffer_, d.index);
     buffer_ += ' ';
     buffer_ += formatSeconds(call.start);
+    if (show_pods_) {
+      buffer_ += " pod ";
+      appendInt(buffer_, call.pod);
+    }
     buffer_ += d.permitted ? " permitted" : " rejected";
     if (d.held) {
       buffer_ += " after waiting until ";
@@ -103,11 +111,15 @@ void BreakerReportWriter::call(const LoggedCall& call, const CallDecision& d) {
   if (buffer_.size() >= kFlushAt) flushText();
 }
 
-void BreakerReportWriter::transition(const BreakerTransition& t) {
+void BreakerReportWriter::transition(const BreakerTransition& t, std::uint32_t pod) {
   std::string line;
   if (style_ == Style::json) {
     line += transitions_ == 0 ? "\n    {\"t\": " : ",\n    {\"t\": ";
     appendSeconds(line, t.at);
+    if (show_pods_) {
+      line += ", \"pod\": ";
+      appendInt(line, pod);
+    }
     line += ", \"from\": \"";
     line += keyOf(t.from);
     line += "\", \"to\": \"";
@@ -118,6 +130,11 @@ void BreakerReportWriter::transition(const BreakerTransition& t) {
   } else {
     line += formatSeconds(t.at);
     line += ' ';
+    if (show_pods_) {
+      line += "pod ";
+      appendInt(line, pod);
+      line += ' ';
+    }
     line += toString(t.from);
     line += " -> ";
     line += toString(t.to);

@@ -32,7 +32,7 @@ std::string_view trim(std::string_view s, int* leading = nullptr) {
 }
 
 // At most 4 fields are kept: a line with more is an error anyway.
-std::size_t splitFields(std::string_view line, Field (&fields)[4]) {
+std::size_t splitFields(std::string_view line, Field (&fields)[5]) {
   std::size_t count = 0;
   std::size_t start = 0;
   for (;;) {
@@ -41,7 +41,7 @@ std::size_t splitFields(std::string_view line, Field (&fields)[4]) {
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     int leading = 0;
     const std::string_view text = trim(raw, &leading);
-    if (count < 4) fields[count] = {text, static_cast<int>(start) + leading + 1};
+    if (count < 5) fields[count] = {text, static_cast<int>(start) + leading + 1};
     ++count;
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -80,19 +80,40 @@ bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
   const auto error = [&](int column, const std::string& message) {
     return LoadError(file_, line_number_, column, message);
   };
-  Field fields[4];
+  Field fields[5];
   const std::size_t count = splitFields(line, fields);
   const bool first = !seen_line_;
   seen_line_ = true;
   if (first && !fields[0].text.empty() && !parseNumber(fields[0].text)) {
-    if (count != 3)
-      throw error(1, "the header must have 3 columns (start_s,duration_s,outcome), got " +
-                         std::to_string(count));
+    if (count != 3 && count != 4)
+      throw error(1,
+                  "the header must have 3 columns (start_s,duration_s,outcome) or 4 (and pod), "
+                  "got " +
+                      std::to_string(count));
+    columns_ = count;
     return false;
   }
-  if (count != 3)
-    throw error(count > 3 ? fields[3].column : static_cast<int>(line.size()) + 1,
-                "expected 3 fields (start_s,duration_s,outcome), got " + std::to_string(count));
+  // Every line has the columns of the first (the header, or the first call).
+  if (columns_ == 0 && count != 3 && count != 4)
+    throw error(count > 4 ? fields[4].column : static_cast<int>(line.size()) + 1,
+                "expected 3 fields (start_s,duration_s,outcome) or 4 (and pod), got " +
+                    std::to_string(count));
+  if (columns_ == 0) columns_ = count;
+  if (count != columns_)
+    throw error(count > columns_ ? fields[columns_].column : static_cast<int>(line.size()) + 1,
+                std::string("expected ") +
+                    (columns_ == 4 ? "4 fields (start_s,duration_s,outcome,pod)"
+                                   : "3 fields (start_s,duration_s,outcome)") +
+                    ", got " + std::to_string(count));
+  call.pod = 0;
+  if (columns_ == 4) {
+    const auto pod = parseNumber(fields[3].text);
+    if (!pod || *pod < 0 || *pod > kMaxCallLogPod || *pod != std::floor(*pod))
+      throw error(fields[3].column, "pod: expected a whole number from 0 to " +
+                                        std::to_string(kMaxCallLogPod) + ", got " +
+                                        quote(fields[3].text));
+    call.pod = static_cast<std::uint32_t>(*pod);
+  }
   const auto start = parseNumber(fields[0].text);
   if (!start || std::abs(*start) > toSeconds(kMaxDuration))
     throw error(fields[0].column,

@@ -64,11 +64,38 @@ TEST(CallsCsv, ErrorsHaveLineAndColumn) {
   EXPECT_EQ(at("0,0.1,success\n2,0.1,success\n1,0.1,success\n"),
             "c.csv:3:1: start_s: 1 is before the previous call's start (2.0); calls must be "
             "sorted by start");
-  EXPECT_EQ(at("0,0.1\n"), "c.csv:1:6: expected 3 fields (start_s,duration_s,outcome), got 2");
+  EXPECT_EQ(at("0,0.1\n"),
+            "c.csv:1:6: expected 3 fields (start_s,duration_s,outcome) or 4 (and pod), got 2");
   EXPECT_EQ(at("0,0.1,success,key\n"),
-            "c.csv:1:15: expected 3 fields (start_s,duration_s,outcome), got 4");
+            "c.csv:1:15: pod: expected a whole number from 0 to 9999, got \"key\"");
+  EXPECT_EQ(at("0,0.1,success,1,2\n"),
+            "c.csv:1:17: expected 3 fields (start_s,duration_s,outcome) or 4 (and pod), got 5");
+  EXPECT_EQ(at("0,0.1,success,1\n0,0.1,success,1,2\n"),
+            "c.csv:2:17: expected 4 fields (start_s,duration_s,outcome,pod), got 5");
   EXPECT_EQ(at("a,b\n"),
-            "c.csv:1:1: the header must have 3 columns (start_s,duration_s,outcome), got 2");
+            "c.csv:1:1: the header must have 3 columns (start_s,duration_s,outcome) or 4 (and "
+            "pod), got 2");
+  // Every line has the columns of the first.
+  EXPECT_EQ(at("start_s,duration_s,outcome,pod\n0,0.1,success\n"),
+            "c.csv:2:14: expected 4 fields (start_s,duration_s,outcome,pod), got 3");
+  EXPECT_EQ(at("0,0.1,success\n1,0.1,success,2\n"),
+            "c.csv:2:15: expected 3 fields (start_s,duration_s,outcome), got 4");
+  // The pod: a whole number from 0 to kMaxCallLogPod.
+  EXPECT_EQ(at("0,0.1,success,-1\n").substr(0, 20), "c.csv:1:15: pod: exp");
+  EXPECT_EQ(at("0,0.1,success,1.5\n").substr(0, 20), "c.csv:1:15: pod: exp");
+  EXPECT_EQ(at("0,0.1,success,10000\n").substr(0, 20), "c.csv:1:15: pod: exp");
+}
+
+TEST(CallsCsv, APodColumnRoutesEachCall) {
+  const std::vector<LoggedCall> calls = parseCallsCsv(
+      "start_s,duration_s,outcome,pod\n0,0.1,success,3\n0.5,0.1,503,0\n"
+      "1,0.1,timeout,9999\n",
+      "c.csv");
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls[0].pod, 3u);
+  EXPECT_EQ(calls[1].pod, 0u);
+  EXPECT_EQ(calls[2].pod, 9999u);
+  EXPECT_EQ(parseCallsCsv("0,0.1,success\n", "c.csv").at(0).pod, 0u);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // `breakerlab-cli breaker --library ...`; every decision, every held call's time and every
 // transition must be the same.
 //
-//   node run.mjs --cli PATH [--logs N] [--calls N] [--short N] [--seed S] [--library opossum|cockatiel]
+//   node run.mjs --cli PATH [--logs N] [--calls N] [--short N] [--fleets N] [--fleet-calls N]
+//                [--seed S] [--library opossum|cockatiel]
 //   node run.mjs --cli PATH --library opossum|cockatiel --policy FILE --log CALLS.csv  (one log,
 //     e.g. a reproducer: start_s,duration_s,outcome in whole ms)
 import { execFileSync } from 'node:child_process';
@@ -24,6 +25,8 @@ const CALLS = Number(args.calls ?? 2000);
 const SHORT = Number(args.short ?? 30);
 const SEED = Number(args.seed ?? 1);
 const ONLY = args.library;
+const FLEETS = Number(args.fleets ?? 10);       // fleet logs per library
+const FLEET_CALLS = Number(args['fleet-calls'] ?? 3000);
 if (!CLI || (args.policy && (!args.log || !ONLY))) {
   console.error('usage: node run.mjs --cli PATH [--logs N] [--calls N] [--short N] [--seed S]\n' +
     '       node run.mjs --cli PATH --library opossum|cockatiel --policy FILE --log CALLS.csv');
@@ -182,6 +185,41 @@ function cliReplay(dir, library, policy, calls) {
   };
 }
 
+// Routes a log's calls over a fleet: 1 to 50 pods, some in service from the start and the rest
+// joining at a random call, some leaving at a random call (one pod always stays); calls go round
+// robin over the pods in service, or to one of them at random.
+function routeOverFleet(r, calls) {
+  const n = int(r, 1, 50);
+  const joins = [], leaves = [];
+  for (let p = 0; p < n; p++) {
+    joins.push(p === 0 || r() < 0.6 ? 0 : int(r, 0, calls.length - 1));
+    leaves.push(p === 0 || r() < 0.7 ? calls.length : int(r, joins[p] + 1, calls.length));
+  }
+  const randomRouting = r() < 0.3;
+  let next = 0;
+  return calls.map((c, i) => {
+    const serving = [];
+    for (let p = 0; p < n; p++) if (joins[p] <= i && i < leaves[p]) serving.push(p);
+    const pod = randomRouting ? pick(r, serving) : serving[next++ % serving.length];
+    return { ...c, pod };
+  });
+}
+
+function cliFleetReplay(dir, library, policy, calls) {
+  const policyFile = join(dir, `${library}.json`);
+  const callsFile = join(dir, 'calls.csv');
+  writeFileSync(policyFile, JSON.stringify(policy, null, 2));
+  writeFileSync(callsFile, 'start_s,duration_s,outcome,pod\n' +
+    calls.map(c => `${c.start / 1000},${c.duration / 1000},${c.outcome},${c.pod}`).join('\n') + '\n');
+  const out = execFileSync(CLI, ['breaker', '--library', library, '--policy', policyFile,
+    '--calls', callsFile, '--json'], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+  const report = JSON.parse(out.toString());
+  return {
+    calls: report.calls.map(c => ({ permitted: c.permitted, waited_until: ms(c.waited_until) })),
+    transitions: report.transitions.map(t => [t.pod, ms(t.t), t.to]),
+  };
+}
+
 function firstDifference(real, ours, calls) {
   const n = Math.max(real.calls.length, ours.calls.length);
   for (let i = 0; i < n; i++) {
@@ -200,7 +238,7 @@ function firstDifference(real, ours, calls) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'breakerlab-diff-'));
-let logs = 0, mismatches = 0, decisions = 0, transitions = 0, held = 0;
+let logs = 0, fleets = 0, mismatches = 0, decisions = 0, transitions = 0, held = 0;
 try {
   for (const library of ['opossum', 'cockatiel']) {
     if (ONLY && ONLY !== library) continue;
@@ -252,9 +290,50 @@ try {
       }
     }
   }
+
+  // Fleets: every pod keeps its own breaker, as each library keeps one in its process. A log is
+  // routed over 1-50 pods (round robin over the pods in service, or at random), pods join and
+  // leave mid-log, and each real pod's breaker is fed the calls routed to it; breakerlab-cli
+  // replays the log with its pod column, one breaker per pod.
+  for (const library of ['opossum', 'cockatiel']) {
+    if (ONLY && ONLY !== library) continue;
+    const r = rng(SEED * 104729 + (library === 'opossum' ? 3 : 4));
+    for (let k = 0; k < FLEETS; k++) {
+      const policy = k < FIXED[library].length ? FIXED[library][k]
+        : library === 'opossum' ? randomOpossum(r) : randomCockatiel(r);
+      const logSeed = Math.floor(r() * 1e9);
+      const calls = routeOverFleet(rng(logSeed + 2), randomLog(rng(logSeed), FLEET_CALLS));
+      const epoch = DEFAULT_EPOCH + int(rng(logSeed + 1), 0, 86_400_000);
+      const pods = [...new Set(calls.map(c => c.pod))].sort((a, b) => a - b);
+      // The real library, one instance per pod, fed that pod's calls in log order.
+      const real = { calls: new Array(calls.length), transitions: [] };
+      for (const pod of pods) {
+        const index = [];
+        calls.forEach((c, i) => { if (c.pod === pod) index.push(i); });
+        const result = await replay(library, policy, index.map(i => calls[i]), epoch);
+        result.calls.forEach((c, j) => { real.calls[index[j]] = c; });
+        for (const t of result.transitions) real.transitions.push([pod, ...t]);
+      }
+      const ours = cliFleetReplay(dir, library, policy, calls);
+      logs++;
+      fleets++;
+      decisions += calls.length;
+      transitions += real.transitions.length;
+      held += real.calls.filter(c => c.waited_until !== null).length;
+      // Each pod's transitions in its own order, pod by pod: [pod:time, state].
+      const byPod = ts => ts.slice().sort((a, b) => a[0] - b[0]).map(([pod, t, to]) => [`${pod}:${t}`, to]);
+      const diff = firstDifference({ calls: real.calls, transitions: byPod(real.transitions) },
+                                   { calls: ours.calls, transitions: byPod(ours.transitions) }, calls);
+      if (diff) {
+        mismatches++;
+        console.log(`MISMATCH fleet ${library} #${k} of ${pods.length} pods ${JSON.stringify(policy)} ` +
+          `log seed ${logSeed} epoch ${epoch}: ${diff}`);
+      }
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`${logs} logs, ${decisions} decisions, ${transitions} transitions, ${held} held calls; ` +
+console.log(`${logs} logs (${fleets} of them over a fleet), ${decisions} decisions, ${transitions} transitions, ${held} held calls; ` +
   `${mismatches} logs differ`);
 process.exit(mismatches === 0 ? 0 : 1);

@@ -23,8 +23,10 @@ class BreakerReportWriter {
   BreakerReportWriter(const BreakerReportWriter&) = delete;
   BreakerReportWriter& operator=(const BreakerReportWriter&) = delete;
 
+  // Name each call's and transition's pod (a log with the pod column): before the first call.
+  void showPods(bool show) { show_pods_ = show; }
   void call(const LoggedCall& call, const CallDecision& decision);
-  void transition(const BreakerTransition& t);
+  void transition(const BreakerTransition& t, std::uint32_t pod = 0);
   void finish();
 
   std::uint64_t calls() const { return calls_; }
@@ -42,6 +44,7 @@ class BreakerReportWriter {
   std::uint64_t permitted_ = 0;
   std::uint64_t held_ = 0;
   std::uint64_t transitions_ = 0;
+  bool show_pods_ = false;
 };
 
 // Seconds with exactly the digits a whole number of microseconds needs: 5.002, 0, -1.5.

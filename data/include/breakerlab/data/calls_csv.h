@@ -15,17 +15,23 @@ namespace breakerlab {
 
 // The longest line a call log may have; a longer one is an error, not an allocation.
 inline constexpr std::size_t kMaxCallLogLine = 4096;
+// The highest pod number a call log may name: each pod named gets a breaker.
+inline constexpr std::uint32_t kMaxCallLogPod = 9999;
 
-// Outcome is a name (success, failure, timeout, refused, server_error, client_error,
-// pool_exhausted) or an HTTP status (2xx success, 4xx client_error, 5xx server_error). An
-// optional header line, blank lines and '#' comments are skipped. Calls must be sorted by
-// start. Errors are LoadError with line and column, quoting at most a few dozen characters.
+// A fourth column `pod` (a whole number from 0) routes the call to that client pod's breaker
+// (breakerlab-cli breaker replays one breaker per pod). Outcome is a name (success, failure,
+// timeout, refused, server_error, client_error, pool_exhausted) or an HTTP status (2xx success, 4xx
+// client_error, 5xx server_error). An optional header line, blank lines and '#' comments are
+// skipped. Calls must be sorted by start. Errors are LoadError with line and column, quoting at
+// most a few dozen characters.
 class CallLogParser {
  public:
   explicit CallLogParser(std::string file_name) : file_(std::move(file_name)) {}
   // One line (without its '\n'); true when it held a call.
   bool parseLine(std::string_view line, LoggedCall& out);
   int lineNumber() const { return line_number_; }
+  // Whether the log has the pod column (known after its first line).
+  bool hasPods() const { return columns_ == 4; }
 
  private:
   std::string file_;
@@ -33,6 +39,7 @@ class CallLogParser {
   bool seen_line_ = false;
   Micros last_start_ = 0;
   bool have_last_ = false;
+  std::size_t columns_ = 0;  // 3 or 4, set by the first line
 };
 
 // Reads a call log from a file a buffer at a time: memory does not grow with the log.
@@ -48,6 +55,7 @@ class CallLogReader {
   // Bytes read so far, and the file's size (for progress).
   std::uint64_t bytesRead() const { return consumed_; }
   std::uint64_t size() const { return size_; }
+  bool hasPods() const { return parser_.hasPods(); }
 
  private:
   bool fill();

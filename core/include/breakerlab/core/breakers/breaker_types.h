@@ -65,6 +65,7 @@ struct LoggedCall {
   Micros start = 0;
   Micros duration = 0;
   CallOutcome outcome = CallOutcome::success;
+  std::uint32_t pod = 0;  // the client pod the load balancer routed the call to
 };
 
 }  // namespace breakerlab
