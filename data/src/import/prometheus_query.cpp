@@ -161,6 +161,11 @@ class AnswerReader : public nlohmann::json_sax<nlohmann::json> {
   std::optional<std::string> series_name_;
 };
 
+// "1000 bytes", "2.5 MB".
+std::string sizeText(std::uint64_t bytes) {
+  return bytes < 1'000'000 ? std::to_string(bytes) + " bytes" : memoryText(bytes);
+}
+
 [[noreturn]] void fail(const std::string& file, const std::string& message) {
   throw LoadError(file, 0, 0, message);
 }
@@ -266,7 +271,7 @@ PrometheusPlan planPrometheusFetch(const PrometheusFetch& fetch) {
     fail("--prometheus", bad +
                              "give the server without a query (?...) or fragment (#...); "
                              "the queries are --query");
-  while (!url.empty() && url.back() == '/') url.pop_back();
+  while (url.size() > host_at && url.back() == '/') url.pop_back();
   const std::size_t path_at = url.find('/', host_at);
   const std::string authority =
       url.substr(host_at, path_at == std::string::npos ? std::string::npos : path_at - host_at);
@@ -411,12 +416,12 @@ PrometheusImport importPrometheusUrl(const PrometheusFetch& fetch, HttpGet& http
         case HttpError::Kind::too_large:
           if (request.max_body_bytes < fetch.max_response_bytes)
             fail(file, name + ": the answer is larger than the memory left for it (" +
-                           memoryText(request.max_body_bytes) + ": " + memoryText(available) +
+                           sizeText(request.max_body_bytes) + ": " + memoryText(available) +
                            " available, about " +
                            std::to_string(kPrometheusPeakBytesPerResponseByte) +
                            " bytes at the peak per byte of answer); narrow the range, raise "
                            "--step or select fewer series");
-          fail(file, name + ": the answer is larger than " + memoryText(fetch.max_response_bytes) +
+          fail(file, name + ": the answer is larger than " + sizeText(fetch.max_response_bytes) +
                          " (--max-response-mb); narrow the range, raise --step or select fewer "
                          "series");
         case HttpError::Kind::transport:
