@@ -2,7 +2,10 @@
 // headers), what one answer says, and every way an answer is refused, with the server played by
 // a fake HttpGet. The real server is in prometheus_server_test.cpp.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +15,16 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/prometheus_query.h"
 #include "prometheus_fleet.h"
+
+// GCC says AddressSanitizer with __SANITIZE_ADDRESS__, clang with __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BREAKERLAB_HAS_ASAN 1
+#endif
+#endif
+#ifndef BREAKERLAB_HAS_ASAN
+#define BREAKERLAB_HAS_ASAN 0
+#endif
 
 namespace breakerlab {
 namespace {
@@ -349,6 +362,51 @@ TEST(PrometheusQuery, SamplesAndBytesAreBounded) {
             std::string::npos)
       << error;
   EXPECT_EQ(fake.asked.at(0).max_body_bytes, 1000u);
+}
+
+// In a death test's child: an address-space limit `room` bytes above what is mapped (as
+// `prlimit --as` sets it), then the import; exits 2 with the LoadError on stderr.
+[[noreturn]] void importUnderALimitAboveWhatIsMapped(FakePrometheus& fake, std::uint64_t room) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  unsigned long long vm_kb = 0;
+  while (std::getline(status, line))
+    if (line.rfind("VmSize:", 0) == 0) std::sscanf(line.c_str() + 7, "%llu", &vm_kb);
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = (vm_kb << 10) + room;
+  ::setrlimit(RLIMIT_AS, &limit);
+  try {
+    importPrometheusUrl(fleetFetch("http://127.0.0.1:9090"), fake, Config{});
+    std::fprintf(stderr, "imported");
+    std::_Exit(0);
+  } catch (const LoadError& e) {
+    std::fprintf(stderr, "%s", e.what());
+    std::_Exit(2);
+  } catch (...) {
+    std::fprintf(stderr, "another exception");
+    std::_Exit(3);
+  }
+}
+
+// The memory budget bounds an answer below --max-response-mb: 40 MB left take an answer of at
+// most 40 MB / 14, and a 4 MB one is refused, not parsed into bad_alloc.
+TEST(PrometheusQuery, AnAnswerLargerThanTheMemoryLeftIsRefused) {
+#if defined(__SANITIZE_ADDRESS__) || BREAKERLAB_HAS_ASAN
+  GTEST_SKIP() << "AddressSanitizer maps terabytes of shadow memory: an address-space limit "
+                  "stops its allocator, not the import";
+#endif
+  FakePrometheus fake = savedFleet();
+  std::string body = std::string(kMatrix) +
+                     R"({"metric":{"__name__":"resilience4j_circuitbreaker_state"},"values":[)";
+  for (int i = 0; body.size() < (4u << 20); ++i)
+    body += (i > 0 ? "," : "") + std::string("[") + std::to_string(1788876000 + i) + ",\"1\"]";
+  body += "]}]}}";
+  fake.answers[test::fleetQueries()[0].promql].body = std::move(body);
+  EXPECT_EXIT(
+      importUnderALimitAboveWhatIsMapped(fake, 40u << 20), ::testing::ExitedWithCode(2),
+      "query breaker_state .*: the answer is larger than the memory left for it "
+      "\\([0-9.]+ (bytes|KB|MB): [0-9.]+ MB available, about 14 bytes at the peak per byte of "
+      "answer\\); narrow the range");
 }
 
 TEST(PrometheusQuery, AQueryWithoutARoleMustBeABreakersState) {
