@@ -6,8 +6,8 @@
 # Exit 77 (skipped) without the prometheus package, unless CI is set.
 #   prometheus_url.sh BREAKERLAB_CLI FIXTURES_DIR WORK_DIR
 set -u
-cli=$1
-fixtures=$2
+cli=$(realpath "$1")
+fixtures=$(realpath "$2")
 work=$3
 export no_proxy=127.0.0.1,localhost NO_PROXY=127.0.0.1,localhost
 
@@ -109,7 +109,23 @@ if ! diff <(body by-url.yaml) <(body stdout.yaml) >diff.txt; then
   fail "unix seconds and RFC 3339 differ: $(head -20 diff.txt)"
 fi
 
-# 4. Each failure: exit 2, the cause on stderr, and neither file written.
+# 4. The answers to standard output beside -o, and through a symlink (its target written, the
+#    link kept).
+checks=$((checks + 1))
+"$cli" import --prometheus "$url" --from 1788876000 --to 1788876600 --step 10 "${queries[@]}" \
+  -o linked.yaml --save-responses - >dash.txt 2>err.txt || fail "--save-responses -: $(cat err.txt)"
+grep -q '"breaker_state": {"status":"success"' dash.txt ||
+  fail "--save-responses - did not print the answers: $(head -c 300 dash.txt)"
+checks=$((checks + 1))
+echo old >target.json
+ln -sf target.json link.json
+"$cli" import --prometheus "$url" --from 1788876000 --to 1788876600 --step 10 "${queries[@]}" \
+  -o linked.yaml --save-responses link.json >/dev/null 2>err.txt || fail "symlink: $(cat err.txt)"
+if [ ! -L link.json ] || ! cmp -s target.json answers.json; then
+  fail "--save-responses through a symlink: the link replaced, or the target not the answers"
+fi
+
+# 5. Each failure: exit 2, the cause on stderr, and neither file written.
 expect_failure() {  # NAME STDERR_REGEX ARGS...
   local name=$1 regex=$2
   shift 2
@@ -148,6 +164,13 @@ expect_failure "a document too" "give a document or --prometheus URL, not both" 
   "$fixtures/fleet-0908-answers.json" --prometheus "$url" "${range[@]}"
 expect_failure "no --to" "--prometheus needs --from and --to" --prometheus "$url" --from 1788876000
 expect_failure "bad time" "--from: expected RFC 3339" --prometheus "$url" --from noon --to 1788876600
+checks=$((checks + 1))
+"$cli" import --prometheus "$url" --from 1788876000 --to 1788876600 --save-responses - \
+  >out.txt 2>err.txt
+code=$?
+if [ $code -ne 2 ] || ! grep -q "the incident goes to standard output" err.txt; then
+  fail "--save-responses - without -o: exit $code: $(cat err.txt)"
+fi
 
 echo "$checks checks, $failures failures"
 [ $failures -eq 0 ]
