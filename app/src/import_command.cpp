@@ -26,8 +26,9 @@ int runPrometheusImport(const ImportCommandOptions& o, std::ostream& out) {
         "--prometheus needs --from and --to (RFC 3339, 2026-09-08T14:00:00Z, or "
         "unix seconds)");
   if (o.output.empty() && o.save_responses == "-")
-    throw UsageError("--save-responses -: the incident goes to standard output; give -o FILE "
-                     "for it");
+    throw UsageError(
+        "--save-responses -: the incident goes to standard output; give -o FILE "
+        "for it");
   if (!(o.timeout_s > 0) || o.timeout_s > 86400)
     throw UsageError("--timeout: expected seconds above 0, at most 86400");
   if (o.max_response_mb < 0 || o.max_response_mb > 1e6)
