@@ -178,6 +178,7 @@ void PrometheusImportDialog::start(bool accept_when_done) {
     return;
   }
   accept_when_done_ = accept_when_done;
+  changed_while_busy_ = false;
   result_.reset();
   series_->clear();
   status_->setText(tr("Asking %1…").arg(url_->text().trimmed()));
@@ -202,8 +203,9 @@ void PrometheusImportDialog::finished() {
   Run run = watcher_.result();
   preview_button_->setEnabled(true);
   import_button_->setEnabled(true);
-  if (!run.imported) {
-    status_->setText(run.error);
+  if (!run.imported || changed_while_busy_) {
+    status_->setText(run.imported ? tr("The fields changed while the queries ran: Preview again")
+                                  : run.error);
     emit previewFinished(false);
     return;
   }
@@ -232,7 +234,10 @@ void PrometheusImportDialog::finished() {
 }
 
 void PrometheusImportDialog::fieldsChanged() {
-  if (busy()) return;
+  if (busy()) {
+    changed_while_busy_ = true;
+    return;
+  }
   // The answers are those of the fields as they were: a change asks again.
   result_.reset();
   series_->clear();

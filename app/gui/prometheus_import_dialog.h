@@ -68,6 +68,7 @@ class PrometheusImportDialog : public QDialog {
   QFutureWatcher<Run> watcher_;
   std::optional<PrometheusImport> result_;
   bool accept_when_done_ = false;
+  bool changed_while_busy_ = false;  // the answers under way are for fields no longer there
 };
 
 }  // namespace breakerlab::app

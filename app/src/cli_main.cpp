@@ -100,7 +100,9 @@ void addBreaker(CLI::App& app, BreakerOptions& o) {
 }
 void addImport(CLI::App& app, ImportCommandOptions& o) {
   CLI::App* import = app.add_subcommand(
-      "import", "Make an incident file from a postmortem document, with the import report");
+      "import",
+      "Make an incident file from a postmortem document (or any document replay opens, or a "
+      "Prometheus server's range queries with --prometheus), with the import report");
   import->add_option("document", o.document,
                      "A postmortem (Markdown with ```timing/```spec blocks, or text with a UTC "
                      "timeline) or any document `replay` opens");

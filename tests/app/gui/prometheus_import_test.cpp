@@ -8,8 +8,12 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <atomic>
+#include <chrono>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "breakerlab/data/file_io.h"
 #include "main_window.h"
@@ -130,6 +134,38 @@ TEST(PrometheusImportDialog, WhatIsWrongIsSaidAndNothingIsKept) {
   dialog.preview();
   EXPECT_FALSE(dialog.busy());
   EXPECT_TRUE(dialog.errorText().startsWith("From: expected RFC 3339"));
+}
+
+// Holds each request until released (at most 10 s), then answers as SavedAnswers does.
+class HeldAnswers : public SavedAnswers {
+ public:
+  explicit HeldAnswers(std::shared_ptr<std::atomic<bool>> released)
+      : SavedAnswers(false), released_(std::move(released)) {}
+  HttpResponse get(const HttpRequest& request) override {
+    for (int i = 0; i < 1000 && !*released_; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return SavedAnswers::get(request);
+  }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> released_;
+};
+
+TEST(PrometheusImportDialog, FieldsChangedWhileTheQueriesRunAskAgain) {
+  auto released = std::make_shared<std::atomic<bool>>(false);
+  PrometheusImportDialog dialog(nullptr,
+                                [released] { return std::make_unique<HeldAnswers>(released); });
+  dialog.setFetch(fleetFetch());
+  QSignalSpy done(&dialog, &PrometheusImportDialog::previewFinished);
+  dialog.preview();
+  ASSERT_TRUE(dialog.busy());
+  dialog.findChild<QLineEdit*>("prometheus-step")->setText("20s");
+  *released = true;
+  ASSERT_TRUE(done.wait(20'000));
+  EXPECT_FALSE(done.at(0).at(0).toBool());
+  EXPECT_EQ(dialog.result(), nullptr);
+  EXPECT_TRUE(dialog.errorText().contains("changed while the queries ran"))
+      << dialog.errorText().toStdString();
 }
 
 TEST(PrometheusImportDialog, TheWindowOpensWhatWasFetched) {
