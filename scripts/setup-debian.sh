@@ -9,7 +9,8 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-qpa-plugins
   libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libgmock-dev libbenchmark-dev
-  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3
+  libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev
+  prometheus
   fonts-dejavu-core xvfb xauth x11-utils xdotool imagemagick poppler-utils
 )
 # The differential tests drive the real opossum and cockatiel: Debian's Node.js and npm, unless

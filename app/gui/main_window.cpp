@@ -27,6 +27,7 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
@@ -55,6 +56,7 @@
 #include "comparison_slot.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
+#include "prometheus_import_dialog.h"
 #include "recent_paths.h"
 #include "replay_session.h"
 #include "report_export.h"
@@ -413,6 +415,8 @@ void MainWindow::buildMenus() {
 
   QMenu* file = menuBar()->addMenu(tr("&File"));
   add(file, "open", tr("&Open Incident…"), QKeySequence::Open, [this] { browseForIncident(); });
+  add(file, "import-prometheus", tr("Import from &Prometheus…"), QKeySequence(),
+      [this] { importFromPrometheusDialog(); });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   add(file, "new-workspace", tr("&New Workspace…"), QKeySequence(),
       [this] { newWorkspaceDialog(); });
@@ -860,6 +864,27 @@ void MainWindow::browseForIncident() {
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Incident"), folder, incidentFilter());
   if (!path.isEmpty()) openIncident(path);
+}
+
+void MainWindow::importFromPrometheusDialog() {
+  PrometheusImportDialog dialog(this);
+  if (dialog.exec() != QDialog::Accepted || dialog.result() == nullptr) return;
+  openPrometheusImport(*dialog.result());
+}
+
+bool MainWindow::openPrometheusImport(const PrometheusImport& imported) {
+  const QString folder =
+      QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/prometheus";
+  const QString path =
+      folder + "/" + QString::fromStdString(imported.imported.incident.id) + ".json";
+  try {
+    QDir().mkpath(folder);
+    writeOutputFile(path.toStdString(), imported.responses);
+  } catch (const std::exception& e) {
+    report_error_(tr("Could not save the Prometheus answers"), QString::fromStdString(e.what()));
+    return false;
+  }
+  return openIncident(path);
 }
 
 bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,

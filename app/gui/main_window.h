@@ -10,6 +10,7 @@
 
 #include "breakerlab/core/inputs/scenario.h"
 #include "breakerlab/data/config_export.h"
+#include "breakerlab/data/prometheus_query.h"
 #include "breakerlab/data/state_table.h"
 #include "comparison_slot.h"
 
@@ -50,6 +51,9 @@ class MainWindow : public QMainWindow {
   // Opens an incident. A broken file reports file, line, column and what was expected, and
   // leaves the open incident as it was.
   bool openIncident(const QString& path);
+  // Opens what File ▸ Import from Prometheus fetched: its answers, saved under the app's data
+  // folder as <incident id>.json, opened as that file is.
+  bool openPrometheusImport(const PrometheusImport& imported);
   // Writes the tuned config for `target`; `not_expressible` receives what the target cannot say.
   bool exportConfigTo(const QString& path, ExportTarget target,
                       std::vector<std::string>* not_expressible = nullptr);
@@ -138,6 +142,7 @@ class MainWindow : public QMainWindow {
   void refreshRecentMenu();
   void updateTitle();
   void browseForIncident();
+  void importFromPrometheusDialog();
   void exportConfigDialog(ExportTarget target);
   void importConfigDialog();
   void updateExportActions();

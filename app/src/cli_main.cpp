@@ -100,12 +100,12 @@ void addBreaker(CLI::App& app, BreakerOptions& o) {
 }
 void addImport(CLI::App& app, ImportCommandOptions& o) {
   CLI::App* import = app.add_subcommand(
-      "import", "Make an incident file from a postmortem document, with the import report");
-  import
-      ->add_option("document", o.document,
-                   "A postmortem (Markdown with ```timing/```spec blocks, or text with a UTC "
-                   "timeline) or any document `replay` opens")
-      ->required();
+      "import",
+      "Make an incident file from a postmortem document (or any document replay opens, or a "
+      "Prometheus server's range queries with --prometheus), with the import report");
+  import->add_option("document", o.document,
+                     "A postmortem (Markdown with ```timing/```spec blocks, or text with a UTC "
+                     "timeline) or any document `replay` opens");
   import->add_option("-o,--output", o.output,
                      "Write the incident (breakerlab/1 YAML, the report as comments) here "
                      "instead of to stdout; the report then goes to stdout");
@@ -121,6 +121,53 @@ void addImport(CLI::App& app, ImportCommandOptions& o) {
                      "peer.service); default: the one most client spans go to");
   import->add_flag("--no-calibrate", o.no_calibrate,
                    "Keep the state table's shares instead of fitting them to the recorded lane");
+  CLI::Option* prometheus =
+      import->add_option("--prometheus", o.prometheus,
+                         "Instead of a document: run range queries against this Prometheus "
+                         "server (http://HOST:9090) and import their answers");
+  import->add_option("--from", o.from, "With --prometheus: the range's start, RFC 3339 or unix s")
+      ->needs(prometheus);
+  import->add_option("--to", o.to, "With --prometheus: the range's end, RFC 3339 or unix s")
+      ->needs(prometheus);
+  import
+      ->add_option("--step", o.step,
+                   "With --prometheus: the resolution (15s, 1m, or seconds); default 15s, "
+                   "raised to keep within 11,000 points per series")
+      ->needs(prometheus);
+  import
+      ->add_option("--query", o.queries,
+                   "With --prometheus: a query, PROMQL or ROLE=PROMQL with ROLE one of "
+                   "breaker_state, request_rate, error_ratio, latency_p50, latency_p95, "
+                   "latency_p99 (repeatable); default: the breaker-state metrics")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->needs(prometheus);
+  import
+      ->add_option("--header", o.headers,
+                   "With --prometheus: an HTTP header sent with each query, 'Name: value' "
+                   "(repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->needs(prometheus);
+  import
+      ->add_option("--timeout", o.timeout_s,
+                   "With --prometheus: seconds each query may take, connecting included "
+                   "(default 10)")
+      ->needs(prometheus);
+  import
+      ->add_option("--max-samples", o.max_samples,
+                   "With --prometheus: refuse answers of more samples than this in all "
+                   "(default 10000000)")
+      ->needs(prometheus);
+  import
+      ->add_option("--max-response-mb", o.max_response_mb,
+                   "With --prometheus: refuse an answer longer than this many MiB (default 256)")
+      ->needs(prometheus);
+  import
+      ->add_option("--save-responses", o.save_responses,
+                   "With --prometheus: also write the answers under their roles to this file "
+                   "(it imports to the same incident)")
+      ->needs(prometheus);
 }
 // The configs come as --config and --whatif in any mix; the report keeps the order given.
 struct ReportArguments {

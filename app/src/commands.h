@@ -77,6 +77,15 @@ struct ImportCommandOptions {
   std::string trace_dependency;  // traces: whose client spans are the calls
   std::string config_file;       // a request log's deployed config (default: the config defaults)
   bool no_calibrate = false;
+  // --prometheus URL instead of a document: range queries against a Prometheus server.
+  std::string prometheus;
+  std::string from, to, step;        // RFC 3339 or unix seconds; a step "15s" or seconds
+  std::vector<std::string> queries;  // "PROMQL" or "ROLE=PROMQL"; none: the breaker states
+  std::vector<std::string> headers;  // "Name: value"
+  double timeout_s = 10;             // each query's whole exchange
+  std::size_t max_samples = 0;       // 0: kPrometheusDefaultMaxSamples
+  double max_response_mb = 0;        // 0: kPrometheusDefaultMaxResponseBytes
+  std::string save_responses;        // the answers as one file that imports the same
 };
 
 // `report`: the configs after the deployed one, in the order given.

@@ -7,6 +7,8 @@
 #   a character device (root only)  a null device node of the test's own, still a device
 #   a directory                     refused with exit 2 naming the path
 # Never the machine's /dev/null: a test run as root must not put it at risk.
+# (`import --prometheus … --save-responses` needs a server: tests/app/prometheus_url.sh writes it
+# to a file, through a symlink and to "-".)
 #   output_targets.sh BREAKERLAB_CLI RESOURCES_DIR WORK_DIR [gui]
 set -u
 cli=$1

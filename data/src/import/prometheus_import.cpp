@@ -225,8 +225,9 @@ std::vector<std::optional<double>> valuesAt(const std::vector<Series>& series,
 
 class Builder {
  public:
-  Builder(std::map<Role, std::vector<Series>> roles, std::string file, const Config& deployed)
-      : roles_(std::move(roles)), file_(std::move(file)) {
+  Builder(std::map<Role, std::vector<Series>> roles, std::string file, const Config& deployed,
+          const PrometheusOrigin* origin)
+      : roles_(std::move(roles)), file_(std::move(file)), origin_(origin) {
     out_.report.source = file_;
     out_.report.format = "Prometheus range query (query_range matrix)";
     out_.source = IncidentSource::prometheus_range;
@@ -308,6 +309,15 @@ class Builder {
 
   void identity() {
     Incident& inc = out_.incident;
+    if (origin_ != nullptr) {
+      inc.id = origin_->id;
+      inc.title = origin_->title;
+      inc.source = origin_->source;
+      out_.report.source = origin_->source;
+      inc.seed = fnv1a(inc.id);
+      report(K::assumed, "seed", std::to_string(inc.seed) + ": from the incident's id");
+      return;
+    }
     inc.id = std::filesystem::path(file_).stem().string();
     inc.title = "Prometheus metrics of " + std::filesystem::path(file_).filename().string();
     inc.source = file_;
@@ -560,6 +570,7 @@ class Builder {
 
   std::map<Role, std::vector<Series>> roles_;
   std::string file_;
+  const PrometheusOrigin* origin_ = nullptr;
   ImportedIncident out_;
   std::vector<double> grid_;
   double t0_ = 0;
@@ -656,13 +667,26 @@ void dropDuplicates(std::vector<Series>& list, const std::string& file,
 }
 
 bool isBreakerStateSeries(const Series& s) {
-  const std::string name = s.label("__name__");
-  return name.find("circuitbreaker_state") != std::string::npos ||
-         name.find("circuit_breaker_state") != std::string::npos ||
-         name.find("breaker_state") != std::string::npos;
+  return isPrometheusBreakerStateName(s.label("__name__"));
 }
 
+ImportedIncident importRange(std::string_view text, const std::string& file_name,
+                             const Config& deployed, const PrometheusOrigin* origin);
+
 }  // namespace
+
+bool isPrometheusBreakerStateName(std::string_view metric_name) {
+  return std::any_of(
+      kPrometheusBreakerStateNames.begin(), kPrometheusBreakerStateNames.end(),
+      [&](std::string_view n) { return metric_name.find(n) != std::string_view::npos; });
+}
+
+std::array<std::string_view, 6> prometheusRoleKeys() {
+  static_assert(std::size(kRoles) == 6);
+  std::array<std::string_view, 6> out;
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = kRoles[i].key;
+  return out;
+}
 
 bool looksLikePrometheusRange(std::string_view head) {
   head = data_detail::skipUtf8Bom(head.substr(0, std::min<std::size_t>(head.size(), 65536)));
@@ -682,6 +706,18 @@ bool looksLikePrometheusRange(std::string_view head) {
 
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed) {
+  return importRange(text, file_name, deployed, nullptr);
+}
+
+ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
+                                       const Config& deployed, const PrometheusOrigin& origin) {
+  return importRange(text, file_name, deployed, &origin);
+}
+
+namespace {
+
+ImportedIncident importRange(std::string_view text, const std::string& file_name,
+                             const Config& deployed, const PrometheusOrigin* origin) {
   json root;
   // A key twice in one object ({"request_rate": A, "request_rate": B}, or a label twice) would
   // keep only the last, silently: the first is found while parsing, the error comes after.
@@ -759,7 +795,7 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
     dropDuplicates(list, file_name, duplicates);
     checkValues(list, role, file_name);
   }
-  Builder builder(std::move(roles), file_name, deployed);
+  Builder builder(std::move(roles), file_name, deployed, origin);
   ImportedIncident out = builder.build();
   for (std::string& d : duplicates)
     out.report.add(ImportFinding::Kind::note, 0, "duplicate series", std::move(d));
@@ -768,5 +804,7 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
                     "the incident built from the metrics is not valid: " + problem);
   return out;
 }
+
+}  // namespace
 
 }  // namespace breakerlab
