@@ -16,11 +16,11 @@ class Reader {
   constructor(file, text) {
     this.file = file;
     this.lc = new LineCounter();
-    this.doc = parseDocument(text, { lineCounter: this.lc, uniqueKeys: true, prettyErrors: false });
+    this.doc = parseDocument(text, { lineCounter: this.lc, uniqueKeys: true, prettyErrors: true });
     if (this.doc.errors.length) {
       const e = this.doc.errors[0];
       const pos = e.linePos?.[0] ?? { line: 1, col: 1 };
-      throw new ScenarioError(`${file}:${pos.line}:${pos.col}: not valid YAML: ${e.message.split('\n')[0]}`);
+      throw new ScenarioError(`${file}:${pos.line}:${pos.col}: not valid YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
     }
   }
   where(node) {
@@ -51,6 +51,7 @@ class Reader {
   }
   duration(e, { min = 0, allowZero = true } = {}) {
     const v = this.scalar(e);
+    if (/^\s*-/.test(String(v))) this.fail(e.node, e.path, `${v} is negative: times count from the run's start (0s)`);
     const m = DURATION_RE.exec(String(v).trim());
     if (!m) this.fail(e.node, e.path, `expected a duration with a unit (800ms, 2s, 1m), got ${JSON.stringify(v)}`);
     const ms = Number(m[1]) * UNIT_MS[m[2]];
