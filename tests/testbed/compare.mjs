@@ -1,0 +1,161 @@
+// Replays testbed recordings with breakerlab-cli and prints how close the model came.
+//
+//   node compare.mjs REC                 replay REC's request log under REC's config, against REC
+//   node compare.mjs REC_A REC_B         also the predictions in both directions: A's log under
+//                                        B's config against the real run B, and B's under A's
+//   options: --cli PATH (default: ../../build/release/app/breakerlab-cli, or $BREAKERLAB_CLI)
+//            --json FILE (the table as JSON too)
+//
+// What BreakerLab is given: the recording's calls.csv (the request-log importer infers the
+// dependency's behaviour over time from it) and a client-config.yaml. It is never given the
+// scenario's dependency schedule.
+//
+// Today BreakerLab replays ONE breaker shared by the fleet; the testbed has one per pod. So the
+// transitions are compared pod by pod against the one replayed lane: a recorded transition of a
+// pod is matched when the replayed lane enters the same state within 1 s of it. Trip and close
+// times are fleet-level: the median over the pods of each pod's first open and last close.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { quantile } from './lib/recording.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const opt = name => { const i = argv.indexOf(`--${name}`); if (i < 0) return undefined; const v = argv[i + 1]; argv.splice(i, 2); return v; };
+const cli = opt('cli') ?? process.env.BREAKERLAB_CLI ?? path.resolve(here, '../../build/release/app/breakerlab-cli');
+const jsonOut = opt('json');
+const recs = argv;
+if (recs.length < 1 || recs.length > 2) {
+  console.error('usage: node compare.mjs RECORDING [OTHER_RECORDING] [--cli PATH] [--json FILE]');
+  process.exit(2);
+}
+if (!fs.existsSync(cli)) { console.error(`compare: ${cli} not found: build BreakerLab (cmake --preset release && cmake --build build/release) or pass --cli`); process.exit(2); }
+for (const r of recs) {
+  if (!fs.existsSync(path.join(r, 'complete'))) {
+    console.error(`compare: ${r} is not a whole recording (no 'complete' marker): a run that stopped leaves OUTDIR.partial-*`);
+    process.exit(2);
+  }
+}
+
+function readCsv(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const header = lines.shift().split(',');
+  return lines.map(l => {
+    // The testbed's CSVs quote only the free-text columns, which come last; a simple split is
+    // enough for the columns read here.
+    const f = l.split(',');
+    return Object.fromEntries(header.map((h, i) => [h, f[i]]));
+  });
+}
+
+const median = xs => { const s = [...xs].sort((a, b) => a - b); return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : null; };
+
+// The real run's numbers, times in seconds from the replay's t = 0 (the first arrival's whole second).
+function recorded(rec) {
+  const checkouts = readCsv(path.join(rec, 'checkouts.csv'));
+  const calls = readCsv(path.join(rec, 'calls.csv'));
+  const t0 = Math.floor(Date.parse(calls[0].timestamp) / 1000) * 1000;
+  const n = checkouts.length;
+  const lat = checkouts.map(c => Number(c.latency_ms)).sort((a, b) => a - b);
+  const trans = readCsv(path.join(rec, 'transitions.csv')).filter(t => t.initial === '0')
+    .map(t => ({ pod: t.pod, state: t.state.replace('_', '-'), t: (Date.parse(t.time) - t0) / 1000 + Number(`0.${t.time.split('.')[1].slice(3, 6)}`) / 1000 }));
+  const pods = [...new Set(readCsv(path.join(rec, 'transitions.csv')).map(t => t.pod))];
+  const firstOpen = pods.map(p => trans.find(t => t.pod === p && t.state === 'open')?.t).filter(x => x !== undefined);
+  const lastClose = pods.map(p => trans.filter(t => t.pod === p && t.state === 'closed').at(-1)?.t).filter(x => x !== undefined);
+  return {
+    checkouts: n,
+    failed_pct: 100 * checkouts.filter(c => c.outcome === 'failed').length / n,
+    cached_pct: 100 * checkouts.filter(c => c.outcome === 'cached').length / n,
+    p50: quantile(lat, 0.5),
+    p99: quantile(lat, 0.99),
+    transitions: trans,
+    first_open_s: median(firstOpen),
+    last_close_s: median(lastClose),
+    pods_tripped: firstOpen.length,
+    pods: pods.length,
+  };
+}
+
+function replay(rec, configRec) {
+  const args = ['replay', path.join(rec, 'calls.csv'), '--config', path.join(configRec, 'client-config.yaml'), '--json'];
+  let out;
+  try {
+    out = execFileSync(cli, args, { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  } catch (err) {
+    // Exit 1 (a check failed) still prints the report; anything else is an error.
+    if (err.status !== 1) throw new Error(`${cli} ${args.join(' ')}: exit ${err.status}: ${err.stderr}`);
+    out = err.stdout.toString();
+  }
+  const r = JSON.parse(out);
+  const m = r.metrics;
+  const lane = r.lanes.breaker;
+  const trans = lane.slice(1).map(s => ({ state: s.state, t: s.from }));
+  const opens = trans.filter(t => t.state === 'open');
+  const closes = trans.filter(t => t.state === 'closed');
+  return {
+    checkouts: m.checkouts,
+    failed_pct: m.failed_pct,
+    cached_pct: 100 * m.cached_checkouts / m.checkouts,
+    p50: m.latency_p50_ms,
+    p99: m.latency_p99_ms,
+    transitions: trans,
+    first_open_s: opens[0]?.t ?? null,
+    last_close_s: closes.at(-1)?.t ?? null,
+    cmd: `breakerlab-cli ${args.join(' ')}`,
+  };
+}
+
+function matchShare(real, model) {
+  if (!real.transitions.length) return null;
+  const matched = real.transitions.filter(t => model.transitions.some(m => m.state === t.state && Math.abs(m.t - t.t) <= 1));
+  return { matched: matched.length, of: real.transitions.length };
+}
+
+const fmt = (x, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
+const rows = [];
+function row(kind, logRec, configRec, real) {
+  const model = replay(logRec, configRec);
+  const share = matchShare(real, model);
+  const r = {
+    kind,
+    log: path.basename(logRec),
+    config: path.basename(configRec),
+    against: path.basename(configRec),
+    checkouts: [model.checkouts, real.checkouts],
+    failed_pct: [model.failed_pct, real.failed_pct, model.failed_pct - real.failed_pct],
+    cached_pct: [model.cached_pct, real.cached_pct, model.cached_pct - real.cached_pct],
+    p50_ms: [model.p50, real.p50, model.p50 / real.p50],
+    p99_ms: [model.p99, real.p99, model.p99 / real.p99],
+    first_open_s: [model.first_open_s, real.first_open_s, model.first_open_s !== null && real.first_open_s !== null ? model.first_open_s - real.first_open_s : null],
+    last_close_s: [model.last_close_s, real.last_close_s, model.last_close_s !== null && real.last_close_s !== null ? model.last_close_s - real.last_close_s : null],
+    transitions_matched: share,
+    model_transitions: model.transitions.length,
+    pods_tripped: `${real.pods_tripped} of ${real.pods}`,
+    cmd: model.cmd,
+  };
+  rows.push(r);
+}
+
+const real = recs.map(recorded);
+row('replay', recs[0], recs[0], real[0]);
+if (recs.length === 2) {
+  row('replay', recs[1], recs[1], real[1]);
+  row('prediction', recs[0], recs[1], real[1]);
+  row('prediction', recs[1], recs[0], real[0]);
+}
+
+console.log('BreakerLab (one breaker for the fleet) against the testbed (one breaker per pod); model / real');
+for (const r of rows) {
+  const s = r.transitions_matched;
+  console.log(`\n${r.kind}: ${r.log}'s log under ${r.config}'s config, against ${r.against}`);
+  console.log(`  checkouts            ${r.checkouts[0]} / ${r.checkouts[1]}`);
+  console.log(`  failed %             ${fmt(r.failed_pct[0], 2)} / ${fmt(r.failed_pct[1], 2)}   (${r.failed_pct[2] >= 0 ? '+' : ''}${fmt(r.failed_pct[2], 2)} points)`);
+  console.log(`  cached %             ${fmt(r.cached_pct[0], 2)} / ${fmt(r.cached_pct[1], 2)}   (${r.cached_pct[2] >= 0 ? '+' : ''}${fmt(r.cached_pct[2], 2)} points)`);
+  console.log(`  latency p50 ms       ${fmt(r.p50_ms[0])} / ${fmt(r.p50_ms[1])}   (ratio ${fmt(r.p50_ms[2], 2)})`);
+  console.log(`  latency p99 ms       ${fmt(r.p99_ms[0])} / ${fmt(r.p99_ms[1])}   (ratio ${fmt(r.p99_ms[2], 2)})`);
+  console.log(`  first open s         ${fmt(r.first_open_s[0], 2)} / ${fmt(r.first_open_s[1], 2)} (median of ${r.pods_tripped} pods)   (${fmt(r.first_open_s[2], 2)} s)`);
+  console.log(`  last close s         ${fmt(r.last_close_s[0], 2)} / ${fmt(r.last_close_s[1], 2)}   (${fmt(r.last_close_s[2], 2)} s)`);
+  console.log(`  per-pod transitions within 1 s of the replayed lane: ${s ? `${s.matched} of ${s.of} (${fmt(100 * s.matched / s.of, 0)}%)` : 'none recorded'}; the replayed lane has ${r.model_transitions}`);
+}
+if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1) + '\n');
