@@ -5,6 +5,9 @@
 //                                        B's config against the real run B, and B's under A's
 //   options: --cli PATH (default: ../../build/release/app/breakerlab-cli, or $BREAKERLAB_CLI)
 //            --json FILE (the table as JSON too)
+//            --floors (exit 1 when a floor of issue 32 is missed: a replay within 2 points of
+//            failed and cached checkouts with 90% of the pods' transitions matched; a prediction
+//            within 3 points and its p99 within 25%)
 //
 // What BreakerLab is given: the recording's calls.csv (the request-log importer infers the
 // dependency's behaviour over time from it) and a client-config.yaml. It is never given the
@@ -25,6 +28,9 @@ const argv = process.argv.slice(2);
 const opt = name => { const i = argv.indexOf(`--${name}`); if (i < 0) return undefined; const v = argv[i + 1]; argv.splice(i, 2); return v; };
 const cli = opt('cli') ?? process.env.BREAKERLAB_CLI ?? path.resolve(here, '../../build/release/app/breakerlab-cli');
 const jsonOut = opt('json');
+const floorsAt = argv.indexOf('--floors');
+const floors = floorsAt >= 0;
+if (floors) argv.splice(floorsAt, 1);
 const recs = argv;
 if (recs.length < 1 || recs.length > 2) {
   console.error('usage: node compare.mjs RECORDING [OTHER_RECORDING] [--cli PATH] [--json FILE]');
@@ -159,3 +165,17 @@ for (const r of rows) {
   console.log(`  per-pod transitions within 1 s of the replayed lane: ${s ? `${s.matched} of ${s.of} (${fmt(100 * s.matched / s.of, 0)}%)` : 'none recorded'}; the replayed lane has ${r.model_transitions}`);
 }
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1) + '\n');
+
+if (floors) {
+  const missed = [];
+  for (const r of rows) {
+    const name = `${r.kind} ${r.log} -> ${r.against}`;
+    const pts = r.kind === 'replay' ? 2 : 3;
+    if (Math.abs(r.failed_pct[2]) > pts) missed.push(`${name}: failed checkouts ${r.failed_pct[2].toFixed(2)} points off (floor ${pts})`);
+    if (Math.abs(r.cached_pct[2]) > pts) missed.push(`${name}: cached checkouts ${r.cached_pct[2].toFixed(2)} points off (floor ${pts})`);
+    if (r.kind === 'replay' && r.transitions_matched && r.transitions_matched.matched < 0.9 * r.transitions_matched.of) missed.push(`${name}: ${r.transitions_matched.matched} of ${r.transitions_matched.of} transitions matched within 1 s (floor 90%)`);
+    if (r.kind === 'prediction' && Math.abs(r.p99_ms[2] - 1) > 0.25) missed.push(`${name}: p99 ratio ${r.p99_ms[2].toFixed(2)} (floor within 25%)`);
+  }
+  console.log(missed.length ? `\nfloors missed:\n  ${missed.join('\n  ')}` : '\nevery floor met');
+  process.exit(missed.length ? 1 : 0);
+}

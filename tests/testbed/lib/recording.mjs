@@ -99,6 +99,14 @@ export function writeRecording({ work, raw, runInfo, series, lbEvents, opChanges
   const reasons = {};
   for (const r of lg) if (r.outcome !== 'fresh') reasons[`${r.outcome}:${r.reason}`] = (reasons[`${r.outcome}:${r.reason}`] ?? 0) + 1;
   const partsCpu = ['loadgen', 'haproxy', ...pods].reduce((s, k) => s + (cpu[k] ?? 0), 0);
+  // The testbed's own latency: what HAProxy and loopback add (the load generator's latency less
+  // the pod's), and what a pod adds around a single successful call (its checkout less the call).
+  const podById = new Map(podCheckouts.map(c => [c.request_id, c]));
+  const lbOver = lg.filter(r => podById.has(r.id)).map(r => r.latency_ms - (podById.get(r.id).end - podById.get(r.id).arrive)).sort((x, y) => x - y);
+  const callsById = new Map();
+  for (const c of calls) callsById.set(c.request_id, [...(callsById.get(c.request_id) ?? []), c]);
+  const podOver = podCheckouts.filter(c => c.outcome === 'fresh' && callsById.get(c.request_id)?.length === 1)
+    .map(c => (c.end - c.arrive) - (callsById.get(c.request_id)[0].end - callsById.get(c.request_id)[0].start)).sort((x, y) => x - y);
   const summary = {
     scenario: runInfo.scenario.name,
     t0: iso(t0),
@@ -111,6 +119,12 @@ export function writeRecording({ work, raw, runInfo, series, lbEvents, opChanges
     latency_p50_ms: +quantile(lat, 0.5).toFixed(2),
     latency_p99_ms: +quantile(lat, 0.99).toFixed(2),
     not_fresh_by_reason: reasons,
+    overhead_ms: {
+      lb_and_loopback_p50: lbOver.length ? +quantile(lbOver, 0.5).toFixed(3) : null,
+      lb_and_loopback_p99: lbOver.length ? +quantile(lbOver, 0.99).toFixed(3) : null,
+      pod_around_one_call_p50: podOver.length ? +quantile(podOver, 0.5).toFixed(3) : null,
+      pod_around_one_call_p99: podOver.length ? +quantile(podOver, 0.99).toFixed(3) : null,
+    },
     dependency_calls: calls.length,
     breaker_transitions: trans.filter(t => !t.initial).length,
     first_open_s: firstOpen ? +((firstOpen.time - t0) / 1000).toFixed(3) : null,
