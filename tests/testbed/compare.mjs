@@ -5,6 +5,9 @@
 //                                        B's config against the real run B, and B's under A's
 //   options: --cli PATH (default: ../../build/release/app/breakerlab-cli, or $BREAKERLAB_CLI)
 //            --json FILE (the table as JSON too)
+//            --per-pod (an experiment standing in for per-pod breakers: each pod's own calls
+//            replayed alone, as one pod without health checks, so each pod has its own breaker
+//            and its own cache; the fleet's numbers are the pods' sums, latencies ≈ weighted)
 //            --floors (exit 1 when a floor of issue 32 is missed: a replay within 2 points of
 //            failed and cached checkouts with 90% of the pods' transitions matched; a prediction
 //            within 3 points and its p99 within 25%)
@@ -28,6 +31,9 @@ const argv = process.argv.slice(2);
 const opt = name => { const i = argv.indexOf(`--${name}`); if (i < 0) return undefined; const v = argv[i + 1]; argv.splice(i, 2); return v; };
 const cli = opt('cli') ?? process.env.BREAKERLAB_CLI ?? path.resolve(here, '../../build/release/app/breakerlab-cli');
 const jsonOut = opt('json');
+const perPodAt = argv.indexOf('--per-pod');
+const perPod = perPodAt >= 0;
+if (perPod) argv.splice(perPodAt, 1);
 const floorsAt = argv.indexOf('--floors');
 const floors = floorsAt >= 0;
 if (floors) argv.splice(floorsAt, 1);
@@ -60,8 +66,7 @@ const median = xs => { const s = [...xs].sort((a, b) => a - b); return s.length 
 // The real run's numbers, times in seconds from the replay's t = 0 (the first arrival's whole second).
 function recorded(rec) {
   const checkouts = readCsv(path.join(rec, 'checkouts.csv'));
-  const calls = readCsv(path.join(rec, 'calls.csv'));
-  const t0 = Math.floor(Date.parse(calls[0].timestamp) / 1000) * 1000;
+  const t0 = firstArrivalSecond(path.join(rec, 'calls.csv')) * 1000;
   const n = checkouts.length;
   const lat = checkouts.map(c => Number(c.latency_ms)).sort((a, b) => a - b);
   const trans = readCsv(path.join(rec, 'transitions.csv')).filter(t => t.initial === '0')
@@ -83,8 +88,8 @@ function recorded(rec) {
   };
 }
 
-function replay(rec, configRec) {
-  const args = ['replay', path.join(rec, 'calls.csv'), '--config', path.join(configRec, 'client-config.yaml'), '--json'];
+function replay(rec, configRec, { log = path.join(rec, 'calls.csv'), extra = [] } = {}) {
+  const args = ['replay', log, '--config', path.join(configRec, 'client-config.yaml'), ...extra, '--json'];
   let out;
   try {
     out = execFileSync(cli, args, { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -112,16 +117,72 @@ function replay(rec, configRec) {
   };
 }
 
+// Each pod's calls replayed alone (one pod, no health checks): a breaker and a cache per pod.
+function replayPerPod(rec, configRec) {
+  const text = fs.readFileSync(path.join(rec, 'calls.csv'), 'utf8').split('\n').filter(Boolean);
+  const header = text.shift();
+  const podCol = header.split(',').indexOf('pod');
+  const byPod = new Map();
+  let noPod = 0;
+  for (const line of text) {
+    const pod = line.split(',')[podCol];
+    if (pod === 'none') { noPod++; continue; }
+    if (!byPod.has(pod)) byPod.set(pod, []);
+    byPod.get(pod).push(line);
+  }
+  const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'testbed-perpod-'));
+  const total = { checkouts: noPod, failed: noPod, cached: 0, p50w: 0, p99w: 0, transitions: [], firstOpen: [], lastClose: [] };
+  for (const [pod, lines] of [...byPod].sort()) {
+    const f = path.join(tmp, `${pod}.csv`);
+    fs.writeFileSync(f, [header, ...lines].join('\n') + '\n');
+    const r = replay(rec, configRec, { log: f, extra: ['--set', 'load_balancer.pods=1', '--set', 'load_balancer.health_check.enabled=false'] });
+    total.checkouts += r.checkouts;
+    total.failed += r.failed_pct * r.checkouts / 100;
+    total.cached += r.cached_pct * r.checkouts / 100;
+    total.p50w += r.p50 * r.checkouts;
+    total.p99w += r.p99 * r.checkouts;
+    total.transitions.push(...r.transitions.map(t => ({ ...t, pod, t: t.t + podOffset(f, rec) })));
+    if (r.first_open_s !== null) total.firstOpen.push(r.first_open_s + podOffset(f, rec));
+    if (r.last_close_s !== null) total.lastClose.push(r.last_close_s + podOffset(f, rec));
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const n = total.checkouts;
+  return {
+    checkouts: n,
+    failed_pct: 100 * total.failed / n,
+    cached_pct: 100 * total.cached / n,
+    p50: total.p50w / (n - noPod),
+    p99: total.p99w / (n - noPod),
+    transitions: total.transitions,
+    first_open_s: median(total.firstOpen),
+    last_close_s: median(total.lastClose),
+    cmd: `breakerlab-cli replay POD.csv --config ${path.join(configRec, 'client-config.yaml')} --set load_balancer.pods=1 --set load_balancer.health_check.enabled=false (each pod's lines of calls.csv)`,
+  };
+}
+
+// A pod's log starts at its own first arrival's whole second: its t = 0 against the fleet's.
+function podOffset(podLog, rec) {
+  return firstArrivalSecond(podLog) - firstArrivalSecond(path.join(rec, 'calls.csv'));
+}
+
+// The whole second (epoch s) of a request log's first arrival: the replay's t = 0.
+function firstArrivalSecond(log) {
+  const lines = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  const col = lines.shift().split(',').indexOf('request_start');
+  return Math.floor(Math.min(...lines.map(l => Date.parse(l.split(',')[col]))) / 1000);
+}
+
 function matchShare(real, model) {
   if (!real.transitions.length) return null;
-  const matched = real.transitions.filter(t => model.transitions.some(m => m.state === t.state && Math.abs(m.t - t.t) <= 1));
+  // Per pod when the model has pods (--per-pod), else against the one lane.
+  const matched = real.transitions.filter(t => model.transitions.some(m => (m.pod === undefined || m.pod === t.pod) && m.state === t.state && Math.abs(m.t - t.t) <= 1));
   return { matched: matched.length, of: real.transitions.length };
 }
 
 const fmt = (x, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d));
 const rows = [];
 function row(kind, logRec, configRec, real) {
-  const model = replay(logRec, configRec);
+  const model = perPod ? replayPerPod(logRec, configRec) : replay(logRec, configRec);
   const share = matchShare(real, model);
   const r = {
     kind,
@@ -151,7 +212,9 @@ if (recs.length === 2) {
   row('prediction', recs[1], recs[0], real[0]);
 }
 
-console.log('BreakerLab (one breaker for the fleet) against the testbed (one breaker per pod); model / real');
+console.log(perPod
+  ? "BreakerLab, each pod's log replayed alone (a breaker and a cache per pod), against the testbed; model / real"
+  : 'BreakerLab (one breaker for the fleet) against the testbed (one breaker per pod); model / real');
 for (const r of rows) {
   const s = r.transitions_matched;
   console.log(`\n${r.kind}: ${r.log}'s log under ${r.config}'s config, against ${r.against}`);
@@ -162,7 +225,7 @@ for (const r of rows) {
   console.log(`  latency p99 ms       ${fmt(r.p99_ms[0])} / ${fmt(r.p99_ms[1])}   (ratio ${fmt(r.p99_ms[2], 2)})`);
   console.log(`  first open s         ${fmt(r.first_open_s[0], 2)} / ${fmt(r.first_open_s[1], 2)} (median of ${r.pods_tripped} pods)   (${fmt(r.first_open_s[2], 2)} s)`);
   console.log(`  last close s         ${fmt(r.last_close_s[0], 2)} / ${fmt(r.last_close_s[1], 2)}   (${fmt(r.last_close_s[2], 2)} s)`);
-  console.log(`  per-pod transitions within 1 s of the replayed lane: ${s ? `${s.matched} of ${s.of} (${fmt(100 * s.matched / s.of, 0)}%)` : 'none recorded'}; the replayed lane has ${r.model_transitions}`);
+  console.log(`  per-pod transitions within 1 s of the replayed ${perPod ? "pod's lane" : 'lane'}: ${s ? `${s.matched} of ${s.of} (${fmt(100 * s.matched / s.of, 0)}%)` : 'none recorded'}; the replayed ${perPod ? 'lanes have' : 'lane has'} ${r.model_transitions}`);
 }
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1) + '\n');
 
