@@ -233,9 +233,11 @@ const lbEvents = [];
 function haproxyLine(line, at) {
   // "Server pods/pod2 is DOWN, reason: Layer7 wrong status, code: 503, ..."
   // "Health check for server pods/pod2 failed, reason: ..., check duration: 0ms, status: 1/2 UP."
-  const m = /Server pods\/(pod\d+) is (UP|DOWN|going DOWN for maintenance|UP \(leaving forced maintenance\))/.exec(line)
-    ?? /Server pods\/(pod\d+) (?:was DOWN and now enters maintenance|is going DOWN for maintenance|is UP)/.exec(line);
-  if (m) lbEvents.push({ time: at, pod: m[1], event: /maintenance/.test(line) ? 'maint' : /is UP|leaving/.test(line) ? 'up' : 'down', message: line });
+  const m = /Server pods\/(pod\d+) (is UP|is DOWN|is going DOWN for maintenance|was DOWN and now enters maintenance|is UP\/READY)/.exec(line);
+  if (m) {
+    const event = /leaving|is UP/.test(line) ? 'up' : /maintenance/.test(line) ? 'maint' : 'down';
+    lbEvents.push({ time: at, pod: m[1], event, message: line });
+  }
   else if (/Health check for server pods\/pod\d+ (failed|succeeded)/.test(line)) {
     const h = /server pods\/(pod\d+) (failed|succeeded)/.exec(line);
     lbEvents.push({ time: at, pod: h[1], event: `check_${h[2]}`, message: line });
