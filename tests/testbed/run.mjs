@@ -157,7 +157,10 @@ async function stopAll() {
 }
 
 let t0 = null;
+let aborting = false;
 async function abort(msg, code = 1) {
+  if (aborting) return new Promise(() => {}); // the first reason stands; exit follows
+  aborting = true;
   say(`run stopped: ${msg}`);
   await stopAll();
   say(`the unfinished recording stays in ${work} (no ${path.basename(outDir)} was written)`);
@@ -247,9 +250,10 @@ function haproxyLine(line, at) {
 // ---- start ---------------------------------------------------------------------------------------------
 try {
   const dep = start('dependency', process.execPath, ['dependency.mjs', '--run', runFile]);
-  const pods = ports.pods.map((_, i) => start(`pod${i + 1}`, process.execPath, ['pod.mjs', '--run', runFile, '--pod', String(i + 1)]));
   await waitLine(dep, /^ready /, 10000, 'listening');
-  for (const p of pods) await waitLine(p, /^ready /, 10000, 'listening');
+  // The pods warm their pools up against the dependency before they say ready.
+  const pods = ports.pods.map((_, i) => start(`pod${i + 1}`, process.execPath, ['pod.mjs', '--run', runFile, '--pod', String(i + 1)]));
+  for (const p of pods) await waitLine(p, /^ready /, 15000, 'listening and warmed up');
   const lb = start('haproxy', 'haproxy', ['-db', '-f', path.join(work, 'haproxy.cfg')], { onLine: haproxyLine });
   const prom = start('prometheus', 'prometheus', [
     `--config.file=${path.join(work, 'prometheus.yml')}`,
@@ -320,6 +324,8 @@ const cpu = {};
 for (const [name, c] of children) if (c.exited === null) cpu[name] = cpuSeconds(c.proc.pid);
 const lg = loadgen.lines.map(l => /^cpu (\d+) (\d+)$/.exec(l)).find(Boolean);
 cpu.loadgen = lg ? (Number(lg[1]) + Number(lg[2])) / 1e6 : null;
+const lag = loadgen.lines.map(l => /^lag p99 ([\d.]+) max ([\d.]+)$/.exec(l)).find(Boolean);
+runInfo.loadgen_lag_ms = lag ? { p99: Number(lag[1]), max: Number(lag[2]) } : null;
 
 // ---- Prometheus series --------------------------------------------------------------------------------------
 await sleep(2000); // the last scrapes

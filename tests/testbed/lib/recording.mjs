@@ -131,6 +131,7 @@ export function writeRecording({ work, raw, runInfo, series, lbEvents, opChanges
     per_pod: perPod,
     lb_events: lbEvents.filter(e => ['up', 'down', 'maint'].includes(e.event)).length,
     operator_changes: opChanges.length,
+    loadgen_send_lag_ms: runInfo.loadgen_lag_ms,
     cpu_s: cpu,
     cpu_ms_per_checkout: {
       pods_lb_loadgen: +(1000 * partsCpu / n).toFixed(3),
@@ -147,7 +148,7 @@ export function writeRecording({ work, raw, runInfo, series, lbEvents, opChanges
     `scenario ${summary.scenario}: ${n} checkouts in ${summary.traffic_s}s (wall ${summary.wall_s}s)`,
     `fresh ${summary.fresh_pct}%, cached ${summary.cached_pct}%, failed ${summary.failed_pct}%; latency p50 ${summary.latency_p50_ms} ms, p99 ${summary.latency_p99_ms} ms`,
     `${summary.dependency_calls} dependency calls; ${summary.breaker_transitions} breaker transitions (${Object.entries(perPod).map(([p, v]) => `${p} ${v.transitions}`).join(', ')}); first open at ${summary.first_open_s ?? '-'} s`,
-    `${summary.lb_events} load-balancer server state changes; ${summary.operator_changes} operator commands`,
+    `${summary.lb_events} load-balancer server state changes; ${summary.operator_changes} operator commands; arrivals sent late by p99 ${summary.loadgen_send_lag_ms?.p99 ?? '-'} ms, max ${summary.loadgen_send_lag_ms?.max ?? '-'} ms`,
     `CPU per checkout: pods+LB+loadgen ${summary.cpu_ms_per_checkout.pods_lb_loadgen} ms (pods ${summary.cpu_ms_per_checkout.pods}, haproxy ${summary.cpu_ms_per_checkout.haproxy}, loadgen ${summary.cpu_ms_per_checkout.loadgen}); dependency ${summary.cpu_ms_per_checkout.dependency}, prometheus ${summary.cpu_ms_per_checkout.prometheus}; all parts ${summary.cpu_share_of_2_cores_pct}% of 2 cores`,
     '',
   ].join('\n');
