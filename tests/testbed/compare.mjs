@@ -14,7 +14,8 @@
 //
 // What BreakerLab is given: the recording's calls.csv (the request-log importer infers the
 // dependency's behaviour over time from it) and a client-config.yaml. It is never given the
-// scenario's dependency schedule.
+// scenario's dependency schedule. The operators' scale-outs and scale-ins it recorded
+// (operator-changes.csv) are given as an incident's `changes:` (the log is imported first).
 //
 // Today BreakerLab replays ONE breaker shared by the fleet; the testbed has one per pod. So the
 // transitions are compared pod by pod against the one replayed lane: a recorded transition of a
@@ -88,8 +89,33 @@ function recorded(rec) {
   };
 }
 
+// The operators' changes of a recording (operator-changes.csv: the runtime API commands, from
+// the recording, not the scenario), as an incident's `changes:` on the replay's clock.
+function operatorChanges(rec) {
+  const f = path.join(rec, 'operator-changes.csv');
+  if (!fs.existsSync(f)) return [];
+  const t0 = firstArrivalSecond(path.join(rec, 'calls.csv')) * 1000;
+  const byTime = new Map();
+  for (const c of readCsv(f)) {
+    const at = Math.round(Date.parse(c.time) - t0 + Number(`0.${c.time.split('.')[1].slice(3, 6)}`));
+    const key = Math.round(at / 1000); // the commands of one change are sent within milliseconds
+    byTime.set(key, { at: byTime.get(key)?.at ?? at, pods: Number(c.to) });
+  }
+  return [...byTime.values()];
+}
+
 function replay(rec, configRec, { log = path.join(rec, 'calls.csv'), extra = [] } = {}) {
-  const args = ['replay', log, '--config', path.join(configRec, 'client-config.yaml'), ...extra, '--json'];
+  let input = log;
+  let tmp = null;
+  const changes = log === path.join(rec, 'calls.csv') ? operatorChanges(rec) : [];
+  if (changes.length) {
+    // A request log has no place for them: import it as an incident and add them.
+    tmp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'testbed-incident-'));
+    input = path.join(tmp, 'incident.yaml');
+    execFileSync(cli, ['import', log, '-o', input, '--config', path.join(configRec, 'client-config.yaml')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    fs.appendFileSync(input, 'changes:\n' + changes.map(c => `  - {at: ${c.at}ms, set: {load_balancer.pods: ${c.pods}}, label: "scaled to ${c.pods} pods (HAProxy runtime API)"}\n`).join(''));
+  }
+  const args = ['replay', input, '--config', path.join(configRec, 'client-config.yaml'), ...extra, '--json'];
   let out;
   try {
     out = execFileSync(cli, args, { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -98,6 +124,7 @@ function replay(rec, configRec, { log = path.join(rec, 'calls.csv'), extra = [] 
     if (err.status !== 1) throw new Error(`${cli} ${args.join(' ')}: exit ${err.status}: ${err.stderr}`);
     out = err.stdout.toString();
   }
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   const r = JSON.parse(out);
   const m = r.metrics;
   const lane = r.lanes.breaker;
@@ -114,6 +141,7 @@ function replay(rec, configRec, { log = path.join(rec, 'calls.csv'), extra = [] 
     first_open_s: opens[0]?.t ?? null,
     last_close_s: closes.at(-1)?.t ?? null,
     cmd: `breakerlab-cli ${args.join(' ')}`,
+    changes: changes.length,
   };
 }
 
