@@ -33,6 +33,15 @@ try {
   if (err instanceof ScenarioError) { say(err.message); process.exit(2); }
   throw err;
 }
+// The testbed's own cost, measured (docs/validation.md): about 7 ms of CPU per checkout for the
+// pods, HAProxy, the load generator and the dependency together. Above half the machine, the
+// machine would shape the results: say so before running.
+{
+  const cores = (await import('node:os')).cpus().length;
+  const peak = Math.max(...scenario.traffic.phases.map(p => p.rate));
+  const share = (peak * 7) / (10 * cores);
+  if (share > 50) say(`warning: at ${peak} checkouts/s the testbed itself needs about ${share.toFixed(0)}% of this machine's ${cores} cores (7 ms of CPU a checkout); its own delays will show in the recording`);
+}
 const outDir = path.resolve(outArg);
 if (fs.existsSync(outDir)) usage(`${outArg}: already exists; remove it or name another folder (a recording is never overwritten)`);
 if (!fs.existsSync(path.dirname(outDir))) usage(`${outArg}: its parent folder ${path.dirname(outDir)} does not exist`);
