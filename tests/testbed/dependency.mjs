@@ -8,7 +8,8 @@
 //
 //   node dependency.mjs --run RUN.json
 // Prints "ready PORT" once listening, then reads "start T0" (epoch ms) on stdin: the schedule's
-// t = 0. Writes every request it saw to raw/dependency.jsonl. SIGTERM: flush and exit 0.
+// t = 0. Writes every request it saw to raw/dependency.jsonl (not /health, not /metrics).
+// SIGTERM: flush and exit 0.
 import fs from 'node:fs';
 import http from 'node:http';
 import readline from 'node:readline';
@@ -52,6 +53,21 @@ function handle(req, res) {
   if (req.url === '/health') {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('ok\n');
+    return;
+  }
+  if (req.url === '/metrics') {
+    // Scraped by Prometheus: its `up` for this job is the dependency's health as a user's
+    // monitoring would see it (0 while the listener is closed).
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+    res.end([
+      '# HELP testbed_dependency_serving Requests being served',
+      '# TYPE testbed_dependency_serving gauge',
+      `testbed_dependency_serving ${serving}`,
+      '# HELP testbed_dependency_queued Requests waiting for capacity',
+      '# TYPE testbed_dependency_queued gauge',
+      `testbed_dependency_queued ${queue.length}`,
+      '',
+    ].join('\n'));
     return;
   }
   const rec = {

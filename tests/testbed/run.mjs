@@ -225,6 +225,9 @@ const promCfg = [
   '  - job_name: pods',
   '    static_configs:',
   `      - targets: [${ports.pods.map(p => `'127.0.0.1:${p}'`).join(', ')}]`,
+  '  - job_name: dependency',
+  '    static_configs:',
+  `      - targets: ['127.0.0.1:${ports.dependency}']`,
   '',
 ].join('\n');
 fs.writeFileSync(path.join(work, 'prometheus.yml'), promCfg);
@@ -358,6 +361,9 @@ try {
     error_ratio: 'sum(rate(testbed_dependency_calls_total{outcome!="success"}[5s])) / sum(rate(testbed_dependency_calls_total[5s]))',
     latency_p50: 'histogram_quantile(0.5, sum by (le) (rate(testbed_dependency_call_seconds_bucket[5s])))',
     latency_p99: 'histogram_quantile(0.99, sum by (le) (rate(testbed_dependency_call_seconds_bucket[5s])))',
+    dependency_up: 'up{job="dependency"}',
+    dependency_queued: 'testbed_dependency_queued',
+    dependency_serving: 'testbed_dependency_serving',
   };
   for (const [role, query] of Object.entries(queries)) series[role] = await q(query);
 } catch (err) {
