@@ -8,6 +8,7 @@
 //            --per-pod (an experiment standing in for per-pod breakers: each pod's own calls
 //            replayed alone, as one pod without health checks, so each pod has its own breaker
 //            and its own cache; the fleet's numbers are the pods' sums, latencies ≈ weighted)
+//            --seeds N (also replay under seeds 1..N and print the spread)
 //            --floors (exit 1 when a floor of issue 32 is missed: a replay within 2 points of
 //            failed and cached checkouts with 90% of the pods' transitions matched; a prediction
 //            within 3 points and its p99 within 25%); --floors=replay checks the replays only
@@ -35,6 +36,13 @@ const jsonOut = opt('json');
 const perPodAt = argv.indexOf('--per-pod');
 const perPod = perPodAt >= 0;
 if (perPod) argv.splice(perPodAt, 1);
+// --seeds N: also replay under seeds 1..N (the draws of calls the original did not make) and
+// print the spread, to tell a model error from a coin flip.
+const seedsAt = argv.indexOf('--seeds');
+const seeds = seedsAt >= 0 ? Number(argv[seedsAt + 1]) : 0;
+if (seedsAt >= 0) argv.splice(seedsAt, 2);
+if (seedsAt >= 0 && !(Number.isInteger(seeds) && seeds >= 1 && seeds <= 100)) { console.error('compare: --seeds takes a whole number from 1 to 100'); process.exit(2); }
+let seedArgs = [];
 // --floors (every floor) or --floors=replay (only the replays' floors).
 const floorsAt = argv.findIndex(a => a === '--floors' || a.startsWith('--floors='));
 const floors = floorsAt >= 0;
@@ -117,7 +125,7 @@ function replay(rec, configRec, { log = path.join(rec, 'calls.csv'), extra = [] 
     execFileSync(cli, ['import', log, '-o', input, '--config', path.join(configRec, 'client-config.yaml')], { stdio: ['ignore', 'ignore', 'pipe'] });
     fs.appendFileSync(input, 'changes:\n' + changes.map(c => `  - {at: ${c.at}ms, set: {load_balancer.pods: ${c.pods}}, label: "scaled to ${c.pods} pods (HAProxy runtime API)"}\n`).join(''));
   }
-  const args = ['replay', input, '--config', path.join(configRec, 'client-config.yaml'), ...extra, '--json'];
+  const args = ['replay', input, '--config', path.join(configRec, 'client-config.yaml'), ...extra, ...seedArgs, '--json'];
   let out;
   try {
     out = execFileSync(cli, args, { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
@@ -231,6 +239,18 @@ function row(kind, logRec, configRec, real) {
     pods_tripped: `${real.pods_tripped} of ${real.pods}`,
     cmd: model.cmd,
   };
+  if (seeds) {
+    const runs = [];
+    for (let seed = 1; seed <= seeds; seed++) {
+      seedArgs = ['--seed', String(seed)];
+      const m = perPod ? replayPerPod(logRec, configRec) : replay(logRec, configRec);
+      const sh = matchShare(real, m);
+      runs.push({ failed: m.failed_pct - real.failed_pct, cached: m.cached_pct - real.cached_pct, p99: m.p99 / real.p99, matched: sh ? sh.matched / sh.of : null });
+    }
+    seedArgs = [];
+    const range = k => { const v = runs.map(x => x[k]).filter(x => x !== null); return v.length ? [Math.min(...v), Math.max(...v)] : null; };
+    r.seeds = { n: seeds, failed_pts: range('failed'), cached_pts: range('cached'), p99_ratio: range('p99'), matched_share: range('matched') };
+  }
   rows.push(r);
 }
 
@@ -256,6 +276,11 @@ for (const r of rows) {
   console.log(`  first open s         ${fmt(r.first_open_s[0], 2)} / ${fmt(r.first_open_s[1], 2)} (median of ${r.pods_tripped} pods)   (${fmt(r.first_open_s[2], 2)} s)`);
   console.log(`  last close s         ${fmt(r.last_close_s[0], 2)} / ${fmt(r.last_close_s[1], 2)}   (${fmt(r.last_close_s[2], 2)} s)`);
   console.log(`  per-pod transitions within 1 s of the replayed ${perPod ? "pod's lane" : 'lane'}: ${s ? `${s.matched} of ${s.of} (${fmt(100 * s.matched / s.of, 0)}%)` : 'none recorded'}; the replayed ${perPod ? 'lanes have' : 'lane has'} ${r.model_transitions}`);
+  if (r.seeds) {
+    const g = r.seeds;
+    const rg = (x, d, k = 1) => (x ? `${(x[0] * k).toFixed(d)} to ${(x[1] * k).toFixed(d)}` : '—');
+    console.log(`  over replay seeds 1..${g.n}: failed ${rg(g.failed_pts, 2)} points, cached ${rg(g.cached_pts, 2)} points, p99 ratio ${rg(g.p99_ratio, 2)}, transitions matched ${rg(g.matched_share, 0, 100)}%`);
+  }
 }
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(rows, null, 1) + '\n');
 
