@@ -6,6 +6,7 @@
 // `complete` marker; a stopped run leaves the .partial folder (never OUTDIR).
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 import readline from 'node:readline';
@@ -37,7 +38,7 @@ try {
 // pods, HAProxy, the load generator and the dependency together. Above half the machine, the
 // machine would shape the results: say so before running.
 {
-  const cores = (await import('node:os')).cpus().length;
+  const cores = os.cpus().length;
   const peak = Math.max(...scenario.traffic.phases.map(p => p.rate));
   const share = (peak * 7) / (10 * cores);
   if (share > 50) say(`warning: at ${peak} checkouts/s the testbed itself needs about ${share.toFixed(0)}% of this machine's ${cores} cores (7 ms of CPU a checkout); its own delays will show in the recording`);
@@ -166,12 +167,14 @@ async function stopAll() {
 }
 
 let t0 = null;
+let sockDir = null; // HAProxy's runtime API socket's folder, once made
 let aborting = false;
 async function abort(msg, code = 1) {
   if (aborting) return new Promise(() => {}); // the first reason stands; exit follows
   aborting = true;
   say(`run stopped: ${msg}`);
   await stopAll();
+  if (sockDir) fs.rmSync(sockDir, { recursive: true, force: true });
   say(`the unfinished recording stays in ${work} (no ${path.basename(outDir)} was written)`);
   process.exit(code);
 }
@@ -189,7 +192,10 @@ function cpuSeconds(pid) {
 
 // ---- HAProxy and Prometheus configs --------------------------------------------------------------
 const hc = scenario.client.load_balancer.health_check;
-const sock = path.join(work, 'haproxy.sock');
+// The runtime API's socket lives in a short folder of its own: a unix socket's path has at most
+// 107 bytes, and OUTDIR may be long.
+sockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'testbed-lb-'));
+const sock = path.join(sockDir, 'haproxy.sock');
 const haproxyCfg = [
   'global',
   '  maxconn 8000',
@@ -375,7 +381,7 @@ await stopAll();
 try {
   const summary = writeRecording({ work, raw, runInfo, series, lbEvents, opChanges, cpu, wallStart, trafficEnd });
   fs.rmSync(path.join(work, 'pids'), { force: true });
-  fs.rmSync(sock, { force: true });
+  fs.rmSync(sockDir, { recursive: true, force: true });
   fs.renameSync(work, outDir);
   say(`recorded ${outDir}`);
   process.stdout.write(summary);
