@@ -334,6 +334,7 @@ export function parseScenario(file, text = undefined) {
         s.portNodes[`pods[${i}]`] = r.where(n);
         return r.whole({ node: n, path: `ports.pods[${i}]` }, 0, 65535);
       });
+      if (s.ports.pods.length !== s.fleet.max_pods) r.fail(p.pods.node, 'ports.pods', `${s.ports.pods.length} ports for ${s.fleet.max_pods} pods (fleet.max_pods): give one per pod, 0 for a free one`);
     }
   }
   s.limits = { max_checkouts: 200000 };
