@@ -12,6 +12,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev
   prometheus
   fonts-dejavu-core xvfb xauth x11-utils xdotool imagemagick poppler-utils
+  haproxy prometheus
 )
 # The differential tests drive the real opossum and cockatiel: Debian's Node.js and npm, unless
 # the machine already has a node and npm of its own.
@@ -26,17 +27,21 @@ for p in "${packages[@]}"; do
   fi
 done
 
-# opossum, cockatiel and @sinonjs/fake-timers at the versions of package-lock.json, into
-# tests/differential/node_modules (again only when the lock file changed).
+# The npm packages at the versions of each package-lock.json (again only when the lock file
+# changed): opossum, cockatiel and @sinonjs/fake-timers into tests/differential/node_modules;
+# opossum, cockatiel, undici, prom-client and yaml into tests/testbed/node_modules (the testbed
+# also runs haproxy and prometheus, the Debian packages above).
 install_npm_packages() {
-  local dir
-  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/differential"
-  if [ -f "$dir/node_modules/.package-lock.json" ] &&
-     [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
-    return
-  fi
-  echo "setup: npm packages for the differential tests (opossum, cockatiel)"
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  local root dir
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  for dir in "$root/tests/differential" "$root/tests/testbed"; do
+    if [ -f "$dir/node_modules/.package-lock.json" ] &&
+       [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+      continue
+    fi
+    echo "setup: npm packages for $(basename "$dir") ($(cd "$dir" && node -e 'console.log(Object.keys(require("./package.json").dependencies).join(", "))'))"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  done
 }
 
 if [ ${#missing[@]} -eq 0 ]; then
