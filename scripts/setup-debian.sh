@@ -10,7 +10,6 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libsqlite3-dev sqlite3 libcurl4-openssl-dev
-  prometheus
   fonts-dejavu-core xvfb xauth x11-utils xdotool imagemagick poppler-utils
   haproxy prometheus
 )
