@@ -57,6 +57,10 @@ json replayToJson(const Incident& incident, const Result& result, const Checks& 
                      {"health", laneToJson(result.health)},
                      {"checkout", laneToJson(result.checkout)},
                      {"pods", laneToJson(result.pods)}};
+  // Per-pod breakers: each pod's lane (empty with one breaker for the fleet).
+  json pod_lanes = json::array();
+  for (const Lane& lane : result.pod_breakers) pod_lanes.push_back(laneToJson(lane));
+  report["pod_lanes"] = std::move(pod_lanes);
   json recorded = json::object();
   for (const Lane& lane : incident.recorded.lanes) recorded[lane.name] = laneToJson(lane);
   report["recorded_lanes"] = std::move(recorded);

@@ -134,6 +134,22 @@ TEST(ReplayJson, ResourceSeriesPodsLaneAndPodEvents) {
   }
 }
 
+TEST(ReplayJson, PodLanesOfPerPodBreakers) {
+  Result r = sampleResult();
+  Lane pod1{"pod 1", {{"closed", 0, 3 * kSecond, ""}, {"open", 3 * kSecond, 20 * kSecond, ""}}};
+  Lane pod2{"pod 2", {{"no pod", 0, 8 * kSecond, ""}, {"closed", 8 * kSecond, 20 * kSecond, ""}}};
+  r.pod_breakers = {pod1, pod2};
+  const nlohmann::json j = replayToJson(Incident{}, r, Checks{});
+  ASSERT_EQ(j["pod_lanes"].size(), 2u);
+  EXPECT_EQ(j["pod_lanes"][0][1]["state"], "open");
+  EXPECT_EQ(j["pod_lanes"][0][1]["from"], 3.0);
+  EXPECT_EQ(j["pod_lanes"][1][0]["state"], "no pod");
+  // One breaker for the fleet: an empty list, not a missing key.
+  const nlohmann::json plain = replayToJson(Incident{}, sampleResult(), Checks{});
+  EXPECT_TRUE(plain["pod_lanes"].is_array());
+  EXPECT_TRUE(plain["pod_lanes"].empty());
+}
+
 TEST(BreakerReplayJson, Shape) {
   const std::vector<LoggedCall> calls = {{0, 100, CallOutcome::success},
                                          {kSecond, 100, CallOutcome::timeout}};

@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readCsv, median, recorded, firstArrivalSecond, matchShare } from './lib/recorded.mjs';
+import { readCsv, median, recorded, firstArrivalSecond, matchShare, alignPods } from './lib/recorded.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -100,7 +100,11 @@ function replay(rec, configRec, { log = path.join(rec, 'calls.csv'), extra = [] 
   const r = JSON.parse(out);
   const m = r.metrics;
   const lane = r.lanes.breaker;
-  const trans = lane.slice(1).map(s => ({ state: s.state, t: s.from }));
+  // With a breaker per pod (breaker.scope: per_pod) each pod's lane; else the fleet's one.
+  const podLanes = r.pod_lanes ?? [];
+  const trans = podLanes.length
+    ? podLanes.flatMap((l, q) => l.slice(1).filter(s => s.state !== 'no pod').map(s => ({ pod: `model-${q}`, state: s.state, t: s.from })))
+    : lane.slice(1).map(s => ({ state: s.state, t: s.from }));
   const opens = trans.filter(t => t.state === 'open');
   const closes = trans.filter(t => t.state === 'closed');
   return {
@@ -170,6 +174,7 @@ const fmt = (x, d = 1) => (x === null || x === undefined ? '—' : x.toFixed(d))
 const rows = [];
 function row(kind, logRec, configRec, real) {
   const model = perPod ? replayPerPod(logRec, configRec) : replay(logRec, configRec);
+  alignPods(real, model);
   const share = matchShare(real, model);
   const r = {
     kind,
@@ -193,6 +198,7 @@ function row(kind, logRec, configRec, real) {
     for (let seed = 1; seed <= seeds; seed++) {
       seedArgs = ['--seed', String(seed)];
       const m = perPod ? replayPerPod(logRec, configRec) : replay(logRec, configRec);
+      alignPods(real, m);
       const sh = matchShare(real, m);
       runs.push({ failed: m.failed_pct - real.failed_pct, cached: m.cached_pct - real.cached_pct, p99: m.p99 / real.p99, matched: sh ? sh.matched / sh.of : null });
     }

@@ -49,6 +49,22 @@ export function firstArrivalSecond(log) {
   return Math.floor(Math.min(...lines.map(l => Date.parse(l.split(',')[col]))) / 1000);
 }
 
+// The model's pods are numbered by its own round robin, not HAProxy's: each real pod is paired
+// with the model pod (each used once) whose transitions match most of its own within 1 s, best
+// pairs first; the model's transitions are then renamed after their real pod.
+export function alignPods(real, model) {
+  const modelPods = [...new Set(model.transitions.map(t => t.pod).filter(p => p && p.startsWith('model-')))];
+  if (!modelPods.length) return;
+  const realPods = [...new Set(real.transitions.map(t => t.pod))];
+  const score = (p, q) => real.transitions.filter(t => t.pod === p && model.transitions.some(m => m.pod === q && m.state === t.state && Math.abs(m.t - t.t) <= 1)).length;
+  const pairs = [];
+  for (const p of realPods) for (const q of modelPods) pairs.push({ p, q, s: score(p, q) });
+  pairs.sort((a, b) => b.s - a.s);
+  const name = new Map(), used = new Set();
+  for (const { p, q } of pairs) if (!name.has(q) && !used.has(p)) { name.set(q, p); used.add(p); }
+  for (const t of model.transitions) if (name.has(t.pod)) t.pod = name.get(t.pod);
+}
+
 // The share of the real pods' transitions that `model` enters within 1 s: per pod when the
 // model's transitions name pods (--per-pod, or another real run), else against its one lane.
 export function matchShare(real, model) {
