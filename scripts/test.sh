@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the build needs, builds BreakerLab and runs every test: the release build and its
-# tests, then the one instrumented build (clang, AddressSanitizer + UBSan at -O1, with the libFuzzer
-# targets) and its tests (skip it with BREAKERLAB_SKIP_SANITIZERS=1), then each libFuzzer target
-# for 20 s in that build (BREAKERLAB_SKIP_FUZZ=1 skips them). Each stage's wall time is printed as
+# tests, the testbed's short real-fleet check, then the one instrumented build (clang,
+# AddressSanitizer + UBSan at -O1, with the libFuzzer targets) and its tests (skip it with
+# BREAKERLAB_SKIP_SANITIZERS=1), then each libFuzzer target for 20 s in that build
+# (BREAKERLAB_SKIP_FUZZ=1 skips them). Each stage's wall time is printed as
 # it ends and again, all together, at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,16 @@ stage "release build"
 echo "== release tests"
 ctest --preset release
 stage "release tests"
+
+# The testbed (tests/testbed, docs/validation.md): a real fleet on 127.0.0.1 (Node.js pods with
+# the real opossum and cockatiel, HAProxy, Prometheus, a scripted dependency) records a short
+# outage under two client configs; the release CLI replays each recording and must come within
+# the replay floors. About 150 s; BREAKERLAB_SKIP_TESTBED=1 skips it.
+if [ "${BREAKERLAB_SKIP_TESTBED:-0}" != "1" ]; then
+  echo "== testbed: a real fleet recorded and replayed (tests/testbed/ci.sh)"
+  BREAKERLAB_CLI="$PWD/build/release/app/breakerlab-cli" tests/testbed/ci.sh
+  stage "testbed"
+fi
 
 if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   echo "== AddressSanitizer + UBSan build (clang -O1, with the fuzz targets)"

@@ -18,9 +18,11 @@
 // scenario's dependency schedule. The operators' scale-outs and scale-ins it recorded
 // (operator-changes.csv) are given as an incident's `changes:` (the log is imported first).
 //
-// Today BreakerLab replays ONE breaker shared by the fleet; the testbed has one per pod. So the
-// transitions are compared pod by pod against the one replayed lane: a recorded transition of a
-// pod is matched when the replayed lane enters the same state within 1 s of it. Trip and close
+// The testbed has a breaker per pod. With BreakerLab's per-pod breakers (breaker.scope: per_pod,
+// the default) the replay's pod lanes (replay --json's pod_lanes) are paired with the real pods
+// (alignPods) and a recorded transition of a pod is matched when its paired lane enters the same
+// state within 1 s of it; with one breaker for the fleet (breaker.scope: shared), against the one
+// replayed lane. Trip and close
 // times are fleet-level: the median over the pods of each pod's first open and last close.
 import fs from 'node:fs';
 import path from 'node:path';
