@@ -173,6 +173,34 @@ std::vector<Lane> FleetBreakers::lanes(Micros start, Micros end) const {
   return out;
 }
 
+Lane FleetBreakers::shareLane(Micros start, Micros end) const {
+  Lane lane{"fleet", {}};
+  const std::vector<Count> steps = counts();
+  auto text = [](const Count& c) {
+    const std::uint32_t total = c.closed + c.open + c.half_open;
+    if (c.open > 0) {
+      if (c.open == total) return std::string("all open");
+      return std::to_string(c.open) + " of " + std::to_string(total) + " open";
+    }
+    if (c.half_open > 0)
+      return std::to_string(c.half_open) + " of " + std::to_string(total) + " half-open";
+    return std::string("closed");
+  };
+  std::string state = "closed";
+  Micros since = start;
+  for (const Count& c : steps) {
+    if (c.at >= end) break;
+    const std::string next = text(c);
+    if (c.at > start && next != state) {
+      lane.append(state, since, c.at);
+      since = c.at;
+    }
+    state = next;
+  }
+  if (end > since) lane.append(state, since, end);
+  return lane;
+}
+
 FleetMetrics fleetMetrics(const FleetBreakers& fleet, Micros start, Micros end) {
   FleetMetrics m;
   if (fleet.empty() || end <= start) return m;

@@ -500,6 +500,7 @@ void buildReport(const Incident& incident, const Config& config, const HealthTim
   result.breaker = breakerLane(facts.transitions, start, end);
   if (!facts.fleet.shared && !facts.fleet.empty() && parts.has(ReportPart::lanes_and_events)) {
     result.pod_breakers = facts.fleet.lanes(start, end);
+    result.fleet = facts.fleet.shareLane(start, end);
     result.fleet_counts = facts.fleet.counts();
   }
   result.dependency = dependencyLane(incident.dependency, start, end);

@@ -57,7 +57,7 @@ std::string_view toString(EventKind kind) {
 }
 
 const Lane* Result::lane(std::string_view name) const {
-  for (const Lane* l : {&breaker, &dependency, &health, &checkout, &pods})
+  for (const Lane* l : {&breaker, &dependency, &health, &checkout, &pods, &fleet})
     if (l->name == name) return l;
   return nullptr;
 }

@@ -172,6 +172,22 @@ TEST(Fleet, PodLanesShowWhenAPodWasOutOfService) {
   EXPECT_EQ(lanes[0].intervals, expected);
 }
 
+TEST(Fleet, TheShareLaneSaysHowManyPodsAreOpen) {
+  const Lane lane = twoPods().shareLane(sec(0), sec(40));
+  EXPECT_EQ(lane.name, "fleet");
+  const std::vector<LaneInterval> expected{{"closed", 0, sec(10), ""},
+                                           {"1 of 2 open", sec(10), sec(12), ""},
+                                           {"all open", sec(12), sec(30), ""},
+                                           // pod 1 half-open, pod 2 open; then pod 1 closed
+                                           {"1 of 2 open", sec(30), sec(32), ""},
+                                           {"1 of 2 half-open", sec(32), sec(33), ""},
+                                           {"closed", sec(33), sec(40), ""}};
+  EXPECT_EQ(lane.intervals, expected);
+  // A window that starts inside an open spell starts with its state.
+  EXPECT_EQ(twoPods().shareLane(sec(20), sec(25)).intervals,
+            (std::vector<LaneInterval>{{"all open", sec(20), sec(25), ""}}));
+}
+
 TEST(Fleet, EqualTimesLeaveThenEnterThenMove) {
   // At 10 s pod 1 leaves, pod 2 enters and trips: the fleet goes from one closed pod to one open.
   FleetBreakers f;

@@ -590,5 +590,28 @@ TEST(LaneColors, PodsInRotation) {
   EXPECT_EQ(stateColor("pods", "1 of 1 pods"), palette::kGood);
 }
 
+// The fleet's lane (FleetBreakers::shareLane): one colour and one legend entry per kind of
+// state, whatever the counts.
+TEST(LaneColors, BreakersByPod) {
+  const struct {
+    const char* state;
+    QColor color;
+    std::string_view legend;
+  } cases[] = {
+      {"closed", palette::kGood, "closed"},
+      {"all open", palette::kBad, "all open"},
+      {"1 of 40 open", palette::kWarn, "some open"},
+      {"39 of 40 open", palette::kWarn, "some open"},
+      {"3 of 1000 half-open", palette::kProbing, "some half-open"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(stateColor("fleet", c.state), c.color) << c.state;
+    EXPECT_EQ(legendName("fleet", c.state), c.legend) << c.state;
+  }
+  // Other lanes keep their states' own names.
+  EXPECT_EQ(legendName("pods", "7 of 8 pods"), "7 of 8 pods");
+  EXPECT_EQ(legendName("breaker", "half-open"), "half-open");
+}
+
 }  // namespace
 }  // namespace breakerlab::views

@@ -14,6 +14,14 @@ bool contains(std::string_view text, std::string_view word) {
 }
 }  // namespace
 
+std::string_view legendName(std::string_view lane, std::string_view state) {
+  if (lane == "fleet") {
+    if (state.ends_with(" half-open")) return "some half-open";
+    if (state != "all open" && state.ends_with(" open")) return "some open";
+  }
+  return state;
+}
+
 QColor stateColor(std::string_view lane, std::string_view state) {
   if (lane == "breaker") {
     if (state == "closed") return palette::kGood;
@@ -29,6 +37,13 @@ QColor stateColor(std::string_view lane, std::string_view state) {
     if (state == "idle") return palette::kIdle;
   }
   if (lane == "health") return state == "green" ? palette::kGood : palette::kBad;
+  if (lane == "fleet") {
+    // FleetBreakers::shareLane: every pod closed, every one open, some open, some half-open.
+    if (state == "closed") return palette::kGood;
+    if (state == "all open") return palette::kBad;
+    if (state.ends_with(" half-open")) return palette::kProbing;
+    if (state.ends_with(" open")) return palette::kWarn;
+  }
   if (lane == "pods") {
     // "k of N pods": all in rotation is good, none is bad, anything between a warning.
     std::uint32_t in = 0, of = 0;

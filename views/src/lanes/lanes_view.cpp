@@ -44,7 +44,7 @@ constexpr double kGroupGap = 0.45;
 constexpr int kBracketLines = 2;
 constexpr int kEventLines = 4;
 
-const char* kLaneOrder[] = {"breaker", "dependency", "health", "checkout", "pods"};
+const char* kLaneOrder[] = {"breaker", "fleet", "dependency", "health", "checkout", "pods"};
 
 // A replayed lane by name; `Result::lane` does not know the pods lane.
 const Lane* laneOf(const Result& result, std::string_view name) {
@@ -85,6 +85,7 @@ QString laneTitle(const std::string& lane, RowKind kind, const Incident* inciden
   if (lane == "health") name = "Health check";
   if (lane == "checkout") name = "Checkout";
   if (lane == "pods") name = "Pods in rotation";
+  if (lane == "fleet") name = "Breakers by pod";
   switch (kind) {
     case RowKind::recorded:
       return name + " · recorded";
@@ -334,6 +335,11 @@ void LanesView::layoutRows() {
     const std::string lane = lane_name;
     const bool has_recorded = incident_ && incident_->recorded.lane(lane) != nullptr;
     bool ghost = baseline_ != nullptr && lane != "health" && lane != "dependency";
+    if (lane == "fleet") {
+      // Only runs with a breaker in every pod have it (and never a recorded or a ghost row).
+      if (replayed_ == nullptr || replayed_->fleet.intervals.empty()) continue;
+      ghost = false;
+    }
     if (lane == "pods") {
       // Only runs with load-balancer health checks have a pods lane; the deployed config's shows
       // as a ghost like the breaker's, and the row stays while either run has one.
@@ -345,14 +351,18 @@ void LanesView::layoutRows() {
       rows_.push_back({lane, RowKind::recorded, y, y + kRecordedHeight});
       y += kRecordedHeight + kRowGap;
     }
-    const double height = lane == "health" || lane == "pods" ? kRecordedHeight : kReplayedHeight;
+    const double height =
+        lane == "health" || lane == "pods" || lane == "fleet" ? kRecordedHeight : kReplayedHeight;
     rows_.push_back({lane, RowKind::replayed, y, y + height});
     y += height;
     if (ghost) {
       rows_.push_back({lane, RowKind::baseline, y + kRowGap, y + kRowGap + kGhostHeight});
       y += kRowGap + kGhostHeight;
     }
-    y += lane == "dependency" ? kRowGap : kGroupGap;
+    // The fleet's row sits under the breaker's, as the dependency's health under it.
+    const bool fleet_below =
+        lane == "breaker" && replayed_ != nullptr && !replayed_->fleet.intervals.empty();
+    y += lane == "dependency" || fleet_below ? kRowGap : kGroupGap;
   }
   lanes_bottom_ = y - kGroupGap;
 }
@@ -949,11 +959,15 @@ std::vector<LanesView::LegendLane> LanesView::legend() const {
     LegendLane entry{laneTitle(lane, RowKind::replayed, incident_, library_), {}};
     QSet<QString> seen;
     for (std::size_t j = i; j < rows_.size() && rows_[j].lane == lane; ++j)
-      for (const LaneState& state : lanes_->rows()[j].states)
-        if (!seen.contains(state.name)) {
-          seen.insert(state.name);
-          entry.states.emplace_back(state.name, QColor::fromRgb(state.color));
+      for (const LaneState& state : lanes_->rows()[j].states) {
+        const std::string name = state.name.toStdString();
+        const QString shown = QString::fromUtf8(
+            legendName(lane, name).data(), static_cast<qsizetype>(legendName(lane, name).size()));
+        if (!seen.contains(shown)) {
+          seen.insert(shown);
+          entry.states.emplace_back(shown, QColor::fromRgb(state.color));
         }
+      }
     if (!entry.states.empty()) lanes.push_back(std::move(entry));
   }
   return lanes;

@@ -12,6 +12,11 @@ namespace breakerlab::views {
 // their name.
 QColor stateColor(std::string_view lane, std::string_view state);
 
+// The name the legend gives a state: the state itself, but for the states of one colour that
+// differ only by a count ("fleet": "3 of 40 open" and "7 of 40 open" are both "some open"), so
+// that a fleet of 1,000 pods has four legend entries, not two thousand.
+std::string_view legendName(std::string_view lane, std::string_view state);
+
 namespace palette {
 inline const QColor kGood{0x2e, 0x9d, 0x4f};     // closed, healthy, fresh
 inline const QColor kBad{0xd6, 0x45, 0x41};      // open, refused, failed

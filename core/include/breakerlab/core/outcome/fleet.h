@@ -53,6 +53,11 @@ struct FleetBreakers {
   // Each pod's lane over [start, end): its breaker's states, kPodOutOfService where it was out
   // of service.
   std::vector<Lane> lanes(Micros start, Micros end) const;
+
+  // The fleet's lane "fleet" over [start, end), from the counts: "closed" while every pod in
+  // service is closed, "all open" while every one is open, "3 of 40 open" while some are, and
+  // "2 of 40 half-open" while none is open and some are half-open.
+  Lane shareLane(Micros start, Micros end) const;
 };
 
 // The fleet's metrics over the window [start, end].

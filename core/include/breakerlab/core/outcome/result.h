@@ -93,6 +93,7 @@ struct Result {
   // Per-pod breakers (breaker.scope: per_pod, more than one pod): each pod's lane, and how many
   // pods were closed, open and half-open over time. Empty with one breaker.
   std::vector<Lane> pod_breakers;
+  Lane fleet;  // FleetBreakers::shareLane: how many pods are open; empty with one breaker
   std::vector<FleetBreakers::Count> fleet_counts;
   std::vector<Event> events;
   SecondSeries per_second;
