@@ -145,6 +145,11 @@ struct Bracket {
 
 struct Recorded {
   std::vector<Lane> lanes;  // named "breaker", "dependency", "checkout"
+  // The fleet as recorded, one breaker lane per pod (a Prometheus series per instance, a request
+  // log's pod column, OTLP spans' service.instance.id): lane k stands beside the replay's pod k
+  // (Result::pod_breakers[k]); its name is the instance as recorded ("10.0.0.7:8080",
+  // "checkout-7f9c-x2"). Empty when the record has no per-pod breaker.
+  std::vector<Lane> pod_breakers;
   std::vector<RecordedEvent> events;
   std::vector<Bracket> brackets;
   const Lane* lane(std::string_view name) const;
