@@ -1,6 +1,7 @@
 #include "breakerlab/core/outcome/fleet.h"
 
 #include <algorithm>
+#include <string>
 #include <tuple>
 
 #include "breakerlab/core/basics/breaker_state.h"
@@ -140,19 +141,25 @@ std::vector<BreakerTransition> FleetBreakers::summary() const {
 }
 
 std::vector<Lane> FleetBreakers::lanes(Micros start, Micros end) const {
-  std::vector<Lane> out(pods.size());
-  for (std::uint32_t pod = 0; pod < pods.size(); ++pod) {
+  if (pods.empty()) return {};
+  // With a shared breaker every pod that was ever in service has a lane, each showing the one
+  // breaker's states while that pod was in service.
+  std::uint32_t count = static_cast<std::uint32_t>(pods.size());
+  if (shared)
+    for (const Span& s : spans) count = std::max(count, s.pod + 1);
+  // Each pod's spans in service, in time order.
+  std::vector<std::vector<Span>> spans_of(count);
+  for (const Span& s : spans) spans_of[s.pod].push_back(s);
+  std::vector<Lane> out(count);
+  for (std::uint32_t pod = 0; pod < count; ++pod) {
     Lane& lane = out[pod];
     lane.name = "pod " + std::to_string(pod + 1);
-    // The pod's spans in service, in time order, and its transitions.
-    std::vector<Span> mine;
-    for (const Span& s : spans)
-      if (s.pod == pod) mine.push_back(s);
+    std::vector<Span>& mine = spans_of[pod];
     std::sort(mine.begin(), mine.end(),
               [](const Span& a, const Span& b) { return a.from < b.from; });
     BreakerState state = BreakerState::closed;
     std::size_t next = 0;
-    const std::vector<BreakerTransition>& ts = pods[pod];
+    const std::vector<BreakerTransition>& ts = pods[shared ? 0 : pod];
     // Cut points: span edges and transitions, clipped to the window.
     std::vector<Micros> cuts{start, end};
     for (const Span& s : mine) {
@@ -162,15 +169,46 @@ std::vector<Lane> FleetBreakers::lanes(Micros start, Micros end) const {
     for (const BreakerTransition& t : ts) cuts.push_back(std::clamp(t.at, start, end));
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::size_t span = 0;
     for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
       const Micros a = cuts[k], b = cuts[k + 1];
       while (next < ts.size() && ts[next].at <= a) state = ts[next++].to;
-      bool serving = false;
-      for (const Span& s : mine) serving = serving || (s.from <= a && a < s.to);
+      while (span < mine.size() && mine[span].to <= a) ++span;
+      const bool serving = span < mine.size() && mine[span].from <= a;
       lane.append(serving ? toString(state) : kPodOutOfService, a, b);
     }
   }
   return out;
+}
+
+std::optional<PodCachedWhileHealthy> podCachedWhileHealthy(const std::vector<Lane>& pod_lanes,
+                                                           const Lane& health,
+                                                           std::string_view healthy) {
+  double sum = 0, most = 0;
+  std::uint32_t in_service = 0;
+  for (const Lane& lane : pod_lanes) {
+    bool served = false;
+    Micros cached = 0;
+    auto h = health.intervals.begin();
+    for (const LaneInterval& x : lane.intervals) {
+      if (x.state == kPodOutOfService) continue;
+      served = true;
+      if (x.state == toString(BreakerState::closed)) continue;
+      // Both lanes are in time order: walk the health lane once per pod lane.
+      while (h != health.intervals.end() && h->to <= x.from) ++h;
+      for (auto y = h; y != health.intervals.end() && y->from < x.to; ++y) {
+        if (y->state != healthy) continue;
+        const Micros from = std::max(x.from, y->from), to = std::min(x.to, y->to);
+        if (to > from) cached += to - from;
+      }
+    }
+    if (!served) continue;
+    ++in_service;
+    sum += toSeconds(cached);
+    most = std::max(most, toSeconds(cached));
+  }
+  if (in_service == 0) return std::nullopt;
+  return PodCachedWhileHealthy{most, sum / in_service};
 }
 
 Lane FleetBreakers::shareLane(Micros start, Micros end) const {

@@ -140,6 +140,13 @@ constexpr std::array kRegistry = {
     metric<&Metrics::close_spread_s>("close_spread_s", "Close spread", "s",
                                      "from the first pod's last close to the last pod's last close",
                                      kNeutral),
+    metric<&Metrics::pod_cached_while_healthy_max_s>(
+        "pod_cached_while_healthy_max_s", "Pod cached while healthy (max)", "s",
+        "the most time one pod's breaker was not closed while the dependency was healthy", kLower),
+    metric<&Metrics::pod_cached_while_healthy_mean_s>(
+        "pod_cached_while_healthy_mean_s", "Pod cached while healthy (mean)", "s",
+        "time a pod's breaker was not closed while the dependency was healthy, mean over the pods",
+        kLower),
     metric<&Metrics::latency_p50_ms>("latency_p50_ms", "Latency p50", "ms",
                                      "median checkout latency", kLower, {ReportPart::latency}),
     metric<&Metrics::latency_p95_ms>("latency_p95_ms", "Latency p95", "ms",
@@ -210,6 +217,10 @@ constexpr std::array kRegistry = {
     metric<&Metrics::dependency_load_while_unhealthy>(
         "dependency_load_while_unhealthy", "Load while unhealthy", "/s",
         "dependency calls per second while its health check was red", kLower,
+        {ReportPart::calls_per_second}),
+    metric<&Metrics::calls_to_failing_dependency>(
+        "calls_to_failing_dependency", "Calls to failing dependency", "",
+        "dependency calls the fleet's breakers let through while its health check was red", kLower,
         {ReportPart::calls_per_second}),
     metric<&Metrics::peak_dependency_utilization_pct>(
         "peak_dependency_utilization_pct", "Peak dependency use", "%",

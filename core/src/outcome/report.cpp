@@ -427,7 +427,10 @@ void computeResourceMetrics(const Incident& incident, const RunFacts& facts, Res
       if (i < calls.size()) red_calls += calls[i];
     }
   }
-  if (red_s > 0) m.dependency_load_while_unhealthy = red_calls / red_s;
+  if (red_s > 0) {
+    m.dependency_load_while_unhealthy = red_calls / red_s;
+    m.calls_to_failing_dependency = red_calls;
+  }
   m.time_to_recover_s = timeToRecover(incident, result);
 }
 
@@ -467,6 +470,16 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
   m.all_pods_open_s = fleet.all_pods_open_s;
   m.trip_spread_s = fleet.trip_spread_s;
   m.close_spread_s = fleet.close_spread_s;
+  if (!facts.fleet.empty()) {
+    // The pod lanes the report drew, or (without lanes, or with a shared breaker) made here.
+    std::vector<Lane> made;
+    const std::vector<Lane>& lanes =
+        result.pod_breakers.empty() ? (made = facts.fleet.lanes(start, end)) : result.pod_breakers;
+    if (const auto cached = podCachedWhileHealthy(lanes, result.health)) {
+      m.pod_cached_while_healthy_max_s = cached->max_s;
+      m.pod_cached_while_healthy_mean_s = cached->mean_s;
+    }
+  }
   m.oldest_cached_price_s = toSeconds(facts.oldest_cached_age);
   m.dependency_calls = facts.dependency_calls;
   m.dependency_failures = facts.dependency_failures;

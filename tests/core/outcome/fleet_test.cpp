@@ -200,3 +200,61 @@ TEST(Fleet, EqualTimesLeaveThenEnterThenMove) {
 
 }  // namespace
 }  // namespace breakerlab
+
+TEST(Fleet, ASharedBreakersPodLanesShowItWhileEachPodServed) {
+  FleetBreakers f;
+  f.shared = true;
+  f.pods = {{move(10, S::closed, S::open), move(20, S::open, S::half_open)}};
+  f.spans = {{0, 0, kNever}, {1, sec(15), kNever}};
+  const std::vector<Lane> lanes = f.lanes(0, sec(30));
+  ASSERT_EQ(lanes.size(), 2u);
+  EXPECT_EQ(lanes[0].intervals, (std::vector<LaneInterval>{{"closed", 0, sec(10), ""},
+                                                           {"open", sec(10), sec(20), ""},
+                                                           {"half-open", sec(20), sec(30), ""}}));
+  EXPECT_EQ(lanes[1].intervals,
+            (std::vector<LaneInterval>{{std::string(kPodOutOfService), 0, sec(15), ""},
+                                       {"open", sec(15), sec(20), ""},
+                                       {"half-open", sec(20), sec(30), ""}}));
+}
+
+Lane laneOf(std::vector<LaneInterval> intervals) {
+  return Lane{"x", std::move(intervals)};
+}
+
+// Per pod, the time not closed while health was green: the max and the mean over the pods in
+// service, by hand.
+TEST(Fleet, PodCachedWhileHealthyCountsNotClosedUnderGreenPerPod) {
+  const Lane health = laneOf(
+      {{"green", 0, sec(10), ""}, {"red", sec(10), sec(20), ""}, {"green", sec(20), sec(60), ""}});
+  const std::vector<Lane> pods{
+      // Open 5-25 s: green for 5-10 and 20-25 = 10 s.
+      laneOf({{"closed", 0, sec(5), ""},
+              {"open", sec(5), sec(25), ""},
+              {"closed", sec(25), sec(60), ""}}),
+      // Open only under red (10-20 s), then half-open 20-22 s under green = 2 s.
+      laneOf({{"closed", 0, sec(10), ""},
+              {"open", sec(10), sec(20), ""},
+              {"half-open", sec(20), sec(22), ""},
+              {"closed", sec(22), sec(60), ""}}),
+      // Never in service: not counted in the mean.
+      laneOf({{std::string(kPodOutOfService), 0, sec(60), ""}}),
+      // In service from 50 s and open to the end: 10 s, its time out of service not counted.
+      laneOf({{std::string(kPodOutOfService), 0, sec(50), ""}, {"open", sec(50), sec(60), ""}}),
+  };
+  const auto cached = podCachedWhileHealthy(pods, health);
+  ASSERT_TRUE(cached.has_value());
+  EXPECT_DOUBLE_EQ(cached->max_s, 10.0);
+  EXPECT_DOUBLE_EQ(cached->mean_s, (10.0 + 2.0 + 10.0) / 3);
+}
+
+TEST(Fleet, PodCachedWhileHealthyIsUndefinedWithoutAPodInService) {
+  const Lane health = laneOf({{"green", 0, sec(60), ""}});
+  EXPECT_FALSE(podCachedWhileHealthy({}, health).has_value());
+  EXPECT_FALSE(
+      podCachedWhileHealthy({laneOf({{std::string(kPodOutOfService), 0, sec(60), ""}})}, health)
+          .has_value());
+  // A pod always closed: defined, zero.
+  const auto closed = podCachedWhileHealthy({laneOf({{"closed", 0, sec(60), ""}})}, health);
+  ASSERT_TRUE(closed.has_value());
+  EXPECT_DOUBLE_EQ(closed->max_s, 0.0);
+}

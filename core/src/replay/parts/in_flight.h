@@ -126,7 +126,7 @@ class TimingWheel {
   }
   std::uint64_t bucketOfKey(std::uint64_t key) const { return key >> (24 + shift_); }
 
-  void link(std::uint64_t b, const Entry& e) {
+  [[gnu::always_inline]] void link(std::uint64_t b, const Entry& e) {
     std::uint32_t node;
     if (free_ != kNone) {
       node = free_;

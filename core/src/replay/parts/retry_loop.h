@@ -60,14 +60,19 @@ class RetryLoop {
   RetryLoop(const RetryConfig& deployed, std::uint32_t pods)
       : governors_(
             deployed.budget.scope == StateScope::per_pod ? std::max<std::uint32_t>(pods, 1) : 1,
-            RetryGovernor(deployed)) {}
+            RetryGovernor(deployed)),
+        governed_(deployed.budget.ratio > 0 || deployed.token_bucket.capacity > 0) {}
 
   enum class Verdict : std::uint8_t { not_retried, scheduled, refused_by_budget };
 
   // A request's first attempt goes out from `pod`; one was answered with success (the bucket's
   // refund).
-  void onRequest(std::uint16_t pod, Micros t) { governorOf(pod).onRequest(t); }
-  void onFirstAttemptSuccess(std::uint16_t pod) { governorOf(pod).onFirstAttemptSuccess(); }
+  void onRequest(std::uint16_t pod, Micros t) {
+    if (governed_) governorOf(pod).onRequest(t);
+  }
+  void onFirstAttemptSuccess(std::uint16_t pod) {
+    if (governed_) governorOf(pod).onFirstAttemptSuccess();
+  }
 
   // A pod added by a scale-out starts with empty accounts (and a full bucket).
   void resetPod(std::uint16_t pod, const RetryConfig& r) {
@@ -87,7 +92,7 @@ class RetryLoop {
     const bool immediate = r.backoff == BackoffKind::none && r.jitter == Jitter::none;
     const Micros at = call.at + (immediate ? 0 : retryDelay(r, next, uniform));
     if (timeout.total > 0 && at >= call.request_start + timeout.total) return Verdict::not_retried;
-    if (!governorOf(call.pod).allowRetry(call.at)) return Verdict::refused_by_budget;
+    if (governed_ && !governorOf(call.pod).allowRetry(call.at)) return Verdict::refused_by_budget;
     PendingCall retry = call;
     retry.at = at;
     retry.attempt = static_cast<std::uint8_t>(next);
@@ -107,6 +112,10 @@ class RetryLoop {
 
   RetryQueue queue_;
   std::vector<RetryGovernor> governors_;
+  // Whether the deployed policy has a budget or a bucket at all: without one every retry is
+  // allowed and no account needs keeping, so the hot path skips the governors. The budget and
+  // bucket are not timed-change keys, so the deployed policy's answer holds for the whole run.
+  bool governed_;
 };
 
 }  // namespace breakerlab

@@ -51,7 +51,8 @@ struct FleetBreakers {
   std::vector<BreakerTransition> summary() const;
 
   // Each pod's lane over [start, end): its breaker's states, kPodOutOfService where it was out
-  // of service.
+  // of service. With a shared breaker, one lane per pod ever in service, each with the breaker's
+  // states while that pod was in service.
   std::vector<Lane> lanes(Micros start, Micros end) const;
 
   // The fleet's lane "fleet" over [start, end), from the counts: "closed" while every pod in
@@ -70,5 +71,17 @@ struct FleetMetrics {
   std::optional<double> close_spread_s;  // last closes: the last pod's minus the first pod's
 };
 FleetMetrics fleetMetrics(const FleetBreakers& fleet, Micros start, Micros end);
+
+// Per pod, the time its breaker was not closed (its checkouts served from the fallback) while the
+// dependency's health lane was `healthy` ("green"), over the pods in service at some time in the
+// lanes (FleetBreakers::lanes, already clipped to the window): the most any pod spent so, and the
+// mean over those pods. Nothing when no pod was in service.
+struct PodCachedWhileHealthy {
+  double max_s = 0;
+  double mean_s = 0;
+};
+std::optional<PodCachedWhileHealthy> podCachedWhileHealthy(const std::vector<Lane>& pod_lanes,
+                                                           const Lane& health,
+                                                           std::string_view healthy = "green");
 
 }  // namespace breakerlab

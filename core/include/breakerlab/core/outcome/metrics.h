@@ -40,6 +40,9 @@ struct Metrics {
   double all_pods_open_s = 0;            // every pod's breaker open
   std::optional<double> trip_spread_s;   // first trips: last pod's minus first pod's
   std::optional<double> close_spread_s;  // last closes: last pod's minus first pod's
+  // Per pod: its breaker not closed while the dependency's health was green (max, mean).
+  std::optional<double> pod_cached_while_healthy_max_s;
+  std::optional<double> pod_cached_while_healthy_mean_s;
 
   double latency_p50_ms = 0;
   double latency_p95_ms = 0;
@@ -62,6 +65,7 @@ struct Metrics {
   std::optional<double> mean_pool_busy;                   // connections, time average
   double mean_call_ms = 0;                                // mean duration of the calls sent
   std::optional<double> dependency_load_while_unhealthy;  // calls/s while health is red
+  std::optional<double> calls_to_failing_dependency;      // calls sent while health is red
   std::optional<double> peak_dependency_utilization_pct;  // busiest second, capped dependency
   std::optional<double> dependency_saturated_s;           // seconds at 99% of its ceiling or more
   std::uint32_t peak_pending_retries = 0;
