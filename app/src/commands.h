@@ -73,6 +73,7 @@ struct ImportCommandOptions {
   std::string document;
   std::string output;            // empty: the incident to stdout
   std::string states;            // a breakerlab-states/1 table instead of the defaults
+  std::string prometheus_metrics;  // a breakerlab-prometheus-metrics/1 table instead
   std::string map;               // a request log's column mapping
   std::string trace_dependency;  // traces: whose client spans are the calls
   std::string config_file;       // a request log's deployed config (default: the config defaults)
