@@ -236,6 +236,8 @@ PrometheusMetricTable parsePrometheusMetricTable(std::string_view text,
       for (const auto& e : entries) {
         const std::string at = joinPath(m.path("codes"), e.key);
         const double code = readNumber(src, e.key_node, at, -1e9, 1e9);
+        if (!r.stateOfCode(code).empty())
+          fail(src, e.key_node, at + ": the code " + formatNumber(code) + " twice");
         r.codes.emplace_back(code, laneState(e.value, at));
       }
     }
