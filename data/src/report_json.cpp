@@ -42,7 +42,8 @@ json podComparisonToJson(const Incident& incident, const Result& result) {
   Micros within = kSecond;
   bool found = false;
   for (const Expectation& e : incident.expect)
-    if (e.kind == Expectation::Kind::lane && (e.lane == kEveryPodLane || (!found && e.lane == "breaker"))) {
+    if (e.kind == Expectation::Kind::lane &&
+        (e.lane == kEveryPodLane || (!found && e.lane == "breaker"))) {
       within = e.within;
       found = found || e.lane == kEveryPodLane;
     }
@@ -54,7 +55,8 @@ json podComparisonToJson(const Incident& incident, const Result& result) {
                  {"replayed", p.replayed.empty() ? json(nullptr) : json(p.replayed)},
                  {"matches", p.comparison.matches},
                  {"states_match", p.states_match}};
-    if (p.states_match) item["worst_boundary_error_s"] = toSeconds(p.comparison.worst_boundary_error);
+    if (p.states_match)
+      item["worst_boundary_error_s"] = toSeconds(p.comparison.worst_boundary_error);
     if (!p.comparison.matches) item["explanation"] = p.comparison.explanation;
     pods.push_back(std::move(item));
   }

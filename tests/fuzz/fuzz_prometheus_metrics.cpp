@@ -1,5 +1,5 @@
-// Any bytes as the Prometheus import's metric table (breakerlab-prometheus-metrics/1, YAML the user edits): read, written
-// back and read again, which must give the same table.
+// Any bytes as the Prometheus import's metric table (breakerlab-prometheus-metrics/1, YAML the user
+// edits): read, written back and read again, which must give the same table.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const PrometheusMetricTable table = parsePrometheusMetricTable(text, "metrics.yaml");
     const std::string written = prometheusMetricTableToYaml(table);
     const PrometheusMetricTable again = parsePrometheusMetricTable(written, "written.yaml");
-    if (prometheusMetricTableToYaml(again) != written) std::abort();  // the round trip lost something
+    if (prometheusMetricTableToYaml(again) != written)
+      std::abort();  // the round trip lost something
   } catch (const LoadError&) {
   }
   return 0;

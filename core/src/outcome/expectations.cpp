@@ -59,8 +59,8 @@ ExpectationResult evaluatePodLanes(const Expectation& e, const Incident& inciden
     return r;
   }
   const std::string_view name = std::string_view(e.lane).substr(kPodLanePrefix.size());
-  const auto it = std::find_if(recorded.begin(), recorded.end(),
-                               [&](const Lane& l) { return l.name == name; });
+  const auto it =
+      std::find_if(recorded.begin(), recorded.end(), [&](const Lane& l) { return l.name == name; });
   if (it == recorded.end()) {
     r.actual = "no recorded pod lane '" + std::string(name) + "'";
     return r;

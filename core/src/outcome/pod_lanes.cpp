@@ -57,8 +57,8 @@ std::string PodLaneComparison::summary() const {
                     (pods.size() == 1 ? " pod matches" : " pods match");
   if (states_match > 0) out += "; worst boundary " + seconds(worst_boundary_error) + " s off";
   if (replayed_pods != pods.size())
-    out += "; " + std::to_string(replayed_pods) + " pods replayed, " +
-           std::to_string(pods.size()) + " recorded";
+    out += "; " + std::to_string(replayed_pods) + " pods replayed, " + std::to_string(pods.size()) +
+           " recorded";
   for (const Pod& p : pods)
     if (!p.comparison.matches) {
       out += "; " + p.recorded + ": " + p.comparison.explanation;

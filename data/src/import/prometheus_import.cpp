@@ -336,9 +336,8 @@ class Builder {
     std::vector<std::string> state(grid_.size());
     if (row.encoding == PrometheusStateMetric::Encoding::events) return eventStates(row, series);
     for (const Series* s : series) {
-      const bool by_label =
-          row.encoding == PrometheusStateMetric::Encoding::state_label && !row.label.empty() &&
-          s->labels.contains(row.label);
+      const bool by_label = row.encoding == PrometheusStateMetric::Encoding::state_label &&
+                            !row.label.empty() && s->labels.contains(row.label);
       std::string as;
       if (by_label) {
         const std::string value = s->label(row.label);
@@ -381,8 +380,10 @@ class Builder {
       if (!s->labels.contains(row.label))
         throw LoadError(file_, 0, 0,
                         s->path + ": the series " + seriesName(*s) + " has no '" +
-                            clipText(row.label) + "' label, which names the event of the metric "
-                            "table's row '" + clipText(row.metric) + "' (" + rowLibrary(row) + ")");
+                            clipText(row.label) +
+                            "' label, which names the event of the metric "
+                            "table's row '" +
+                            clipText(row.metric) + "' (" + rowLibrary(row) + ")");
       const std::string value = s->label(row.label);
       const std::string as = row.stateOf(value);
       if (as.empty()) continue;  // another event (fire, success, reject): not a transition
@@ -420,9 +421,11 @@ class Builder {
     for (const auto& [from, to] : row.states) known += (known.empty() ? "" : ", ") + from;
     throw LoadError(file_, 0, 0,
                     s.path + ": " + clipText(row.label) + " \"" + clipText(value) +
-                        "\" of the series " + seriesName(s) + " is not a state of the metric "
-                        "table's row '" + clipText(row.metric) + "' (" + rowLibrary(row) +
-                        "; expected one of " + clipText(known, 120) +
+                        "\" of the series " + seriesName(s) +
+                        " is not a state of the metric "
+                        "table's row '" +
+                        clipText(row.metric) + "' (" + rowLibrary(row) + "; expected one of " +
+                        clipText(known, 120) +
                         "): add it to the row's states (import --prometheus-metrics FILE)");
   }
 
@@ -477,13 +480,12 @@ class Builder {
         std::string names;
         for (const PrometheusStateMetric& t : table_.rows)
           names += (names.empty() ? "" : ", ") + t.metric;
-        throw LoadError(file_, 0, 0,
-                        s.path + ": the series " + seriesName(s) +
-                            " matches no breaker-state metric of the metric table (expected " +
-                            clipText(names.empty() ? std::string("a row; the table has none")
-                                                   : names,
-                                     160) +
-                            "): add a row for it (import --prometheus-metrics FILE)");
+        throw LoadError(
+            file_, 0, 0,
+            s.path + ": the series " + seriesName(s) +
+                " matches no breaker-state metric of the metric table (expected " +
+                clipText(names.empty() ? std::string("a row; the table has none") : names, 160) +
+                "): add a row for it (import --prometheus-metrics FILE)");
       }
       if (row != nullptr && r != row)
         throw LoadError(file_, 0, 0,
@@ -545,9 +547,9 @@ class Builder {
              "'" + clipText(name.empty() ? "breaker" : name) +
                  "': " + std::to_string(lane.intervals.size()) + " spells, " +
                  std::to_string(trips(lane)) + " trips" + how + library +
-                 (by_pod.size() == 1 ? "; one pod (" + pod_label + " \"" +
-                                           clipText(by_pod.begin()->first) + "\")"
-                                     : std::string()));
+                 (by_pod.size() == 1
+                      ? "; one pod (" + pod_label + " \"" + clipText(by_pod.begin()->first) + "\")"
+                      : std::string()));
       out_.incident.recorded.lanes.push_back(std::move(lane));
     } else {
       // One lane per pod, sorted by the label's value (std::map's order): lane k stands beside
@@ -572,17 +574,17 @@ class Builder {
       }
       const std::vector<Lane>& pods = out_.incident.recorded.pod_breakers;
       report(K::recognised, "pod lanes",
-             "'" + clipText(name.empty() ? "breaker" : name) + "': " +
-                 std::to_string(pods.size()) + " pods by the label '" + pod_label + "' (" +
-                 clipText(names) + (names.size() >= 60 ? ", ..." : "") +
+             "'" + clipText(name.empty() ? "breaker" : name) + "': " + std::to_string(pods.size()) +
+                 " pods by the label '" + pod_label + "' (" + clipText(names) +
+                 (names.size() >= 60 ? ", ..." : "") +
                  "), sorted by it: recorded pod k stands beside the replay's pod k; " +
                  std::to_string(pod_trips) + " trips in all" + how + library);
       Lane lane = fleetLaneOfPods(pods, "breaker");
       report(K::assumed, "breaker lane",
              "the fleet at a glance: open while any pod is open, half-open while none is and "
              "one is half-open (" +
-                 std::to_string(lane.intervals.size()) + " spells, " +
-                 std::to_string(trips(lane)) + " trips)");
+                 std::to_string(lane.intervals.size()) + " spells, " + std::to_string(trips(lane)) +
+                 " trips)");
       out_.incident.recorded.lanes.push_back(std::move(lane));
       LoadBalancerConfig& lb = out_.incident.deployed.load_balancer;
       if (lb.pods == 1) {
@@ -846,7 +848,6 @@ void checkValues(const std::vector<Series>& list, Role role, const std::string& 
     }
   }
 }
-
 
 bool sameSamples(const Series& a, const Series& b) {
   if (a.samples.size() != b.samples.size()) return false;

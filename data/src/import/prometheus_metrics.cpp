@@ -70,8 +70,7 @@ const PrometheusStateMetric* PrometheusMetricTable::match(std::string_view metri
   return nullptr;
 }
 
-const PrometheusStateMetric* PrometheusMetricTable::matchNamed(
-    std::string_view metric_name) const {
+const PrometheusStateMetric* PrometheusMetricTable::matchNamed(std::string_view metric_name) const {
   for (const PrometheusStateMetric& row : rows)
     if (row.metric != "*" && globMatch(row.metric, metric_name)) return &row;
   return nullptr;
@@ -84,8 +83,8 @@ PrometheusMetricTable PrometheusMetricTable::defaults() {
   t.instance_labels = {"pod", "kubernetes_pod_name", "k8s_pod_name", "service_instance_id",
                        "instance"};
   const std::vector<std::pair<std::string, std::string>> micrometer = {
-      {"closed", "closed"},     {"open", "open"},          {"half_open", "half-open"},
-      {"forced_open", "open"},  {"disabled", "closed"},    {"metrics_only", "closed"},
+      {"closed", "closed"},       {"open", "open"},         {"half_open", "half-open"},
+      {"forced_open", "open"},    {"disabled", "closed"},   {"metrics_only", "closed"},
       {"half-open", "half-open"}, {"halfopen", "half-open"}};
   {
     // resilience4j-micrometer: resilience4j_circuitbreaker_state{name, state}, 1 for the current
@@ -108,8 +107,9 @@ PrometheusMetricTable PrometheusMetricTable::defaults() {
     t.rows.push_back(r);
   }
   {
-    // Envoy: envoy_cluster_circuit_breakers_{default,high}_{cx,rq,cx_pool,rq_pending,rq_retry}_open,
-    // 1 while that threshold is reached, per cluster.
+    // Envoy:
+    // envoy_cluster_circuit_breakers_{default,high}_{cx,rq,cx_pool,rq_pending,rq_retry}_open, 1
+    // while that threshold is reached, per cluster.
     PrometheusStateMetric r;
     r.metric = "envoy_cluster_circuit_breakers_*_open";
     r.library = "envoy";
@@ -194,13 +194,14 @@ PrometheusMetricTable parsePrometheusMetricTable(std::string_view text,
   const YAML::Node& list = top.require("breaker_state");
   requireList(src, list, "breaker_state");
   if (list.size() > kMaxPrometheusMetricRows)
-    fail(src, list, "breaker_state: more than " + std::to_string(kMaxPrometheusMetricRows) + " rows");
+    fail(src, list,
+         "breaker_state: more than " + std::to_string(kMaxPrometheusMetricRows) + " rows");
   std::size_t i = 0;
   for (auto it = list.begin(); it != list.end(); ++it, ++i) {
     const std::string path = indexPath("breaker_state", i);
-    const MapReader m(src, *it, path,
-                      {"metric", "library", "encoding", "label", "states", "codes",
-                       "breaker_label"});
+    const MapReader m(
+        src, *it, path,
+        {"metric", "library", "encoding", "label", "states", "codes", "breaker_label"});
     PrometheusStateMetric r;
     r.metric = readString(src, m.require("metric"), m.path("metric"));
     if (r.metric.empty())
@@ -242,13 +243,15 @@ PrometheusMetricTable parsePrometheusMetricTable(std::string_view text,
       }
     }
     if (r.encoding != Encoding::code && r.label.empty())
-      fail(src, *it, path + ": encoding " + std::string(encodingName(r.encoding)) +
-                         " needs a label (the one that names the state or event)");
+      fail(src, *it,
+           path + ": encoding " + std::string(encodingName(r.encoding)) +
+               " needs a label (the one that names the state or event)");
     if (r.encoding == Encoding::code && r.codes.empty())
       fail(src, *it, path + ": encoding code needs codes ({0: closed, 1: open, 2: half-open})");
     if (r.encoding != Encoding::code && r.states.empty())
-      fail(src, *it, path + ": encoding " + std::string(encodingName(r.encoding)) +
-                         " needs states (label value: closed, open or half-open)");
+      fail(src, *it,
+           path + ": encoding " + std::string(encodingName(r.encoding)) +
+               " needs states (label value: closed, open or half-open)");
     table.rows.push_back(std::move(r));
   }
   return table;

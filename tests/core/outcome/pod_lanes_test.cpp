@@ -13,7 +13,8 @@ namespace {
 constexpr Micros s = kSecond;
 
 // "closed 0-10 open 10-30 closed 30-60" as a lane: states with the boundaries between them.
-Lane lane(std::string name, std::vector<std::pair<std::string, Micros>> steps, Micros end = 60 * s) {
+Lane lane(std::string name, std::vector<std::pair<std::string, Micros>> steps,
+          Micros end = 60 * s) {
   Lane l;
   l.name = std::move(name);
   for (std::size_t i = 0; i < steps.size(); ++i)
@@ -34,12 +35,12 @@ struct CompareCase {
 
 TEST(PodLanes, ComparesPodByPosition) {
   const Lane a = lane("pod-a", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}});
-  const Lane b = lane("pod-b", {{"closed", 0}, {"open", 12 * s}, {"half-open", 32 * s},
-                                {"closed", 33 * s}});
+  const Lane b =
+      lane("pod-b", {{"closed", 0}, {"open", 12 * s}, {"half-open", 32 * s}, {"closed", 33 * s}});
   const Lane c = lane("pod-c", {{"closed", 0}});
   const Lane r1 = lane("pod 1", {{"closed", 0}, {"open", 11 * s}, {"closed", 31 * s}});
-  const Lane r2 = lane("pod 2", {{"closed", 0}, {"open", 14 * s}, {"half-open", 32 * s},
-                                 {"closed", 33 * s}});
+  const Lane r2 =
+      lane("pod 2", {{"closed", 0}, {"open", 14 * s}, {"half-open", 32 * s}, {"closed", 33 * s}});
   const Lane r3 = lane("pod 3", {{"closed", 0}});
   const Lane r3_open = lane("pod 3", {{"closed", 0}, {"open", 40 * s}, {"closed", 50 * s}});
   const CompareCase cases[] = {
@@ -64,7 +65,8 @@ TEST(PodLanes, ComparesPodByPosition) {
 TEST(PodLanes, TheSummaryNamesTheFirstPodThatDiffers) {
   const Lane a = lane("10.0.0.7:8080", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}});
   const Lane b = lane("10.0.0.8:8080", {{"closed", 0}});
-  const Lane r1 = lane("pod 1", {{"closed", 0}, {"open", 10500 * kMillisecond}, {"closed", 30 * s}});
+  const Lane r1 =
+      lane("pod 1", {{"closed", 0}, {"open", 10500 * kMillisecond}, {"closed", 30 * s}});
   const Lane r2 = lane("pod 2", {{"closed", 0}, {"open", 40 * s}});
   const PodLaneComparison c = comparePodLanes({a, b}, {r1, r2}, s);
   EXPECT_EQ(c.summary(),
@@ -86,19 +88,30 @@ struct FleetCase {
 };
 
 TEST(PodLanes, TheFleetIsOpenWhileAnyPodIsOpen) {
-  const Lane a = lane("a", {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}});
+  const Lane a =
+      lane("a", {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}});
   const Lane b = lane("b", {{"closed", 0}, {"open", 15 * s}, {"closed", 40 * s}});
   const Lane c = lane("c", {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}});
   const Lane late = lane("d", {{kPodOutOfService.data(), 0}, {"open", 50 * s}});
   const FleetCase cases[] = {
-      {"one pod is its own fleet", {a}, lane("breaker", {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}})},
-      {"first open to last closed is one open spell", {a, b},
+      {"one pod is its own fleet",
+       {a},
+       lane("breaker",
+            {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}})},
+      {"first open to last closed is one open spell",
+       {a, b},
        lane("breaker", {{"closed", 0}, {"open", 10 * s}, {"closed", 40 * s}})},
-      {"half-open while none is open", {a, b, c},
-       lane("breaker", {{"closed", 0}, {"open", 10 * s}, {"closed", 40 * s}, {"half-open", 45 * s},
+      {"half-open while none is open",
+       {a, b, c},
+       lane("breaker", {{"closed", 0},
+                        {"open", 10 * s},
+                        {"closed", 40 * s},
+                        {"half-open", 45 * s},
                         {"closed", 46 * s}})},
-      {"a pod out of service counts for nothing", {c, late},
-       lane("breaker", {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}, {"open", 50 * s}})},
+      {"a pod out of service counts for nothing",
+       {c, late},
+       lane("breaker",
+            {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}, {"open", 50 * s}})},
       {"no pods", {}, Lane{"breaker", {}}},
   };
   for (const FleetCase& k : cases) EXPECT_EQ(fleetLaneOfPods(k.pods), k.expected) << k.what;
@@ -119,11 +132,13 @@ TEST(PodLanes, ALaneCheckNamesEveryPodOrOne) {
     const std::vector<ExpectationResult> r = evaluate({e}, inc, result);
     return std::pair{r[0].passed, r[0].actual};
   };
-  EXPECT_EQ(check("pod:pod-a", 2 * s), std::pair(true, std::string("matches pod 1; worst boundary 1 s off")));
+  EXPECT_EQ(check("pod:pod-a", 2 * s),
+            std::pair(true, std::string("matches pod 1; worst boundary 1 s off")));
   EXPECT_EQ(check("pod:pod-a", 0).first, false);
   EXPECT_EQ(check("pod:pod-b", 2 * s),
             std::pair(false, std::string("pod 2: recorded has 1 intervals, replayed 2")));
-  EXPECT_EQ(check("pod:pod-z", 2 * s), std::pair(false, std::string("no recorded pod lane 'pod-z'")));
+  EXPECT_EQ(check("pod:pod-z", 2 * s),
+            std::pair(false, std::string("no recorded pod lane 'pod-z'")));
   EXPECT_EQ(check("every pod", 2 * s),
             std::pair(false, std::string("1 of 2 pods match; worst boundary 1 s off; pod-b: "
                                          "recorded has 1 intervals, replayed 2")));

@@ -36,7 +36,8 @@ std::string response(const std::vector<std::string>& list) {
 }
 
 // resilience4j's gauge for one pod: a series per state, 1 where `states[i]` is it.
-std::vector<std::string> r4jPod(const std::string& pod_labels, const std::vector<std::string>& states) {
+std::vector<std::string> r4jPod(const std::string& pod_labels,
+                                const std::vector<std::string>& states) {
   std::vector<std::string> out;
   for (const char* state : {"closed", "open", "half_open"}) {
     std::vector<double> v;
@@ -63,8 +64,10 @@ Lane lane(std::string name, std::vector<std::pair<std::string, Micros>> steps) {
   return l;
 }
 
-const std::vector<std::string> kPodA = {"closed", "closed", "open", "open", "half_open", "closed", "closed"};
-const std::vector<std::string> kPodB = {"closed", "closed", "closed", "open", "open", "open", "closed"};
+const std::vector<std::string> kPodA = {"closed",    "closed", "open",  "open",
+                                        "half_open", "closed", "closed"};
+const std::vector<std::string> kPodB = {"closed", "closed", "closed", "open",
+                                        "open",   "open",   "closed"};
 const std::vector<std::string> kPodC(7, "closed");
 
 std::string threeInstances() {
@@ -73,8 +76,8 @@ std::string threeInstances() {
                         r4jPod(R"("instance":"10.0.0.10:8080")", kPodC)}));
 }
 
-ImportedIncident importText(const std::string& text,
-                            const PrometheusMetricTable& table = PrometheusMetricTable::defaults()) {
+ImportedIncident importText(const std::string& text, const PrometheusMetricTable& table =
+                                                         PrometheusMetricTable::defaults()) {
   ImportOptions options;
   options.prometheus_metrics = table;
   return importIncident(text, "q.json", options);
@@ -94,7 +97,8 @@ struct FleetCase {
 };
 
 TEST(PrometheusFleet, EachPodsSeriesBecomeItsRecordedLane) {
-  const Lane a = lane("", {{"closed", 0}, {"open", 20 * s}, {"half-open", 40 * s}, {"closed", 50 * s}});
+  const Lane a =
+      lane("", {{"closed", 0}, {"open", 20 * s}, {"half-open", 40 * s}, {"closed", 50 * s}});
   const Lane b = lane("", {{"closed", 0}, {"open", 30 * s}, {"closed", 60 * s}});
   const Lane c = lane("", {{"closed", 0}});
   auto named = [](Lane l, std::string name) {
@@ -104,21 +108,33 @@ TEST(PrometheusFleet, EachPodsSeriesBecomeItsRecordedLane) {
   // opossum's counters: pod a opens at 20 s, half-opens at 40 s, closes at 50 s; pod b opens
   // and half-opens within one step (30 s), closes at 60 s. `fire` is not a transition.
   const std::string opossum = response({
-      series(R"("__name__":"circuit","name":"pricing","event":"fire","pod":"checkout-a")", {5, 9, 14, 20, 30, 31, 40}),
-      series(R"("__name__":"circuit","name":"pricing","event":"open","pod":"checkout-a")", {2, 2, 3, 3, 3, 3, 3}),
-      series(R"("__name__":"circuit","name":"pricing","event":"halfOpen","pod":"checkout-a")", {1, 1, 1, 1, 2, 2, 2}),
-      series(R"("__name__":"circuit","name":"pricing","event":"close","pod":"checkout-a")", {1, 1, 1, 1, 1, 2, 2}),
-      series(R"("__name__":"circuit","name":"pricing","event":"open","pod":"checkout-b")", {0, 0, 0, 1, 1, 1, 1}),
-      series(R"("__name__":"circuit","name":"pricing","event":"halfOpen","pod":"checkout-b")", {0, 0, 0, 1, 1, 1, 1}),
-      series(R"("__name__":"circuit","name":"pricing","event":"close","pod":"checkout-b")", {0, 0, 0, 0, 0, 0, 1}),
+      series(R"("__name__":"circuit","name":"pricing","event":"fire","pod":"checkout-a")",
+             {5, 9, 14, 20, 30, 31, 40}),
+      series(R"("__name__":"circuit","name":"pricing","event":"open","pod":"checkout-a")",
+             {2, 2, 3, 3, 3, 3, 3}),
+      series(R"("__name__":"circuit","name":"pricing","event":"halfOpen","pod":"checkout-a")",
+             {1, 1, 1, 1, 2, 2, 2}),
+      series(R"("__name__":"circuit","name":"pricing","event":"close","pod":"checkout-a")",
+             {1, 1, 1, 1, 1, 2, 2}),
+      series(R"("__name__":"circuit","name":"pricing","event":"open","pod":"checkout-b")",
+             {0, 0, 0, 1, 1, 1, 1}),
+      series(R"("__name__":"circuit","name":"pricing","event":"halfOpen","pod":"checkout-b")",
+             {0, 0, 0, 1, 1, 1, 1}),
+      series(R"("__name__":"circuit","name":"pricing","event":"close","pod":"checkout-b")",
+             {0, 0, 0, 0, 0, 0, 1}),
   });
   // Envoy's threshold gauge, 1 while reached; the pod label wins over the scrape's instance.
   const std::string envoy = response({
-      series(R"("__name__":"envoy_cluster_circuit_breakers_default_rq_open","envoy_cluster_name":"pricing","pod":"checkout-2","instance":"10.0.0.1:9901")", {0, 0, 1, 1, 0, 0, 0}),
-      series(R"("__name__":"envoy_cluster_circuit_breakers_default_rq_open","envoy_cluster_name":"pricing","pod":"checkout-1","instance":"10.0.0.2:9901")", {0, 0, 0, 0, 0, 0, 0}),
+      series(
+          R"("__name__":"envoy_cluster_circuit_breakers_default_rq_open","envoy_cluster_name":"pricing","pod":"checkout-2","instance":"10.0.0.1:9901")",
+          {0, 0, 1, 1, 0, 0, 0}),
+      series(
+          R"("__name__":"envoy_cluster_circuit_breakers_default_rq_open","envoy_cluster_name":"pricing","pod":"checkout-1","instance":"10.0.0.2:9901")",
+          {0, 0, 0, 0, 0, 0, 0}),
   });
   const FleetCase cases[] = {
-      {"resilience4j, three instances, sorted by the label as text", threeInstances(),
+      {"resilience4j, three instances, sorted by the label as text",
+       threeInstances(),
        {named(c, "10.0.0.10:8080"), named(a, "10.0.0.7:8080"), named(b, "10.0.0.9:8080")},
        lane("breaker", {{"closed", 0}, {"open", 20 * s}, {"closed", 60 * s}})},
       {"resilience4j on Kubernetes: kubernetes_pod_name",
@@ -126,11 +142,14 @@ TEST(PrometheusFleet, EachPodsSeriesBecomeItsRecordedLane) {
                       r4jPod(R"("kubernetes_pod_name":"checkout-7f9c-a1")", kPodA)})),
        {named(a, "checkout-7f9c-a1"), named(b, "checkout-7f9c-x2")},
        lane("breaker", {{"closed", 0}, {"open", 20 * s}, {"closed", 60 * s}})},
-      {"opossum's transition counters", opossum,
+      {"opossum's transition counters",
+       opossum,
        {named(a, "checkout-a"),
         lane("checkout-b", {{"closed", 0}, {"half-open", 30 * s}, {"closed", 60 * s}})},
-       lane("breaker", {{"closed", 0}, {"open", 20 * s}, {"half-open", 40 * s}, {"closed", 60 * s}})},
-      {"Envoy's open gauge", envoy,
+       lane("breaker",
+            {{"closed", 0}, {"open", 20 * s}, {"half-open", 40 * s}, {"closed", 60 * s}})},
+      {"Envoy's open gauge",
+       envoy,
        {lane("checkout-1", {{"closed", 0}}),
         lane("checkout-2", {{"closed", 0}, {"open", 20 * s}, {"closed", 40 * s}})},
        lane("breaker", {{"closed", 0}, {"open", 20 * s}, {"closed", 40 * s}})},
@@ -212,26 +231,34 @@ TEST(PrometheusFleet, ErrorsSayWhatWasExpected) {
        {"/data/result/0: the series payments_breaker_state{instance=\"a\"} matches no "
         "breaker-state metric of the metric table (expected resilience4j_circuitbreaker_state)",
         "add a row for it (import --prometheus-metrics FILE)"}},
-      {"mixed metrics", response(join({r4jPod(R"("instance":"a")", {"closed", "open", "closed"}), {envoy_series}})),
+      {"mixed metrics",
+       response(join({r4jPod(R"("instance":"a")", {"closed", "open", "closed"}), {envoy_series}})),
        PrometheusMetricTable::defaults(),
        {"/data/result/3: mixed breaker-state metrics: "
         "envoy_cluster_circuit_breakers_default_cx_open{envoy_cluster_name=\"pricing\",instance="
         "\"b\"} is envoy's 'envoy_cluster_circuit_breakers_*_open', /data/result/0",
         "is resilience4j's 'resilience4j_circuitbreaker_state'; query one breaker metric"}},
       {"a series without the pod label",
-       response(join({r4jPod(R"("instance":"a")", {"closed", "open", "closed"}),
-                      {series(R"("__name__":"resilience4j_circuitbreaker_state","name":"pricing","state":"open")", {0, 0, 0})}})),
+       response(join(
+           {r4jPod(R"("instance":"a")", {"closed", "open", "closed"}),
+            {series(
+                R"("__name__":"resilience4j_circuitbreaker_state","name":"pricing","state":"open")",
+                {0, 0, 0})}})),
        PrometheusMetricTable::defaults(),
        {"/data/result/3: the series resilience4j_circuitbreaker_state{name=\"pricing\",state="
         "\"open\"} has no 'instance' label while others of breaker 'pricing' do"}},
       {"a state the row does not know",
-       response({series(R"("__name__":"resilience4j_circuitbreaker_state","name":"pricing","instance":"a","state":"tripped")", {1, 1, 1})}),
+       response({series(
+           R"("__name__":"resilience4j_circuitbreaker_state","name":"pricing","instance":"a","state":"tripped")",
+           {1, 1, 1})}),
        PrometheusMetricTable::defaults(),
        {"/data/result/0: state \"tripped\" of the series",
         "is not a state of the metric table's row 'resilience4j_circuitbreaker_state' "
         "(resilience4j; expected one of closed, open, half_open, forced_open, disabled, "
         "metrics_only, half-open, halfopen): add it to the row's states"}},
-      {"a label set that matches nothing", response({}), PrometheusMetricTable::defaults(),
+      {"a label set that matches nothing",
+       response({}),
+       PrometheusMetricTable::defaults(),
        {"no samples: the query matched no series"}},
   };
   for (const ErrorCase& k : cases) {
@@ -256,7 +283,8 @@ TEST(PrometheusFleet, PodLanesGoThroughTheIncidentFileAndBack) {
 
 TEST(PrometheusFleet, PodLaneChecksNameRecordedPods) {
   const std::string yaml = incidentToYaml(importText(threeInstances()).incident);
-  const std::string one = test::replaceFirst(yaml, "lane: every pod", "lane: \"pod:10.0.0.9:8080\"");
+  const std::string one =
+      test::replaceFirst(yaml, "lane: every pod", "lane: \"pod:10.0.0.9:8080\"");
   const Incident inc = parseIncident(one, "fleet.yaml");
   EXPECT_EQ(inc.expect[1].lane, "pod:10.0.0.9:8080");
   auto error = [&](const std::string& text) {
@@ -296,13 +324,16 @@ TEST(PrometheusMetricTable, AUsersRowReadsTheirExporter) {
       " breaker_label: target}\n",
       "mine.yaml");
   const std::string text = response({
-      series(R"("__name__":"payments_cb_status","target":"pricing","host":"h2")", {0, 2, 2, 1, 0, 0, 0}),
-      series(R"("__name__":"payments_cb_status","target":"pricing","host":"h1")", {0, 0, 0, 0, 0, 0, 0}),
+      series(R"("__name__":"payments_cb_status","target":"pricing","host":"h2")",
+             {0, 2, 2, 1, 0, 0, 0}),
+      series(R"("__name__":"payments_cb_status","target":"pricing","host":"h1")",
+             {0, 0, 0, 0, 0, 0, 0}),
   });
   const Incident inc = importText(text, table).incident;
   ASSERT_EQ(inc.recorded.pod_breakers.size(), 2u);
-  EXPECT_EQ(inc.recorded.pod_breakers[1],
-            lane("h2", {{"closed", 0}, {"open", 10 * s}, {"half-open", 30 * s}, {"closed", 40 * s}}));
+  EXPECT_EQ(
+      inc.recorded.pod_breakers[1],
+      lane("h2", {{"closed", 0}, {"open", 10 * s}, {"half-open", 30 * s}, {"closed", 40 * s}}));
 }
 
 TEST(PrometheusMetricTable, ErrorsSayWhereAndWhatWasExpected) {
@@ -314,8 +345,7 @@ TEST(PrometheusMetricTable, ErrorsSayWhereAndWhatWasExpected) {
   EXPECT_NE(error("format: breakerlab-states/1\nbreaker_state: []\n")
                 .find("\"breakerlab-prometheus-metrics/1\""),
             std::string::npos);
-  EXPECT_NE(error(head + "  - {metric: x, states: {tripped: opened}}\n")
-                .find("m.yaml:3:"),
+  EXPECT_NE(error(head + "  - {metric: x, states: {tripped: opened}}\n").find("m.yaml:3:"),
             std::string::npos);
   EXPECT_NE(error(head + "  - {metric: x, states: {tripped: opened}}\n")
                 .find("closed, open or half-open"),

@@ -302,17 +302,17 @@ TEST_F(PrometheusServer, PerInstanceStatesImportByUrlAsPodLanesAndAReplayIsCompa
             (Steps{{"closed", 0}, {"open", 120}, {"half-open", 180}, {"closed", 190}}));
   EXPECT_EQ(at(inc.recorded.pod_breakers[1]), (Steps{{"closed", 0}}));
   EXPECT_EQ(inc.recorded.pod_breakers[2].name, "pod-3");
-  EXPECT_EQ(at(inc.recorded.pod_breakers[2]),
-            (Steps{{"closed", 0},
-                   {"open", 150},
-                   {"half-open", 210},
-                   {"open", 220},
-                   {"half-open", 280},
-                   {"closed", 290}}));
+  EXPECT_EQ(at(inc.recorded.pod_breakers[2]), (Steps{{"closed", 0},
+                                                     {"open", 150},
+                                                     {"half-open", 210},
+                                                     {"open", 220},
+                                                     {"half-open", 280},
+                                                     {"closed", 290}}));
   EXPECT_EQ(at(inc.recorded.pod_breakers[3]), (Steps{{"closed", 0}}));
   EXPECT_EQ(inc.recorded.pod_breakers[3].intervals.back().to, 610 * kSecond);
   ASSERT_NE(inc.recorded.lane("breaker"), nullptr);
-  EXPECT_EQ(at(*inc.recorded.lane("breaker")), (Steps{{"closed", 0}, {"open", 120}, {"closed", 290}}));
+  EXPECT_EQ(at(*inc.recorded.lane("breaker")),
+            (Steps{{"closed", 0}, {"open", 120}, {"closed", 290}}));
   EXPECT_EQ(inc.deployed.load_balancer.pods, 4u);
 
   // The import by URL is the import of the same answer made by hand.

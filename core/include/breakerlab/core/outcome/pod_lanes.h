@@ -23,9 +23,9 @@ inline constexpr std::string_view kPodLanePrefix = "pod:";
 
 struct PodLaneComparison {
   struct Pod {
-    std::string recorded;  // the recorded lane's name (the instance)
-    std::string replayed;  // the replayed lane's name ("pod 3"); empty when the replay has no
-                           // pod at this position
+    std::string recorded;       // the recorded lane's name (the instance)
+    std::string replayed;       // the replayed lane's name ("pod 3"); empty when the replay has no
+                                // pod at this position
     bool states_match = false;  // the same states in the same order
     LaneComparison comparison;  // matches: states and every boundary within the tolerance
   };
@@ -36,7 +36,9 @@ struct PodLaneComparison {
   // The worst boundary error over the pods whose states line up (0 when none does).
   Micros worst_boundary_error = 0;
   // Every recorded pod matches, and the replay has as many pods as the record (and at least one).
-  bool allMatch() const { return !pods.empty() && matching == pods.size() && replayed_pods == pods.size(); }
+  bool allMatch() const {
+    return !pods.empty() && matching == pods.size() && replayed_pods == pods.size();
+  }
   // "3 of 4 pods match; worst boundary 2.5 s off; pod-3: interval 2: recorded open ..."
   std::string summary() const;
 };
