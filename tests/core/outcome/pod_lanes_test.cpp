@@ -77,7 +77,7 @@ TEST(PodLanes, TheSummaryNamesTheFirstPodThatDiffers) {
   EXPECT_TRUE(c.pods[0].comparison.matches);
   EXPECT_FALSE(c.pods[1].states_match);
   EXPECT_EQ(comparePodLanes({a}, {}, s).summary(),
-            "0 of 1 pod match; 0 pods replayed, 1 recorded; 10.0.0.7:8080: the replay has no pod "
+            "0 of 1 pod matches; 0 pods replayed, 1 recorded; 10.0.0.7:8080: the replay has no pod "
             "1 (0 pods replayed)");
 }
 

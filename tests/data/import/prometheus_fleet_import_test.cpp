@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../test_support.h"
+#include "breakerlab/core/outcome/fleet.h"
 #include "breakerlab/core/outcome/pod_lanes.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
