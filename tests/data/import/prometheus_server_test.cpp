@@ -288,8 +288,8 @@ TEST_F(PrometheusServer, PerInstanceStatesImportByUrlAsPodLanesAndAReplayIsCompa
   const PrometheusImport imported = importPrometheusUrl(fetch, *http, Config{});
   const Incident& inc = imported.imported.incident;
 
-  // Four pods, sorted by instance, each its own lane; the fleet lane open from the first pod's
-  // trip to the last pod's close.
+  // Four pods, sorted by instance, each its own lane; the fleet lane open while any pod is,
+  // half-open while pod-3 probes alone.
   const auto at = [](const Lane& lane) {
     std::vector<std::pair<std::string, double>> out;
     for (const LaneInterval& i : lane.intervals) out.emplace_back(i.state, toSeconds(i.from));
@@ -311,8 +311,12 @@ TEST_F(PrometheusServer, PerInstanceStatesImportByUrlAsPodLanesAndAReplayIsCompa
   EXPECT_EQ(at(inc.recorded.pod_breakers[3]), (Steps{{"closed", 0}}));
   EXPECT_EQ(inc.recorded.pod_breakers[3].intervals.back().to, 610 * kSecond);
   ASSERT_NE(inc.recorded.lane("breaker"), nullptr);
-  EXPECT_EQ(at(*inc.recorded.lane("breaker")),
-            (Steps{{"closed", 0}, {"open", 120}, {"closed", 290}}));
+  EXPECT_EQ(at(*inc.recorded.lane("breaker")), (Steps{{"closed", 0},
+                                                      {"open", 120},
+                                                      {"half-open", 210},
+                                                      {"open", 220},
+                                                      {"half-open", 280},
+                                                      {"closed", 290}}));
   EXPECT_EQ(inc.deployed.load_balancer.pods, 4u);
 
   // The import by URL is the import of the same answer made by hand.
