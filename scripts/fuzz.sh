@@ -63,7 +63,7 @@ dict_parts_of() {
     otlp | prometheus | tune_partial | workspace) echo json ;;
     request_log | call_log) echo json ;;
     native_config) echo "json yaml" ;;
-    incident | config | overrides | state_table) echo yaml ;;
+    incident | config | overrides | state_table | prometheus_metrics) echo yaml ;;
     postmortem | postmortem_facts) echo "markdown yaml" ;;
     *) echo "" ;;
   esac

@@ -111,6 +111,10 @@ void addImport(CLI::App& app, ImportCommandOptions& o) {
                      "instead of to stdout; the report then goes to stdout");
   import->add_option("--states", o.states,
                      "A state-name table (breakerlab-states/1 YAML) instead of the defaults");
+  import->add_option("--prometheus-metrics", o.prometheus_metrics,
+                     "Prometheus: a metric table (breakerlab-prometheus-metrics/1 YAML: which "
+                     "series are a breaker's state, how they read, which label names the pod) "
+                     "instead of the defaults");
   import->add_option("--map", o.map,
                      "A request log's columns: FIELD=NAME,... (e.g. ts=time,duration=latency_ms)");
   import->add_option("--config", o.config_file,

@@ -71,11 +71,12 @@ struct BreakerOptions {
 
 struct ImportCommandOptions {
   std::string document;
-  std::string output;            // empty: the incident to stdout
-  std::string states;            // a breakerlab-states/1 table instead of the defaults
-  std::string map;               // a request log's column mapping
-  std::string trace_dependency;  // traces: whose client spans are the calls
-  std::string config_file;       // a request log's deployed config (default: the config defaults)
+  std::string output;              // empty: the incident to stdout
+  std::string states;              // a breakerlab-states/1 table instead of the defaults
+  std::string prometheus_metrics;  // a breakerlab-prometheus-metrics/1 table instead
+  std::string map;                 // a request log's column mapping
+  std::string trace_dependency;    // traces: whose client spans are the calls
+  std::string config_file;         // a request log's deployed config (default: the config defaults)
   bool no_calibrate = false;
   // --prometheus URL instead of a document: range queries against a Prometheus server.
   std::string prometheus;

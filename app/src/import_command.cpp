@@ -45,6 +45,9 @@ int runPrometheusImport(const ImportCommandOptions& o, std::ostream& out) {
   if (o.max_samples > 0) fetch.max_samples = o.max_samples;
   if (o.max_response_mb > 0)
     fetch.max_response_bytes = static_cast<std::uint64_t>(o.max_response_mb * 1024 * 1024);
+  if (!o.prometheus_metrics.empty())
+    fetch.metrics =
+        parsePrometheusMetricTable(readTextFile(o.prometheus_metrics), o.prometheus_metrics);
   Config deployed;
   if (!o.config_file.empty()) deployed = loadConfig(o.config_file);
   const std::unique_ptr<HttpGet> http = makeCurlHttpGet();
@@ -72,6 +75,9 @@ int runImport(const ImportCommandOptions& o, std::ostream& out) {
   ImportOptions options;
   options.calibrate = !o.no_calibrate;
   if (!o.states.empty()) options.states = parseStateTable(readTextFile(o.states), o.states);
+  if (!o.prometheus_metrics.empty())
+    options.prometheus_metrics =
+        parsePrometheusMetricTable(readTextFile(o.prometheus_metrics), o.prometheus_metrics);
   applyRequestLogOptions(options, o.map, o.config_file);
   options.trace_dependency = o.trace_dependency;
   ImportedIncident imported = openWithProgress(o.document, options);

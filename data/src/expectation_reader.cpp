@@ -1,5 +1,7 @@
 #include "expectation_reader.h"
 
+#include "breakerlab/core/outcome/pod_lanes.h"
+
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -102,10 +104,31 @@ Expectation readLaneExpectation(const Source& src, const YAML::Node& item, const
   e.kind = Expectation::Kind::lane;
   const YAML::Node& lane = m.require("lane");
   e.lane = readString(src, lane, m.path("lane"));
-  if (std::find(kReplayedLanes.begin(), kReplayedLanes.end(), e.lane) == kReplayedLanes.end())
+  const bool every_pod = e.lane == kEveryPodLane;
+  const bool one_pod = e.lane.starts_with(kPodLanePrefix);
+  if (every_pod || one_pod) {
+    // The recorded fleet, pod by pod: every pod, or one by its recorded name.
+    if (recorded.pod_breakers.empty())
+      fail(src, lane,
+           m.path("lane") + ": there are no recorded pod lanes to compare with (add them under " +
+               "recorded.pod_breakers)");
+    const std::string name = e.lane.substr(every_pod ? 0 : kPodLanePrefix.size());
+    if (one_pod && std::none_of(recorded.pod_breakers.begin(), recorded.pod_breakers.end(),
+                                [&](const Lane& l) { return l.name == name; })) {
+      std::string names;
+      for (const Lane& l : recorded.pod_breakers)
+        if (names.size() < 80) names += (names.empty() ? "" : ", ") + l.name;
+      fail(src, lane,
+           m.path("lane") + ": there is no recorded pod lane '" + clipText(name) +
+               "' (recorded.pod_breakers has " + clipText(names) + ")");
+    }
+  } else if (std::find(kReplayedLanes.begin(), kReplayedLanes.end(), e.lane) ==
+             kReplayedLanes.end()) {
     failExpected(src, lane, m.path("lane"),
-                 "one of the replayed lanes breaker, dependency, health, checkout");
-  if (recorded.lane(e.lane) == nullptr)
+                 "one of the replayed lanes breaker, dependency, health, checkout, \"every pod\" "
+                 "or \"pod:NAME\" (a recorded pod lane)");
+  }
+  if (!every_pod && !one_pod && recorded.lane(e.lane) == nullptr)
     fail(src, lane,
          m.path("lane") + ": there is no recorded lane '" + clipText(e.lane) +
              "' to compare with (add it under recorded.lanes)");

@@ -168,23 +168,31 @@ YAML::Node dependencyNode(const Dependency& d) {
   return n;
 }
 
+YAML::Node laneNode(const Lane& lane) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const LaneInterval& i : lane.intervals) {
+    YAML::Node item = flowMap();
+    item["state"] = i.state;
+    if (!i.label.empty()) item["label"] = i.label;
+    item["from"] = timePoint(i.from);
+    item["to"] = timePoint(i.to);
+    list.push_back(item);
+  }
+  return list;
+}
+
 YAML::Node recordedNode(const Recorded& r) {
   YAML::Node n(YAML::NodeType::Map);
   if (!r.lanes.empty()) {
     YAML::Node lanes(YAML::NodeType::Map);
-    for (const Lane& lane : r.lanes) {
-      YAML::Node list(YAML::NodeType::Sequence);
-      for (const LaneInterval& i : lane.intervals) {
-        YAML::Node item = flowMap();
-        item["state"] = i.state;
-        if (!i.label.empty()) item["label"] = i.label;
-        item["from"] = timePoint(i.from);
-        item["to"] = timePoint(i.to);
-        list.push_back(item);
-      }
-      lanes[lane.name] = list;
-    }
+    for (const Lane& lane : r.lanes) lanes[lane.name] = laneNode(lane);
     n["lanes"] = lanes;
+  }
+  if (!r.pod_breakers.empty()) {
+    // In order: the reader pairs lane k with the replay's pod k+1.
+    YAML::Node pods(YAML::NodeType::Map);
+    for (const Lane& lane : r.pod_breakers) pods[lane.name] = laneNode(lane);
+    n["pod_breakers"] = pods;
   }
   if (!r.events.empty()) {
     YAML::Node events(YAML::NodeType::Sequence);
@@ -351,7 +359,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
     root["what_ifs"] = list;
   }
   const Recorded& r = inc.recorded;
-  if (!r.lanes.empty() || !r.events.empty() || !r.brackets.empty())
+  if (!r.lanes.empty() || !r.pod_breakers.empty() || !r.events.empty() || !r.brackets.empty())
     root["recorded"] = recordedNode(r);
   if (!inc.expect.empty()) root["expect"] = expectationList(inc.expect);
   if (!inc.goals.empty()) root["goals"] = expectationList(inc.goals);

@@ -1,4 +1,5 @@
 // recorded: the lanes, events and brackets of the postmortem, to overlay and compare.
+#include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/values.h"
 #include "incident_parts.h"
 
@@ -49,13 +50,28 @@ Lane readLane(const Source& src, const std::string& name, const YAML::Node& node
 }  // namespace
 
 Recorded readRecorded(const Source& src, const YAML::Node& node, const std::string& path) {
-  const MapReader m(src, node, path, {"lanes", "events", "brackets"});
+  const MapReader m(src, node, path, {"lanes", "pod_breakers", "events", "brackets"});
   Recorded r;
   if (auto* v = m.find("lanes")) {
     const std::string lanes_path = m.path("lanes");
     for (const auto& entry : mapEntries(src, *v, lanes_path)) {
       if (entry.key.empty()) fail(src, entry.key_node, lanes_path + ": a lane needs a name");
       r.lanes.push_back(readLane(src, entry.key, entry.value, joinPath(lanes_path, entry.key)));
+    }
+  }
+  // The fleet as recorded: one breaker lane per pod, in the file's order (lane k beside the
+  // replay's pod k+1), each named by its instance.
+  if (auto* v = m.find("pod_breakers")) {
+    const std::string pods_path = m.path("pod_breakers");
+    const auto entries = mapEntries(src, *v, pods_path);
+    if (entries.size() > kMaxRecordedPods)
+      fail(src, *v,
+           pods_path + ": " + std::to_string(entries.size()) + " pods, more than the limit of " +
+               std::to_string(kMaxRecordedPods));
+    for (const auto& entry : entries) {
+      if (entry.key.empty()) fail(src, entry.key_node, pods_path + ": a pod lane needs a name");
+      r.pod_breakers.push_back(
+          readLane(src, entry.key, entry.value, joinPath(pods_path, entry.key)));
     }
   }
   if (auto* v = m.find("events")) {

@@ -2,6 +2,7 @@
 #include "breakerlab/data/report_json.h"
 
 #include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/outcome/pod_lanes.h"
 
 namespace breakerlab {
 
@@ -36,6 +37,40 @@ json checksToJson(const std::vector<ExpectationResult>& results) {
 }
 }  // namespace
 
+json podComparisonToJson(const Incident& incident, const Result& result) {
+  // Within the incident's `every pod` check, else its breaker lane check, else 1 s.
+  Micros within = kSecond;
+  bool found = false;
+  for (const Expectation& e : incident.expect)
+    if (e.kind == Expectation::Kind::lane &&
+        (e.lane == kEveryPodLane || (!found && e.lane == "breaker"))) {
+      within = e.within;
+      found = found || e.lane == kEveryPodLane;
+    }
+  const PodLaneComparison c =
+      comparePodLanes(incident.recorded.pod_breakers, result.pod_breakers, within);
+  json pods = json::array();
+  for (const PodLaneComparison::Pod& p : c.pods) {
+    json item = {{"recorded", p.recorded},
+                 {"replayed", p.replayed.empty() ? json(nullptr) : json(p.replayed)},
+                 {"matches", p.comparison.matches},
+                 {"states_match", p.states_match}};
+    if (p.states_match)
+      item["worst_boundary_error_s"] = toSeconds(p.comparison.worst_boundary_error);
+    if (!p.comparison.matches) item["explanation"] = p.comparison.explanation;
+    pods.push_back(std::move(item));
+  }
+  return {{"within_s", toSeconds(within)},
+          {"recorded_pods", c.pods.size()},
+          {"replayed_pods", c.replayed_pods},
+          {"pods_matching", c.matching},
+          {"pods_states_match", c.states_match},
+          {"worst_boundary_error_s", toSeconds(c.worst_boundary_error)},
+          {"all_match", c.allMatch()},
+          {"summary", c.summary()},
+          {"pods", std::move(pods)}};
+}
+
 json metricsToJson(const Metrics& metrics) {
   json out = json::object();
   for (const MetricInfo& info : metricRegistry()) {
@@ -64,6 +99,14 @@ json replayToJson(const Incident& incident, const Result& result, const Checks& 
   json recorded = json::object();
   for (const Lane& lane : incident.recorded.lanes) recorded[lane.name] = laneToJson(lane);
   report["recorded_lanes"] = std::move(recorded);
+  // The recorded fleet, pod by pod, and how the replay's pods compare with it.
+  if (!incident.recorded.pod_breakers.empty()) {
+    json recorded_pods = json::array();
+    for (const Lane& lane : incident.recorded.pod_breakers)
+      recorded_pods.push_back({{"pod", lane.name}, {"lane", laneToJson(lane)}});
+    report["recorded_pod_lanes"] = std::move(recorded_pods);
+    report["pod_comparison"] = podComparisonToJson(incident, result);
+  }
 
   json events = json::array();
   for (const Event& e : result.events)

@@ -1,5 +1,7 @@
 #include "breakerlab/core/outcome/expectations.h"
 
+#include "breakerlab/core/outcome/pod_lanes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -44,8 +46,48 @@ bool compare(double actual, const Expectation& e) {
   return false;
 }
 
+// `lane: every pod` (each recorded pod lane against the replay's pod at its position) or
+// `lane: "pod:NAME"` (the recorded pod lane NAME against the replay's pod at its position).
+ExpectationResult evaluatePodLanes(const Expectation& e, const Incident& incident,
+                                   const Result& result) {
+  ExpectationResult r{&e, false, {}};
+  const std::vector<Lane>& recorded = incident.recorded.pod_breakers;
+  if (e.lane == kEveryPodLane) {
+    const PodLaneComparison c = comparePodLanes(recorded, result.pod_breakers, e.within);
+    r.passed = c.allMatch();
+    r.actual = c.summary();
+    return r;
+  }
+  const std::string_view name = std::string_view(e.lane).substr(kPodLanePrefix.size());
+  const auto it =
+      std::find_if(recorded.begin(), recorded.end(), [&](const Lane& l) { return l.name == name; });
+  if (it == recorded.end()) {
+    r.actual = "no recorded pod lane '" + std::string(name) + "'";
+    return r;
+  }
+  const std::size_t k = static_cast<std::size_t>(it - recorded.begin());
+  if (k >= result.pod_breakers.size()) {
+    r.actual = "the replay has no pod " + std::to_string(k + 1) + " (" +
+               std::to_string(result.pod_breakers.size()) + " pods replayed)";
+    return r;
+  }
+  const LaneComparison c = compareLanes(*it, result.pod_breakers[k], e.within);
+  r.passed = c.matches;
+  if (c.matches) {
+    std::ostringstream s;
+    s << "matches " << result.pod_breakers[k].name << "; worst boundary "
+      << toSeconds(c.worst_boundary_error) << " s off";
+    r.actual = s.str();
+  } else {
+    r.actual = result.pod_breakers[k].name + ": " + c.explanation;
+  }
+  return r;
+}
+
 ExpectationResult evaluateLane(const Expectation& e, const Incident& incident,
                                const Result& result) {
+  if (e.lane == kEveryPodLane || e.lane.starts_with(kPodLanePrefix))
+    return evaluatePodLanes(e, incident, result);
   ExpectationResult r{&e, false, {}};
   const Lane* recorded = incident.recorded.lane(e.lane);
   const Lane* replayed = result.lane(e.lane);

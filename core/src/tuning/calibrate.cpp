@@ -104,7 +104,20 @@ CalibrationResult calibrateShares(Incident& incident, const Config& config,
     for (const FittedShare& f : candidate) apply(incident, f);
     const Result r = simulate(incident, config);
     ++result.runs;
-    const LaneDistance d = laneDistance(target, r.breaker);
+    LaneDistance d = laneDistance(target, r.breaker);
+    // A recorded fleet: each pod's lane against the replay's pod at its position, too.
+    const std::vector<Lane>& pods = incident.recorded.pod_breakers;
+    for (std::size_t p = 0; p < pods.size(); ++p) {
+      if (p >= r.pod_breakers.size()) {
+        d.state_mismatches += std::max<std::size_t>(pods[p].intervals.size(), 1);
+        continue;
+      }
+      const LaneDistance pod = laneDistance(pods[p], r.pod_breakers[p]);
+      d.state_mismatches += pod.state_mismatches;
+      d.worst = std::max(d.worst, pod.worst);
+      d.total += pod.total;
+    }
+    d.states_match = d.state_mismatches == 0;
     std::size_t failed = 0;
     if (!checks.empty())
       for (const ExpectationResult& e : evaluate(checks, incident, r)) failed += e.passed ? 0 : 1;

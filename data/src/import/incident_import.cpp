@@ -351,7 +351,8 @@ ImportedIncident importAs(IncidentSource source, std::string_view text,
                                               requestLogOptions(options, file_name)),
                               source, options);
     case IncidentSource::prometheus_range:
-      return importPrometheusRange(text, file_name, options.request_log_config);
+      return importPrometheusRange(text, file_name, options.request_log_config, nullptr,
+                                   options.prometheus_metrics);
     case IncidentSource::otlp_traces:
       return importOtlpTraces(text, file_name, options);
     case IncidentSource::unknown:

@@ -8,10 +8,15 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <unordered_set>
 #include <vector>
 
+#include "breakerlab/core/outcome/fleet.h"
+#include "breakerlab/core/outcome/pod_lanes.h"
+#include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/prometheus_metrics.h"
 #include "breakerlab/data/values.h"
 #include "json_document.h"
 #include "utf8.h"
@@ -180,16 +185,6 @@ class Reader {
   std::size_t samples_ = 0;
 };
 
-std::string prometheusState(const std::string& name, bool& folded) {
-  folded = false;
-  if (name == "closed") return "closed";
-  if (name == "open") return "open";
-  if (name == "half_open" || name == "half-open" || name == "halfopen") return "half-open";
-  folded = true;
-  if (name == "forced_open") return "open";
-  return "closed";  // disabled, metrics_only: every call passes, as when closed
-}
-
 std::uint64_t fnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -223,11 +218,19 @@ std::vector<std::optional<double>> valuesAt(const std::vector<Series>& series,
   return out;
 }
 
+std::string seriesName(const Series& s) {
+  std::string out = s.label("__name__");
+  std::string labels;
+  for (const auto& [k, v] : s.labels)
+    if (k != "__name__") labels += (labels.empty() ? "" : ",") + k + "=\"" + v + "\"";
+  return clipText(out + "{" + labels + "}", 120);
+}
+
 class Builder {
  public:
   Builder(std::map<Role, std::vector<Series>> roles, std::string file, const Config& deployed,
-          const PrometheusOrigin* origin)
-      : roles_(std::move(roles)), file_(std::move(file)), origin_(origin) {
+          const PrometheusOrigin* origin, const PrometheusMetricTable& table)
+      : roles_(std::move(roles)), file_(std::move(file)), origin_(origin), table_(table) {
     out_.report.source = file_;
     out_.report.format = "Prometheus range query (query_range matrix)";
     out_.source = IncidentSource::prometheus_range;
@@ -240,18 +243,19 @@ class Builder {
     breakerLane();
     traffic();
     dependency();
-    if (const Lane* lane = out_.incident.recorded.lane("breaker")) {
-      (void)lane;
+    const auto laneCheck = [&](std::string lane) {
       Expectation e;
       e.kind = Expectation::Kind::lane;
-      e.lane = "breaker";
+      e.lane = std::move(lane);
       e.within = std::max<Micros>(step_, 500 * kMillisecond);
-      e.text = "breaker lane matches recorded within " + formatDuration(e.within);
+      e.text = e.lane + " lane matches recorded within " + formatDuration(e.within);
       out_.incident.expect.push_back(e);
       report(K::recognised, "expect",
              e.text + (e.within == step_ ? " (the samples' step)"
                                          : " (the samples' step, raised to at least 500 ms)"));
-    }
+    };
+    if (out_.incident.recorded.lane("breaker") != nullptr) laneCheck("breaker");
+    if (!out_.incident.recorded.pod_breakers.empty()) laneCheck(std::string(kEveryPodLane));
     return std::move(out_);
   }
 
@@ -325,81 +329,300 @@ class Builder {
     report(K::assumed, "seed", std::to_string(inc.seed) + ": from the file's name");
   }
 
-  void breakerLane() {
-    const std::vector<Series>* list = role(Role::breaker_state);
-    if (list == nullptr) {
-      report(K::missing, "breaker lane",
-             "no breaker-state series (resilience4j_circuitbreaker_state, or breaker_state in a "
-             "role bundle): nothing recorded to compare the replay with");
-      return;
-    }
-    // One breaker: resilience4j labels each with `name`.
-    std::map<std::string, std::vector<const Series*>> by_name;
-    for (const Series& s : *list) by_name[s.label("name")].push_back(&s);
-    const auto& [name, series] = *by_name.begin();
-    if (by_name.size() > 1)
-      report(K::note, "breaker_state",
-             std::to_string(by_name.size()) + " breakers in the file; '" + clipText(name) +
-                 "' is the recorded lane (the first by name)");
-    if (!name.empty()) dependency_name_ = name;
+  // The lane states of `series` (one breaker, or one pod's) at each grid time, read by `row`;
+  // "" where nothing says (before the first sample, an unknown code).
+  std::vector<std::string> statesOf(const PrometheusStateMetric& row,
+                                    const std::vector<const Series*>& series) {
     std::vector<std::string> state(grid_.size());
-    bool folded_any = false;
-    const bool per_state = std::any_of(series.begin(), series.end(),
-                                       [](const Series* s) { return !s->label("state").empty(); });
+    if (row.encoding == PrometheusStateMetric::Encoding::events) return eventStates(row, series);
     for (const Series* s : series) {
-      const std::string label = s->label("state");
-      bool folded = false;
-      const std::string as = per_state ? prometheusState(label, folded) : std::string();
-
+      const bool by_label = row.encoding == PrometheusStateMetric::Encoding::state_label &&
+                            !row.label.empty() && s->labels.contains(row.label);
+      std::string as;
+      if (by_label) {
+        const std::string value = s->label(row.label);
+        as = row.stateOf(value);
+        if (as.empty()) unknownState(row, *s, value);
+        if (value != "closed" && value != "open" && as != value && value != "half_open")
+          folded_.insert(value + " as " + as);
+      } else if (row.codes.empty()) {
+        throw LoadError(file_, 0, 0,
+                        s->path + ": the series " + seriesName(*s) + " has no '" +
+                            clipText(row.label) + "' label, which the metric table's row '" +
+                            clipText(row.metric) + "' (" + rowLibrary(row) +
+                            ") reads the state from; add the label to the query's output, or "
+                            "codes to the row");
+      }
       std::size_t k = 0;
       for (std::size_t i = 0; i < grid_.size(); ++i) {
         while (k + 1 < s->samples.size() && s->samples[k + 1].t <= grid_[i] + 1e-9) ++k;
         if (s->samples.empty() || s->samples[k].t > grid_[i] + 1e-9) continue;
         const double v = s->samples[k].v;
-        if (per_state) {
-          if (v >= 0.5) {
-            state[i] = as;
-            folded_any = folded_any || folded;
-          }
+        if (by_label) {
+          if (v >= 0.5) state[i] = as;
         } else {
-          // One gauge: 0 closed, 1 open, 2 half-open.
-          const long code = std::isfinite(v) ? std::lround(v) : -1;
-          state[i] = code == 0 ? "closed" : code == 1 ? "open" : code == 2 ? "half-open" : "";
+          state[i] = std::isfinite(v) ? row.stateOfCode(std::round(v)) : std::string();
         }
       }
     }
-    Lane lane;
-    lane.name = "breaker";
+    return state;
+  }
+
+  // Transition counters (opossum's circuit{event}): where one rises between two sample times,
+  // the breaker entered its state. Several rising in one step are read in the breaker's cycle
+  // (open, half-open, then closed or open again): open if more opens than half-opens, else
+  // half-open if more half-opens than closes, else closed.
+  std::vector<std::string> eventStates(const PrometheusStateMetric& row,
+                                       const std::vector<const Series*>& series) {
+    std::vector<std::string> state(grid_.size());
+    std::vector<std::map<std::string, double>> rises(grid_.size());
+    for (const Series* s : series) {
+      if (!s->labels.contains(row.label))
+        throw LoadError(file_, 0, 0,
+                        s->path + ": the series " + seriesName(*s) + " has no '" +
+                            clipText(row.label) +
+                            "' label, which names the event of the metric "
+                            "table's row '" +
+                            clipText(row.metric) + "' (" + rowLibrary(row) + ")");
+      const std::string value = s->label(row.label);
+      const std::string as = row.stateOf(value);
+      if (as.empty()) continue;  // another event (fire, success, reject): not a transition
+      std::size_t k = 0;
+      std::optional<double> previous;
+      for (std::size_t i = 0; i < grid_.size(); ++i) {
+        while (k + 1 < s->samples.size() && s->samples[k + 1].t <= grid_[i] + 1e-9) ++k;
+        if (s->samples.empty() || s->samples[k].t > grid_[i] + 1e-9) continue;
+        const double v = s->samples[k].v;
+        if (!std::isfinite(v)) continue;
+        if (previous && v != *previous) rises[i][as] += v > *previous ? v - *previous : v;
+        previous = v;
+      }
+    }
     for (std::size_t i = 0; i < grid_.size(); ++i) {
-      const std::string& s =
-          state[i].empty()
-              ? (lane.intervals.empty() ? std::string("closed") : lane.intervals.back().state)
-              : state[i];
+      const auto& r = rises[i];
+      if (r.empty()) continue;
+      auto count = [&](const char* k) {
+        auto it = r.find(k);
+        return it == r.end() ? 0.0 : it->second;
+      };
+      const double o = count("open"), h = count("half-open"), c = count("closed");
+      if (r.size() > 1) ++ambiguous_steps_;
+      state[i] = o > h ? "open" : h > c ? "half-open" : "closed";
+    }
+    // A rise says the state from then on: hold it until the next.
+    for (std::size_t i = 1; i < grid_.size(); ++i)
+      if (state[i].empty()) state[i] = state[i - 1];
+    return state;
+  }
+
+  [[noreturn]] void unknownState(const PrometheusStateMetric& row, const Series& s,
+                                 const std::string& value) const {
+    std::string known;
+    for (const auto& [from, to] : row.states) known += (known.empty() ? "" : ", ") + from;
+    throw LoadError(file_, 0, 0,
+                    s.path + ": " + clipText(row.label) + " \"" + clipText(value) +
+                        "\" of the series " + seriesName(s) +
+                        " is not a state of the metric "
+                        "table's row '" +
+                        clipText(row.metric) + "' (" + rowLibrary(row) + "; expected one of " +
+                        clipText(known, 120) +
+                        "): add it to the row's states (import --prometheus-metrics FILE)");
+  }
+
+  static std::string rowLibrary(const PrometheusStateMetric& row) {
+    return row.library.empty() ? std::string("no library") : row.library;
+  }
+
+  // A lane over the grid from states per grid time: "" holds the state before (closed at the
+  // start). `absent` (a pod's lane) is drawn where the pod had no sample yet or no more.
+  Lane laneOf(std::string name, const std::vector<std::string>& state, std::size_t first = 0,
+              std::size_t last = std::string::npos) {
+    Lane lane;
+    lane.name = std::move(name);
+    for (std::size_t i = 0; i < grid_.size(); ++i) {
       const Micros from = since(grid_[i], t0_);
       const Micros to = i + 1 < grid_.size() ? since(grid_[i + 1], t0_) : out_.incident.end;
-      if (!lane.intervals.empty() && lane.intervals.back().state == s)
-        lane.intervals.back().to = to;
-      else
-        lane.intervals.push_back({s, from, to, {}});
+      if (i < first || (last != std::string::npos && i > last)) {
+        lane.append(kPodOutOfService, from, to);
+        continue;
+      }
+      const std::string& held =
+          !lane.intervals.empty() && lane.intervals.back().state != kPodOutOfService
+              ? lane.intervals.back().state
+              : std::string("closed");
+      lane.append(state[i].empty() ? held : state[i], from, to);
     }
-    std::size_t trips = 0;
+    return lane;
+  }
+
+  static std::size_t trips(const Lane& lane) {
+    std::size_t n = 0;
     for (std::size_t i = 1; i < lane.intervals.size(); ++i)
-      trips += lane.intervals[i - 1].state == "closed" && lane.intervals[i].state == "open";
-    report(K::recognised, "breaker lane",
-           "'" + clipText(name.empty() ? "breaker" : name) +
-               "': " + std::to_string(lane.intervals.size()) + " spells, " + std::to_string(trips) +
-               " trips" +
-               (per_state ? ", from one series per state (value 1 = the current state)"
-                          : ", from one gauge (0 closed, 1 open, 2 half-open)"));
-    if (folded_any)
-      report(K::note, "breaker lane",
-             "forced_open is drawn as open, disabled and metrics_only as closed (every call "
-             "passes)");
-    out_.incident.recorded.lanes.push_back(std::move(lane));
+      n += lane.intervals[i - 1].state == "closed" && lane.intervals[i].state == "open";
+    return n;
+  }
+
+  void breakerLane() {
+    const std::vector<Series>* list = role(Role::breaker_state);
+    if (list == nullptr) {
+      report(K::missing, "breaker lane",
+             "no breaker-state series (resilience4j_circuitbreaker_state, opossum's circuit, "
+             "Envoy's circuit_breakers_*_open, or breaker_state in a role bundle): nothing "
+             "recorded to compare the replay with");
+      return;
+    }
+    // Each series by the metric table's first matching row; one row for them all.
+    const PrometheusStateMetric* row = nullptr;
+    const Series* first = nullptr;
+    for (const Series& s : *list) {
+      const PrometheusStateMetric* r = table_.match(s.label("__name__"));
+      if (r == nullptr) {
+        std::string names;
+        for (const PrometheusStateMetric& t : table_.rows)
+          names += (names.empty() ? "" : ", ") + t.metric;
+        throw LoadError(
+            file_, 0, 0,
+            s.path + ": the series " + seriesName(s) +
+                " matches no breaker-state metric of the metric table (expected " +
+                clipText(names.empty() ? std::string("a row; the table has none") : names, 160) +
+                "): add a row for it (import --prometheus-metrics FILE)");
+      }
+      if (row != nullptr && r != row)
+        throw LoadError(file_, 0, 0,
+                        s.path + ": mixed breaker-state metrics: " + seriesName(s) + " is " +
+                            rowLibrary(*r) + "'s '" + clipText(r->metric) + "', " + first->path +
+                            " (" + seriesName(*first) + ") is " + rowLibrary(*row) + "'s '" +
+                            clipText(row->metric) +
+                            "'; query one breaker metric (one exporter) under breaker_state");
+      if (row == nullptr) first = &s;
+      row = r;
+    }
+    // One breaker: the first by name (resilience4j and opossum label each with `name`).
+    std::map<std::string, std::vector<const Series*>> by_name;
+    for (const Series& s : *list) by_name[s.label(row->breaker_label)].push_back(&s);
+    const auto& [name, series] = *by_name.begin();
+    if (by_name.size() > 1)
+      report(K::note, "breaker_state",
+             std::to_string(by_name.size()) + " breakers in the file; '" + clipText(name) +
+                 "' is the recorded lane (the first by " + row->breaker_label + ")");
+    if (!name.empty()) dependency_name_ = name;
+    const std::string how =
+        row->encoding == PrometheusStateMetric::Encoding::events
+            ? ", from transition counters (" + row->label + ")"
+        : std::any_of(series.begin(), series.end(),
+                      [&](const Series* s) {
+                        return !row->label.empty() && s->labels.contains(row->label);
+                      })
+            ? ", from one series per state (value 1 = the current state)"
+            : ", from one gauge (" + codesText(*row) + ")";
+    const std::string library = " (" + rowLibrary(*row) + ", " + row->metric + ")";
+
+    // The pods: the first of the table's instance labels that the series carry.
+    std::string pod_label;
+    for (const std::string& l : table_.instance_labels)
+      if (std::any_of(series.begin(), series.end(),
+                      [&](const Series* s) { return s->labels.contains(l); })) {
+        pod_label = l;
+        break;
+      }
+    std::map<std::string, std::vector<const Series*>> by_pod;
+    if (!pod_label.empty())
+      for (const Series* s : series) {
+        if (!s->labels.contains(pod_label))
+          throw LoadError(file_, 0, 0,
+                          s->path + ": the series " + seriesName(*s) + " has no '" +
+                              clipText(pod_label) + "' label while others of breaker '" +
+                              clipText(name) +
+                              "' do: every series of the fleet must name its pod (or none)");
+        by_pod[s->label(pod_label)].push_back(s);
+      }
+    if (by_pod.size() > kMaxRecordedPods)
+      throw LoadError(file_, 0, 0,
+                      "/breaker_state: " + std::to_string(by_pod.size()) + " pods (" + pod_label +
+                          "), more than the limit of " + std::to_string(kMaxRecordedPods));
+
+    if (by_pod.size() < 2) {
+      Lane lane = laneOf("breaker", statesOf(*row, series));
+      report(K::recognised, "breaker lane",
+             "'" + clipText(name.empty() ? "breaker" : name) +
+                 "': " + std::to_string(lane.intervals.size()) + " spells, " +
+                 std::to_string(trips(lane)) + " trips" + how + library +
+                 (by_pod.size() == 1
+                      ? "; one pod (" + pod_label + " \"" + clipText(by_pod.begin()->first) + "\")"
+                      : std::string()));
+      out_.incident.recorded.lanes.push_back(std::move(lane));
+    } else {
+      // One lane per pod, sorted by the label's value (std::map's order): lane k stands beside
+      // the replay's pod k+1. A pod is out of service before its first sample and after its last.
+      std::string names;
+      std::size_t pod_trips = 0;
+      for (const auto& [pod, pod_series] : by_pod) {
+        double from = grid_.back(), to = grid_.front();
+        for (const Series* s : pod_series)
+          if (!s->samples.empty()) {
+            from = std::min(from, s->samples.front().t);
+            to = std::max(to, s->samples.back().t);
+          }
+        std::size_t first_i = 0, last_i = grid_.size() - 1;
+        while (first_i + 1 < grid_.size() && grid_[first_i] < from - 1e-6) ++first_i;
+        while (last_i > 0 && grid_[last_i] > to + 1e-6) --last_i;
+        Lane lane = laneOf(pod, statesOf(*row, pod_series), first_i,
+                           last_i + 1 < grid_.size() ? last_i : std::string::npos);
+        pod_trips += trips(lane);
+        if (names.size() < 60) names += (names.empty() ? "" : ", ") + pod;
+        out_.incident.recorded.pod_breakers.push_back(std::move(lane));
+      }
+      const std::vector<Lane>& pods = out_.incident.recorded.pod_breakers;
+      report(K::recognised, "pod lanes",
+             "'" + clipText(name.empty() ? "breaker" : name) + "': " + std::to_string(pods.size()) +
+                 " pods by the label '" + pod_label + "' (" + clipText(names) +
+                 (names.size() >= 60 ? ", ..." : "") +
+                 "), sorted by it: recorded pod k stands beside the replay's pod k; " +
+                 std::to_string(pod_trips) + " trips in all" + how + library);
+      Lane lane = fleetLaneOfPods(pods, "breaker");
+      report(K::assumed, "breaker lane",
+             "the fleet at a glance: open while any pod is open, half-open while none is and "
+             "one is half-open (" +
+                 std::to_string(lane.intervals.size()) + " spells, " + std::to_string(trips(lane)) +
+                 " trips)");
+      out_.incident.recorded.lanes.push_back(std::move(lane));
+      LoadBalancerConfig& lb = out_.incident.deployed.load_balancer;
+      if (lb.pods == 1) {
+        lb.pods = static_cast<std::uint32_t>(pods.size());
+        report(K::assumed, "load_balancer.pods",
+               std::to_string(pods.size()) + ": one client pod per recorded instance");
+      } else if (lb.pods != pods.size()) {
+        report(K::note, "load_balancer.pods",
+               "the config has " + std::to_string(lb.pods) + " pods, the record " +
+                   std::to_string(pods.size()) +
+                   ": pods pair by position, the rest are not compared");
+      }
+      if (out_.incident.deployed.breaker.scope != StateScope::per_pod)
+        report(K::note, "breaker.scope",
+               "the config's breaker is shared by the fleet, though each pod recorded its own: "
+               "set breaker.scope: per_pod to replay them");
+    }
+    if (!folded_.empty()) {
+      std::string folded;
+      for (const std::string& f : folded_) folded += (folded.empty() ? "" : ", ") + f;
+      report(K::note, "breaker lane", "read by the metric table: " + clipText(folded, 160));
+    }
+    if (ambiguous_steps_ > 0)
+      report(K::assumed, "breaker lane",
+             std::to_string(ambiguous_steps_) +
+                 " steps in which more than one transition counter rose: read in the breaker's "
+                 "cycle (open, half-open, then closed or open); a shorter --step tells them apart");
     if (!out_.incident.deployed.breaker.enabled)
       report(K::note, "breaker.enabled",
              "the config has no breaker, though the metrics record one: load the breaker's "
              "config (File > Load Config, or --config)");
+  }
+
+  static std::string codesText(const PrometheusStateMetric& row) {
+    std::string out;
+    for (const auto& [code, state] : row.codes)
+      out += (out.empty() ? "" : ", ") + formatNumber(code) + " " + state;
+    return out;
   }
 
   void traffic() {
@@ -576,6 +799,9 @@ class Builder {
   double t0_ = 0;
   Micros step_ = 15 * kSecond;
   std::string dependency_name_;
+  const PrometheusMetricTable& table_;
+  std::set<std::string> folded_;  // label values the table read as another state
+  std::size_t ambiguous_steps_ = 0;
 };
 
 std::string_view roleKey(Role role) {
@@ -623,14 +849,6 @@ void checkValues(const std::vector<Series>& list, Role role, const std::string& 
   }
 }
 
-std::string seriesName(const Series& s) {
-  std::string out = s.label("__name__");
-  std::string labels;
-  for (const auto& [k, v] : s.labels)
-    if (k != "__name__") labels += (labels.empty() ? "" : ",") + k + "=\"" + v + "\"";
-  return clipText(out + "{" + labels + "}", 120);
-}
-
 bool sameSamples(const Series& a, const Series& b) {
   if (a.samples.size() != b.samples.size()) return false;
   for (std::size_t i = 0; i < a.samples.size(); ++i) {
@@ -666,12 +884,10 @@ void dropDuplicates(std::vector<Series>& list, const std::string& file,
   list = std::move(kept);
 }
 
-bool isBreakerStateSeries(const Series& s) {
-  return isPrometheusBreakerStateName(s.label("__name__"));
+bool isBreakerStateSeries(const Series& s, const PrometheusMetricTable& table) {
+  const std::string name = s.label("__name__");
+  return isPrometheusBreakerStateName(name) || table.matchNamed(name) != nullptr;
 }
-
-ImportedIncident importRange(std::string_view text, const std::string& file_name,
-                             const Config& deployed, const PrometheusOrigin* origin);
 
 }  // namespace
 
@@ -706,18 +922,19 @@ bool looksLikePrometheusRange(std::string_view head) {
 
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed) {
-  return importRange(text, file_name, deployed, nullptr);
+  return importPrometheusRange(text, file_name, deployed, nullptr,
+                               PrometheusMetricTable::defaults());
 }
 
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed, const PrometheusOrigin& origin) {
-  return importRange(text, file_name, deployed, &origin);
+  return importPrometheusRange(text, file_name, deployed, &origin,
+                               PrometheusMetricTable::defaults());
 }
 
-namespace {
-
-ImportedIncident importRange(std::string_view text, const std::string& file_name,
-                             const Config& deployed, const PrometheusOrigin* origin) {
+ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
+                                       const Config& deployed, const PrometheusOrigin* origin,
+                                       const PrometheusMetricTable& table) {
   json root;
   // A key twice in one object ({"request_rate": A, "request_rate": B}, or a label twice) would
   // keep only the last, silently: the first is found while parsing, the error comes after.
@@ -781,7 +998,7 @@ ImportedIncident importRange(std::string_view text, const std::string& file_name
     }
   } else {
     for (Series& s : reader.response(root, "")) {
-      if (!isBreakerStateSeries(s))
+      if (!isBreakerStateSeries(s, table))
         reader.fail("/data/result",
                     "a series of '" + clipText(s.label("__name__")) +
                         "' is not a breaker state; for rates, ratios and latencies put each "
@@ -795,7 +1012,7 @@ ImportedIncident importRange(std::string_view text, const std::string& file_name
     dropDuplicates(list, file_name, duplicates);
     checkValues(list, role, file_name);
   }
-  Builder builder(std::move(roles), file_name, deployed, origin);
+  Builder builder(std::move(roles), file_name, deployed, origin, table);
   ImportedIncident out = builder.build();
   for (std::string& d : duplicates)
     out.report.add(ImportFinding::Kind::note, 0, "duplicate series", std::move(d));
@@ -804,7 +1021,5 @@ ImportedIncident importRange(std::string_view text, const std::string& file_name
                     "the incident built from the metrics is not valid: " + problem);
   return out;
 }
-
-}  // namespace
 
 }  // namespace breakerlab

@@ -482,7 +482,11 @@ PrometheusImport importPrometheusUrl(const PrometheusFetch& fetch, HttpGet& http
   for (Done& d : done) {
     std::string role = d.query.role;
     if (role.empty()) {
-      if (!d.answer.breaker_state)
+      // The answer checks the built-in names; the metric table may name others (opossum's
+      // `circuit`): the importer then reads every series by the table.
+      if (!d.answer.breaker_state &&
+          (d.answer.first_metric_name.empty() ||
+           fetch.metrics.matchNamed(d.answer.first_metric_name) == nullptr))
         fail(file, queryName(d.query) + ": its series" +
                        (d.answer.first_metric_name.empty()
                             ? std::string(" have no metric name (rate() and sum() drop it)")
@@ -508,7 +512,8 @@ PrometheusImport importPrometheusUrl(const PrometheusFetch& fetch, HttpGet& http
 
   PrometheusImport out;
   try {
-    out.imported = importPrometheusRange(bundle, file, deployed, prometheusOrigin(plan));
+    const PrometheusOrigin origin = prometheusOrigin(plan);
+    out.imported = importPrometheusRange(bundle, file, deployed, &origin, fetch.metrics);
   } catch (const LoadError& e) {
     // "/request_rate/data/result/0/values/3: ..." names a role: say which query it was.
     std::string message = e.message();

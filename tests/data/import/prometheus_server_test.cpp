@@ -29,6 +29,9 @@
 #include <vector>
 
 #include "../test_support.h"
+#include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/pod_lanes.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/prometheus_query.h"
@@ -146,6 +149,18 @@ class PrometheusServer : public ::testing::Test {
           "promtool tsdb create-blocks-from openmetrics failed: " + tail(dir_ / "promtool.log");
       return;
     }
+    // The four-pod fleet of 12 Sep (another day: blocks of its own).
+    const pid_t backfill4 =
+        spawn({promtool, "tsdb", "create-blocks-from", "openmetrics",
+               kPrometheusFixtures + "fleet4-1209.om", (dir_ / "data").string()},
+              dir_ / "promtool4.log");
+    const int status4 = waitFor(backfill4, std::chrono::seconds(60));
+    if (status4 != 0) {
+      if (status4 == -1) ::kill(backfill4, SIGKILL), ::waitpid(backfill4, nullptr, 0);
+      problem_ = "promtool tsdb create-blocks-from openmetrics failed on fleet4-1209.om: " +
+                 tail(dir_ / "promtool4.log");
+      return;
+    }
     {
       std::ofstream config(dir_ / "prometheus.yml");
       config << "global:\n  scrape_interval: 1h\n";  // nothing to scrape
@@ -258,6 +273,87 @@ TEST_F(PrometheusServer, TheDefaultQueryFindsEachPodsStateSeries) {
   const PrometheusAnswer answer = readPrometheusAnswer(imported.responses);
   EXPECT_EQ(answer.json_error, "");
   EXPECT_NE(imported.responses.find(R"("instance":"pod-3")"), std::string::npos);
+}
+
+// Done when (issue 31): a resilience4j per-instance state series, served by a real Prometheus,
+// imports by URL into per-pod recorded lanes, and a replay is compared against them.
+TEST_F(PrometheusServer, PerInstanceStatesImportByUrlAsPodLanesAndAReplayIsComparedWithThem) {
+  const std::unique_ptr<HttpGet> http = makeCurlHttpGet();
+  PrometheusFetch fetch;
+  fetch.url = url_;
+  fetch.from = 1789203600;  // 2026-09-12T09:00:00Z
+  fetch.to = 1789204200;    // 09:10:00
+  fetch.step = 10;
+  fetch.queries = {{"", R"(resilience4j_circuitbreaker_state{name="pricing"})"}};
+  const PrometheusImport imported = importPrometheusUrl(fetch, *http, Config{});
+  const Incident& inc = imported.imported.incident;
+
+  // Four pods, sorted by instance, each its own lane; the fleet lane open while any pod is,
+  // half-open while pod-3 probes alone.
+  const auto at = [](const Lane& lane) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const LaneInterval& i : lane.intervals) out.emplace_back(i.state, toSeconds(i.from));
+    return out;
+  };
+  using Steps = std::vector<std::pair<std::string, double>>;
+  ASSERT_EQ(inc.recorded.pod_breakers.size(), 4u);
+  EXPECT_EQ(inc.recorded.pod_breakers[0].name, "pod-1");
+  EXPECT_EQ(at(inc.recorded.pod_breakers[0]),
+            (Steps{{"closed", 0}, {"open", 120}, {"half-open", 180}, {"closed", 190}}));
+  EXPECT_EQ(at(inc.recorded.pod_breakers[1]), (Steps{{"closed", 0}}));
+  EXPECT_EQ(inc.recorded.pod_breakers[2].name, "pod-3");
+  EXPECT_EQ(at(inc.recorded.pod_breakers[2]), (Steps{{"closed", 0},
+                                                     {"open", 150},
+                                                     {"half-open", 210},
+                                                     {"open", 220},
+                                                     {"half-open", 280},
+                                                     {"closed", 290}}));
+  EXPECT_EQ(at(inc.recorded.pod_breakers[3]), (Steps{{"closed", 0}}));
+  EXPECT_EQ(inc.recorded.pod_breakers[3].intervals.back().to, 610 * kSecond);
+  ASSERT_NE(inc.recorded.lane("breaker"), nullptr);
+  EXPECT_EQ(at(*inc.recorded.lane("breaker")), (Steps{{"closed", 0},
+                                                      {"open", 120},
+                                                      {"half-open", 210},
+                                                      {"open", 220},
+                                                      {"half-open", 280},
+                                                      {"closed", 290}}));
+  EXPECT_EQ(inc.deployed.load_balancer.pods, 4u);
+
+  // The import by URL is the import of the same answer made by hand.
+  const PrometheusPlan plan = planPrometheusFetch(fetch);
+  const std::string saved = readTextFile(kPrometheusFixtures + "fleet4-1209-state.json");
+  const ImportedIncident from_file =
+      importPrometheusRange(saved, plan.shown, Config{}, prometheusOrigin(plan));
+  EXPECT_EQ(from_file.incident.recorded.pod_breakers, inc.recorded.pod_breakers);
+
+  // Through the incident file and back, then replayed: the metrics say nothing of the
+  // dependency, so the replay's four per-pod breakers stay closed. Pods 2 and 4 match their
+  // recorded lanes exactly; pods 1 and 3, which tripped, do not.
+  const Incident reread = parseIncident(incidentToYaml(inc), "fleet4.yaml");
+  EXPECT_EQ(reread.recorded.pod_breakers, inc.recorded.pod_breakers);
+  const Result result = simulate(reread, reread.deployed);
+  ASSERT_EQ(result.pod_breakers.size(), 4u);
+  const PodLaneComparison c =
+      comparePodLanes(reread.recorded.pod_breakers, result.pod_breakers, 10 * kSecond);
+  EXPECT_EQ(c.matching, 2u);
+  EXPECT_EQ(c.states_match, 2u);
+  EXPECT_EQ(c.replayed_pods, 4u);
+  EXPECT_EQ(c.worst_boundary_error, 0);
+  ASSERT_EQ(c.pods.size(), 4u);
+  EXPECT_FALSE(c.pods[0].comparison.matches);
+  EXPECT_TRUE(c.pods[1].comparison.matches);
+  EXPECT_FALSE(c.pods[2].comparison.matches);
+  EXPECT_TRUE(c.pods[3].comparison.matches);
+  EXPECT_EQ(c.pods[1].replayed, "pod 2");
+  EXPECT_EQ(c.summary(),
+            "2 of 4 pods match; worst boundary 0 s off; pod-1: recorded has 4 intervals, "
+            "replayed 1");
+  // The calibration check the import wrote says the same.
+  const std::vector<ExpectationResult> checks = evaluate(reread.expect, reread, result);
+  ASSERT_EQ(checks.size(), 2u);
+  EXPECT_EQ(checks[1].expectation->lane, "every pod");
+  EXPECT_FALSE(checks[1].passed);
+  EXPECT_EQ(checks[1].actual, c.summary());
 }
 
 TEST_F(PrometheusServer, ABadQueryIsPrometheussOwnError) {

@@ -11,6 +11,7 @@
 #include "breakerlab/core/inputs/incident.h"
 #include "breakerlab/data/import_report.h"
 #include "breakerlab/data/load_error.h"
+#include "breakerlab/data/prometheus_metrics.h"
 #include "breakerlab/data/request_log.h"
 #include "breakerlab/data/state_table.h"
 
@@ -47,6 +48,8 @@ struct ImportOptions {
   // the incident gets as deployed (a request log does not say).
   RequestLogMapping request_log_mapping;
   Config request_log_config;
+  // Prometheus range queries: which series are a breaker's state, and the pod label.
+  PrometheusMetricTable prometheus_metrics = PrometheusMetricTable::defaults();
   // OpenTelemetry traces: the dependency whose client spans become the call log, by
   // server.address or peer.service ("" = the one most client spans go to).
   std::string trace_dependency;

@@ -1,5 +1,6 @@
 #pragma once
 // breakerlab/1 incident files (YAML, or the same structure as JSON), see docs/formats.md.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@
 namespace breakerlab {
 
 inline constexpr std::string_view kIncidentFormat = "breakerlab/1";
+// recorded.pod_breakers: the most pods a record may hold (a Prometheus import's instances too).
+inline constexpr std::size_t kMaxRecordedPods = 10'000;
 
 // Parses and validates an incident; throws LoadError (never anything else) on bad input.
 Incident parseIncident(std::string_view text, std::string file_name);

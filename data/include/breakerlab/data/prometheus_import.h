@@ -15,6 +15,7 @@
 
 #include "breakerlab/core/inputs/config.h"
 #include "breakerlab/data/incident_import.h"
+#include "breakerlab/data/prometheus_metrics.h"
 
 namespace breakerlab {
 
@@ -46,5 +47,15 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
 // The same, naming the incident after `origin`; errors still name `file_name`.
 ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
                                        const Config& deployed, const PrometheusOrigin& origin);
+// The same, the breaker-state series read by `table` (the defaults above); `origin` may be null.
+//
+// Breaker-state series with a pod label (the table's instance_labels, first found: pod,
+// kubernetes_pod_name, k8s_pod_name, service_instance_id, instance) of two or more values become
+// Recorded::pod_breakers, one lane per value sorted by it (lane k beside the replay's pod k+1),
+// and the recorded "breaker" lane is the fleet at a glance (fleetLaneOfPods); the deployed
+// config's one pod becomes as many as the record has, and `expect` gets an `every pod` check.
+ImportedIncident importPrometheusRange(std::string_view text, const std::string& file_name,
+                                       const Config& deployed, const PrometheusOrigin* origin,
+                                       const PrometheusMetricTable& table);
 
 }  // namespace breakerlab

@@ -69,6 +69,8 @@ struct PrometheusFetch {
   std::chrono::milliseconds timeout{10'000};  // each query's whole exchange
   std::size_t max_samples = kPrometheusDefaultMaxSamples;
   std::uint64_t max_response_bytes = kPrometheusDefaultMaxResponseBytes;  // each answer
+  // How the breaker-state series read, and which label names the pod (--prometheus-metrics).
+  PrometheusMetricTable metrics = PrometheusMetricTable::defaults();
 };
 
 // The checked request: the endpoint, the step taken, the queries with their roles. Throws

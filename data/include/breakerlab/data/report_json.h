@@ -19,6 +19,11 @@ inline constexpr const char* kBreakerReportFormat = "breakerlab-breaker-report/1
 // `goals` and, for readers of earlier reports, `expectations` (calibration, then checks).
 nlohmann::json replayToJson(const Incident& incident, const Result& result, const Checks& checks);
 
+// The replay's pods against the recorded ones (comparePodLanes), within the incident's
+// `every pod` lane check (else its breaker lane check, else 1 s): the report's `pod_comparison`,
+// present when the incident records pod lanes.
+nlohmann::json podComparisonToJson(const Incident& incident, const Result& result);
+
 // Every metric of metricRegistry() by name, null when absent: the report's `metrics`.
 nlohmann::json metricsToJson(const Metrics& metrics);
 

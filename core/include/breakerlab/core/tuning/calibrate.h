@@ -47,7 +47,9 @@ LaneDistance laneDistance(const Lane& recorded, const Lane& replayed);
 // `incident` with `config` gives a breaker lane closest to `target`: first states in the same
 // order, then the fewest failed `checks` (what else the document states, such as the time to
 // trip: of the many shares that give the same lane, the ones that also agree with it), then the
-// smallest worst boundary error, then the smallest total. Writes the best fit
+// smallest worst boundary error, then the smallest total. When the incident records the fleet
+// pod by pod (Recorded::pod_breakers), each pod's lane counts beside `target`: states that differ
+// and boundary errors are summed over the breaker lane and every pod. Writes the best fit
 // into the incident's segments. `progress` gets the share of the search done; returning false
 // stops it (the best so far is kept).
 // How many replays calibrateShares plans for `shares` shares (it stops early only when asked).
