@@ -198,9 +198,6 @@ TEST(Fleet, EqualTimesLeaveThenEnterThenMove) {
   EXPECT_EQ(counts[1], (FleetBreakers::Count{sec(10), 0, 1, 0}));
 }
 
-}  // namespace
-}  // namespace breakerlab
-
 TEST(Fleet, ASharedBreakersPodLanesShowItWhileEachPodServed) {
   FleetBreakers f;
   f.shared = true;
@@ -258,3 +255,6 @@ TEST(Fleet, PodCachedWhileHealthyIsUndefinedWithoutAPodInService) {
   ASSERT_TRUE(closed.has_value());
   EXPECT_DOUBLE_EQ(closed->max_s, 0.0);
 }
+
+}  // namespace
+}  // namespace breakerlab
