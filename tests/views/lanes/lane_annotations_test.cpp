@@ -43,37 +43,66 @@ TEST(PodReopens, APodThatOpensAgainAfterClosingWithinTheFleetsSpell) {
     std::vector<std::pair<double, std::uint32_t>> want;
   } cases[] = {
       {"trips, closes, trips again while the other pod keeps the fleet open",
-       pods({{{"closed", 0, 10}, {"open", 10, 20}, {"half-open", 20, 21}, {"closed", 21, 30},
-              {"open", 30, 40}, {"closed", 40, 60}},
+       pods({{{"closed", 0, 10},
+              {"open", 10, 20},
+              {"half-open", 20, 21},
+              {"closed", 21, 30},
+              {"open", 30, 40},
+              {"closed", 40, 60}},
              {{"closed", 0, 12}, {"open", 12, 45}, {"closed", 45, 60}}}),
-       lane("fleet", {{"closed", 0, 10}, {"1 of 2 open", 10, 12}, {"all open", 12, 20},
-                      {"1 of 2 open", 20, 30}, {"all open", 30, 40}, {"1 of 2 open", 40, 45},
+       lane("fleet", {{"closed", 0, 10},
+                      {"1 of 2 open", 10, 12},
+                      {"all open", 12, 20},
+                      {"1 of 2 open", 20, 30},
+                      {"all open", 30, 40},
+                      {"1 of 2 open", 40, 45},
                       {"closed", 45, 60}}),
        {{30, 0}}},
       {"a failed probe (half-open, then open) is not a reopen: the pod never closed",
-       pods({{{"closed", 0, 10}, {"open", 10, 20}, {"half-open", 20, 21}, {"open", 21, 30},
+       pods({{{"closed", 0, 10},
+              {"open", 10, 20},
+              {"half-open", 20, 21},
+              {"open", 21, 30},
               {"closed", 30, 60}}}),
-       lane("fleet", {{"closed", 0, 10}, {"all open", 10, 20}, {"1 of 1 half-open", 20, 21},
-                      {"all open", 21, 30}, {"closed", 30, 60}}),
+       lane("fleet", {{"closed", 0, 10},
+                      {"all open", 10, 20},
+                      {"1 of 1 half-open", 20, 21},
+                      {"all open", 21, 30},
+                      {"closed", 30, 60}}),
        {}},
       {"a trip in the fleet's next spell starts that spell: not a reopen",
-       pods({{{"closed", 0, 10}, {"open", 10, 20}, {"closed", 20, 40}, {"open", 40, 50},
+       pods({{{"closed", 0, 10},
+              {"open", 10, 20},
+              {"closed", 20, 40},
+              {"open", 40, 50},
               {"closed", 50, 60}}}),
-       lane("fleet", {{"closed", 0, 10}, {"all open", 10, 20}, {"closed", 20, 40},
-                      {"all open", 40, 50}, {"closed", 50, 60}}),
+       lane("fleet", {{"closed", 0, 10},
+                      {"all open", 10, 20},
+                      {"closed", 20, 40},
+                      {"all open", 40, 50},
+                      {"closed", 50, 60}}),
        {}},
       {"two pods, in time order, the same time by pod",
-       pods({{{"closed", 0, 5}, {"open", 5, 8}, {"closed", 8, 20}, {"open", 20, 25},
+       pods({{{"closed", 0, 5},
+              {"open", 5, 8},
+              {"closed", 8, 20},
+              {"open", 20, 25},
               {"closed", 25, 60}},
-             {{"closed", 0, 6}, {"open", 6, 7}, {"closed", 7, 15}, {"open", 15, 18},
-              {"closed", 18, 20}, {"open", 20, 26}, {"closed", 26, 60}}}),
+             {{"closed", 0, 6},
+              {"open", 6, 7},
+              {"closed", 7, 15},
+              {"open", 15, 18},
+              {"closed", 18, 20},
+              {"open", 20, 26},
+              {"closed", 26, 60}}}),
        lane("fleet", {{"closed", 0, 5}, {"1 of 2 open", 5, 26}, {"closed", 26, 60}}),
        {{15, 1}, {20, 0}, {20, 1}}},
-      {"no fleet spell, nothing", pods({{{"closed", 0, 60}}}), lane("fleet", {{"closed", 0, 60}}),
+      {"no fleet spell, nothing",
+       pods({{{"closed", 0, 60}}}),
+       lane("fleet", {{"closed", 0, 60}}),
        {}},
   };
-  for (const auto& c : cases)
-    EXPECT_EQ(asSeconds(podReopens(c.pods, c.fleet)), c.want) << c.what;
+  for (const auto& c : cases) EXPECT_EQ(asSeconds(podReopens(c.pods, c.fleet)), c.want) << c.what;
 }
 
 TEST(FleetBrackets, EachSpellFromTheFirstPodOpenToTheLastPodClosed) {
@@ -86,22 +115,35 @@ TEST(FleetBrackets, EachSpellFromTheFirstPodOpenToTheLastPodClosed) {
       {"pod 2 opens first, pod 1 closes last",
        pods({{{"closed", 0, 12}, {"open", 12, 35}, {"half-open", 35, 40}, {"closed", 40, 60}},
              {{"closed", 0, 10}, {"open", 10, 30}, {"closed", 30, 60}}}),
-       lane("fleet", {{"closed", 0, 10}, {"1 of 2 open", 10, 12}, {"all open", 12, 30},
-                      {"1 of 2 open", 30, 35}, {"1 of 2 half-open", 35, 40}, {"closed", 40, 60}}),
+       lane("fleet", {{"closed", 0, 10},
+                      {"1 of 2 open", 10, 12},
+                      {"all open", 12, 30},
+                      {"1 of 2 open", 30, 35},
+                      {"1 of 2 half-open", 35, 40},
+                      {"closed", 40, 60}}),
        {{10, 40, "pod 2 first open → pod 1 last closed · 30 s", "pod 2 → pod 1 · 30 s"}}},
       {"pods opening together: the first by number; two spells, two brackets",
-       pods({{{"closed", 0, 10}, {"open", 10, 20}, {"closed", 20, 30}, {"open", 30, 32},
+       pods({{{"closed", 0, 10},
+              {"open", 10, 20},
+              {"closed", 20, 30},
+              {"open", 30, 32},
               {"closed", 32, 60}},
              {{"closed", 0, 10}, {"open", 10, 21}, {"closed", 21, 60}}}),
-       lane("fleet", {{"closed", 0, 10}, {"all open", 10, 20}, {"1 of 2 open", 20, 21},
-                      {"closed", 21, 30}, {"1 of 2 open", 30, 32}, {"closed", 32, 60}}),
+       lane("fleet", {{"closed", 0, 10},
+                      {"all open", 10, 20},
+                      {"1 of 2 open", 20, 21},
+                      {"closed", 21, 30},
+                      {"1 of 2 open", 30, 32},
+                      {"closed", 32, 60}}),
        {{10, 21, "pod 1 first open → pod 2 last closed · 11 s", "pod 1 → pod 2 · 11 s"},
         {30, 32, "pod 1 first open → pod 1 last closed · 2 s", "pod 1 → pod 1 · 2 s"}}},
       {"open to the end: how many pods are not closed then",
        pods({{{"closed", 0, 40}, {"open", 40, 60}},
              {{"closed", 0, 45}, {"open", 45, 50}, {"half-open", 50, 60}},
              {{"closed", 0, 60}}}),
-       lane("fleet", {{"closed", 0, 40}, {"1 of 3 open", 40, 45}, {"2 of 3 open", 45, 50},
+       lane("fleet", {{"closed", 0, 40},
+                      {"1 of 3 open", 40, 45},
+                      {"2 of 3 open", 45, 50},
                       {"1 of 3 open", 50, 60}}),
        {{40, 60, "pod 1 first open · 2 pods not closed at the end · 20 s",
          "pod 1 first open · 20 s"}}},
@@ -140,14 +182,15 @@ TEST(FleetBrackets, RecordedInstancesAreNamedAsRecorded) {
   const Lane fleet = lane("fleet", {{"closed", 0, 5}, {"1 of 2 open", 5, 9}, {"closed", 9, 60}});
   const auto got = fleetBrackets(named, fleet);
   ASSERT_EQ(got.size(), 1u);
-  EXPECT_EQ(got[0].label.toStdString(), "10.0.0.7:8080 first open → 10.0.0.7:8080 last closed · 4 s");
+  EXPECT_EQ(got[0].label.toStdString(),
+            "10.0.0.7:8080 first open → 10.0.0.7:8080 last closed · 4 s");
 }
 
 TEST(FleetBrackets, TheReplaysBracketsEndWithTheFleetsSpells) {
   Result r;
   r.breaker = lane("breaker", {{"closed", 0, 10}, {"open", 10, 30}, {"closed", 30, 60}});
-  r.pod_breakers = pods({{{"closed", 0, 10}, {"open", 10, 30}, {"closed", 30, 60}},
-                         {{"closed", 0, 60}}});
+  r.pod_breakers =
+      pods({{{"closed", 0, 10}, {"open", 10, 30}, {"closed", 30, 60}}, {{"closed", 0, 60}}});
   r.fleet = lane("fleet", {{"closed", 0, 10}, {"1 of 2 open", 10, 30}, {"closed", 30, 60}});
   r.metrics.time_to_trip_s = 2.9;
   const std::vector<LaneBracket> b = laneBrackets(r, "Pricing");
@@ -163,8 +206,8 @@ TEST(FleetBrackets, TheReplaysBracketsEndWithTheFleetsSpells) {
 
 TEST(SpanText, SecondsThenMinutesThenHours) {
   const std::pair<double, const char*> cases[] = {
-      {2.94, "2.9 s"},   {45, "45 s"},          {99.4, "99 s"},      {100, "1 min 40 s"},
-      {120, "2 min"},    {3599, "59 min 59 s"}, {7199, "119 min 59 s"}, {7200, "2 h"},
+      {2.94, "2.9 s"},     {45, "45 s"},          {99.4, "99 s"},         {100, "1 min 40 s"},
+      {120, "2 min"},      {3599, "59 min 59 s"}, {7199, "119 min 59 s"}, {7200, "2 h"},
       {7260, "2 h 1 min"}, {16140, "4 h 29 min"},
   };
   for (const auto& [s, text] : cases) EXPECT_EQ(spanText(s).toStdString(), text) << s;
@@ -225,8 +268,8 @@ TEST(EventLabels, ATransitionsOwnLabelAndACountOfAFold) {
 }
 
 TEST(EventLabels, PodEjectionsByPodOrCounted) {
-  const Event out = event(1, EventKind::pod_ejected, "pod 3 ejected by the load balancer (6 of 8)",
-                          "pods");
+  const Event out =
+      event(1, EventKind::pod_ejected, "pod 3 ejected by the load balancer (6 of 8)", "pods");
   const Event back = event(2, EventKind::pod_returned, "pod 3 back in rotation (7 of 8)", "pods");
   const Event* one[] = {&out};
   const Event* other[] = {&back};
@@ -254,11 +297,10 @@ TEST(EventAnnotations, TransitionsApartAreLabelledOneByOneAndCrowdedOnesCounted)
               event(30, EventKind::probe, "probe ok"),
               // Three within 12 px of each other: one cluster, counted.
               event(40, EventKind::trip, "a"), event(40.5, EventKind::close, "b"),
-              event(41, EventKind::trip, "c"),
-              event(70, EventKind::trip, "off screen")};
+              event(41, EventKind::trip, "c"), event(70, EventKind::trip, "off screen")};
   const EventAnnotations a = eventAnnotations(r, {}, kAxis, {});
-  EXPECT_EQ(texts(a), (std::vector<std::string>{"5 of 20 calls failed", "half-open",
-                                                "2 trips, 1 close"}));
+  EXPECT_EQ(texts(a),
+            (std::vector<std::string>{"5 of 20 calls failed", "half-open", "2 trips, 1 close"}));
   ASSERT_EQ(a.markers.size(), 2u) << "the cluster has a bar, not three markers";
   EXPECT_EQ(a.markers[0], (EventMarker{5, EventMarker::From::lanes_top, false}));
   ASSERT_EQ(a.cluster_bars.size(), 1u);
@@ -284,10 +326,10 @@ TEST(EventAnnotations, TenThousandTransitionsAreOneCount) {
 TEST(EventAnnotations, ChangesComeFirstThenTransitionsThenPodsThenReopenedPods) {
   Result r;
   r.pod_breakers = pods({{}, {}, {}, {}, {}, {}, {}});
-  r.events = {event(10, EventKind::pod_ejected, "pod 3 ejected by the load balancer (7 of 8)",
-                    "pods"),
-              event(15, EventKind::trip, "trip"),
-              event(30, EventKind::change, "runbook: scale 12 → 40 pods", "changes")};
+  r.events = {
+      event(10, EventKind::pod_ejected, "pod 3 ejected by the load balancer (7 of 8)", "pods"),
+      event(15, EventKind::trip, "trip"),
+      event(30, EventKind::change, "runbook: scale 12 → 40 pods", "changes")};
   const std::vector<PodReopen> reopens = {{fromSeconds(50), 6}};
   const EventAnnotations a = eventAnnotations(r, reopens, kAxis, {});
   EXPECT_EQ(texts(a), (std::vector<std::string>{"runbook: scale 12 → 40 pods", "trip",
@@ -306,10 +348,10 @@ TEST(EventAnnotations, AFlappingLoadBalancerSharesALabel) {
   Result r;
   for (int i = 0; i < 60; ++i) {  // pod 1 out and back every half second from 12 s to 42 s
     const bool out = i % 2 == 0;
-    r.events.push_back(event(12 + i * 0.5, out ? EventKind::pod_ejected : EventKind::pod_returned,
-                             out ? "pod 1 ejected by the load balancer (7 of 8)"
-                                 : "pod 1 back in rotation (8 of 8)",
-                             "pods"));
+    r.events.push_back(event(
+        12 + i * 0.5, out ? EventKind::pod_ejected : EventKind::pod_returned,
+        out ? "pod 1 ejected by the load balancer (7 of 8)" : "pod 1 back in rotation (8 of 8)",
+        "pods"));
   }
   EventJoins joins;
   joins.pods = 90;  // pixels
@@ -317,16 +359,17 @@ TEST(EventAnnotations, AFlappingLoadBalancerSharesALabel) {
   EXPECT_EQ(texts(a), std::vector<std::string>{"pods: 30 ejected, 30 back"});
   // Zoomed to 12-14 s (300 px a second), events 150 px apart: a label each.
   const EventAnnotations zoomed = eventAnnotations(r, {}, {12, 14, 100, 700}, joins);
-  EXPECT_EQ(texts(zoomed), (std::vector<std::string>{"pod 1 ejected", "pod 1 back",
-                                                     "pod 1 ejected", "pod 1 back",
-                                                     "pod 1 ejected"}));
+  EXPECT_EQ(texts(zoomed), (std::vector<std::string>{"pod 1 ejected", "pod 1 back", "pod 1 ejected",
+                                                     "pod 1 back", "pod 1 ejected"}));
 }
 
 TEST(EventAnnotations, ReopenedPodsCloseTogetherShareALabel) {
   Result r;
   r.pod_breakers = pods({{}, {}, {}, {}, {}, {}, {}, {}, {}, {}});
-  const std::vector<PodReopen> reopens = {{fromSeconds(10), 2}, {fromSeconds(11), 6},
-                                          {fromSeconds(12), 2}, {fromSeconds(40), 9},
+  const std::vector<PodReopen> reopens = {{fromSeconds(10), 2},
+                                          {fromSeconds(11), 6},
+                                          {fromSeconds(12), 2},
+                                          {fromSeconds(40), 9},
                                           {fromSeconds(90), 1}};
   const EventAnnotations a = eventAnnotations(r, reopens, kAxis, {});
   EXPECT_EQ(texts(a), (std::vector<std::string>{"pods 3, 7 reopened", "pod 10 reopened"}))

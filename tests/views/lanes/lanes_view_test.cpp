@@ -484,7 +484,8 @@ TEST_F(LanesViewTest, TenThousandTransitionsInViewFoldIntoOneMarkPerPixelColumn)
   ASSERT_TRUE(middle.mixed());
   for (auto i = middle.shares_begin; i < middle.shares_end; ++i)
     EXPECT_NEAR(fold.shares[i].share, 0.5, 0.1);
-  EXPECT_TRUE(namesIn(view, view.rowRect("breaker", RowKind::replayed)).empty()) << "no room for a name";
+  EXPECT_TRUE(namesIn(view, view.rowRect("breaker", RowKind::replayed)).empty())
+      << "no room for a name";
 
   // The transitions are one counted cluster, not ten thousand dashed lines.
   EXPECT_EQ(dashedMarkers(view), 0);
@@ -699,8 +700,7 @@ namespace {
 Lane spans(const char* name,
            std::initializer_list<std::tuple<std::string_view, double, double>> list) {
   Lane lane{name, {}};
-  for (const auto& [state, from, to] : list)
-    lane.append(state, fromSeconds(from), fromSeconds(to));
+  for (const auto& [state, from, to] : list) lane.append(state, fromSeconds(from), fromSeconds(to));
   return lane;
 }
 
@@ -709,10 +709,12 @@ Lane spans(const char* name,
 // scale-out) and open at 21 s. The fleet is open from 10 s to 45 s.
 Result fleetOf(std::size_t n) {
   Result r;
-  r.breaker = spans("breaker", {{"closed", 0, 10}, {"open", 10, 28}, {"closed", 28, 40},
-                                {"open", 40, 45}, {"closed", 45, 60}});
-  r.dependency =
-      spans("dependency", {{"healthy", 0, 8}, {"refusing", 8, 30}, {"healthy", 30, 60}});
+  r.breaker = spans("breaker", {{"closed", 0, 10},
+                                {"open", 10, 28},
+                                {"closed", 28, 40},
+                                {"open", 40, 45},
+                                {"closed", 45, 60}});
+  r.dependency = spans("dependency", {{"healthy", 0, 8}, {"refusing", 8, 30}, {"healthy", 30, 60}});
   r.checkout = spans("checkout", {{"fresh", 0, 10}, {"cached", 10, 28}, {"fresh", 28, 60}});
   for (std::size_t k = 0; k < n; ++k) {
     const bool late = k >= 30;
@@ -731,8 +733,11 @@ Result fleetOf(std::size_t n) {
     r.pod_breakers.push_back(std::move(pod));
   }
   const std::string some = "3 of " + std::to_string(n) + " open";
-  r.fleet = spans("fleet", {{"closed", 0, 10}, {some, 10, 14}, {"all open", 14, 20},
-                            {some, 20, 45}, {"closed", 45, 60}});
+  r.fleet = spans("fleet", {{"closed", 0, 10},
+                            {some, 10, 14},
+                            {"all open", 14, 20},
+                            {some, 20, 45},
+                            {"closed", 45, 60}});
   return r;
 }
 
@@ -741,9 +746,9 @@ Result fleetOf(std::size_t n) {
 Incident withRecordedPods(std::size_t n) {
   Incident incident = test::incident0908();
   for (std::size_t k = 0; k < n; ++k)
-    incident.recorded.pod_breakers.push_back(spans(
-        ("10.0.0." + std::to_string(k + 1) + ":8080").c_str(),
-        {{"closed", 0, 11}, {"open", 11, 31}, {"closed", 31, 60}}));
+    incident.recorded.pod_breakers.push_back(
+        spans(("10.0.0." + std::to_string(k + 1) + ":8080").c_str(),
+              {{"closed", 0, 11}, {"open", 11, 31}, {"closed", 31, 60}}));
   return incident;
 }
 

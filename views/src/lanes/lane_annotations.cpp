@@ -146,9 +146,8 @@ std::vector<LaneBracket> fleetBrackets(std::span<const Lane> pods, const Lane& f
     const QString from = first ? podTitle(pods, *first) : tr("a pod");
     LaneBracket b{toSeconds(spell.from), toSeconds(spell.to), 1, {}, {}};
     if (spell.to == lane_end && !last) {
-      const QString still = open_at_end == 1
-                                ? tr("1 pod not closed at the end")
-                                : tr("%1 pods not closed at the end").arg(open_at_end);
+      const QString still = open_at_end == 1 ? tr("1 pod not closed at the end")
+                                             : tr("%1 pods not closed at the end").arg(open_at_end);
       b.label = tr("%1 first open · %2 · %3").arg(from, still, span);
       b.short_label = tr("%1 first open · %2").arg(from, span);
     } else {
@@ -165,7 +164,7 @@ std::vector<LaneBracket> fleetBrackets(std::span<const Lane> pods, const Lane& f
 QString transitionLabel(const Event& e) {
   if (e.kind == EventKind::half_open)
     return e.label.find("health") != std::string::npos ? tr("half-open: health green")
-                                                        : tr("half-open");
+                                                       : tr("half-open");
   return QString::fromStdString(e.label);
 }
 
@@ -300,16 +299,15 @@ EventAnnotations eventAnnotations(const Result& result, std::span<const PodReope
     // Each group runs while an event is within `joins.pods` of the group's previous one.
     std::vector<Cluster> groups;
     for (std::size_t i = 0; i < positions.size(); ++i) {
-      if (groups.empty() || positions[i] - positions[i - 1] >= joins.pods)
-        groups.push_back({i, i});
+      if (groups.empty() || positions[i] - positions[i - 1] >= joins.pods) groups.push_back({i, i});
       groups.back().end = i + 1;
     }
     return groups;
   };
   for (const Cluster& c : joinFromFirst(pod_xs)) {
     const double t = toSeconds(pod_events[c.begin]->at);
-    out.labels.push_back({t, podEventsLabel(std::span(pod_events).subspan(c.begin, c.size())),
-                          true, EventMarker{t, EventMarker::From::pods_row, false}});
+    out.labels.push_back({t, podEventsLabel(std::span(pod_events).subspan(c.begin, c.size())), true,
+                          EventMarker{t, EventMarker::From::pods_row, false}});
   }
 
   // Reopened pods, the same way, marked from the fleet row.
@@ -324,8 +322,8 @@ EventAnnotations eventAnnotations(const Result& result, std::span<const PodReope
   for (const Cluster& c : joinFromFirst(reopen_xs)) {
     const double t = toSeconds(shown[c.begin].at);
     out.labels.push_back(
-        {t, podReopensLabel(result.pod_breakers, std::span(shown).subspan(c.begin, c.size())),
-         true, EventMarker{t, EventMarker::From::fleet_row, false}});
+        {t, podReopensLabel(result.pod_breakers, std::span(shown).subspan(c.begin, c.size())), true,
+         EventMarker{t, EventMarker::From::fleet_row, false}});
   }
   return out;
 }

@@ -85,7 +85,7 @@ struct EventLabel {
 };
 
 struct EventAnnotations {
-  std::vector<EventMarker> markers;                  // always drawn
+  std::vector<EventMarker> markers;                     // always drawn
   std::vector<std::pair<double, double>> cluster_bars;  // seconds, under the lanes
   // In the order they are given room: operators' changes, breaker and health transitions (one
   // by one, or a cluster's count), pod ejections, reopened pods.
@@ -93,7 +93,7 @@ struct EventAnnotations {
 };
 
 struct EventJoins {
-  double transitions = 12;  // pixels: closer transitions fold into a counted cluster
+  double transitions = 12;    // pixels: closer transitions fold into a counted cluster
   std::size_t fold_from = 3;  // a cluster of fewer is drawn event by event
   double pods = 90;           // pixels: pod events closer than this share a label
 };

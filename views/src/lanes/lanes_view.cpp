@@ -463,8 +463,7 @@ LaneRow LanesView::podRow(const RowPlace& place) const {
   const Lane* lane = nullptr;
   if (place.kind == RowKind::replayed && replayed_ && pod < replayed_->pod_breakers.size())
     lane = &replayed_->pod_breakers[pod];
-  if (place.kind == RowKind::recorded && incident_ &&
-      pod < incident_->recorded.pod_breakers.size())
+  if (place.kind == RowKind::recorded && incident_ && pod < incident_->recorded.pod_breakers.size())
     lane = &incident_->recorded.pod_breakers[pod];
   if (lane) fillRow(row, *lane, "pod");
   return row;
@@ -614,8 +613,7 @@ void LanesView::addBrackets() {
   // lays them out again and shows more.
   std::map<double, std::vector<std::pair<double, double>>> taken;  // per bracket line (y)
   const QRect area = plot_->axisRect()->rect();
-  auto bracket = [&](double from, double to, double y, QString label,
-                     const QString& short_label) {
+  auto bracket = [&](double from, double to, double y, QString label, const QString& short_label) {
     if (to - from <= 0) return;
     const double x1 = plot_->xAxis->coordToPixel(from);
     const double x2 = plot_->xAxis->coordToPixel(to);
@@ -630,8 +628,8 @@ void LanesView::addBrackets() {
     b->setPen(QPen(ink, 1));
     b->setClipToAxisRect(true);
     event_items_.push_back(b);
-    LabelPlace place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(label) + 6,
-                                         area.left(), area.right(), 3, taken[y]);
+    LabelPlace place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(label) + 6, area.left(),
+                                         area.right(), 3, taken[y]);
     if (place.line < 0 && !short_label.isEmpty()) {
       place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(short_label) + 6, area.left(),
                                 area.right(), 3, taken[y]);
@@ -941,8 +939,7 @@ std::optional<Micros> LanesView::changeNear(double x, double pixels) const {
 // A change's marker can be dragged along the time axis ("what if it had come 20 minutes
 // earlier"); anywhere else a drag pans, as before.
 void LanesView::onMousePress(QMouseEvent* event) {
-  if (event->button() == Qt::LeftButton && hasPods() &&
-      titleRect("fleet").contains(event->pos())) {
+  if (event->button() == Qt::LeftButton && hasPods() && titleRect("fleet").contains(event->pos())) {
     togglePods();  // the fleet's title, with its disclosure arrow
     return;
   }

@@ -156,7 +156,8 @@ class LanesView : public QWidget {
   QRect bandRect() const;
   QRect titleRect(const std::string& lane) const;
   void showContextMenu(const QPoint& at);
-  void togglePods();  void addBrackets();
+  void togglePods();
+  void addBrackets();
   void addEvents();
   void addPendingVeil();
   void relayoutEvents();
