@@ -24,6 +24,7 @@
 #include <map>
 #include <span>
 
+#include "breakerlab/core/outcome/fleet.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lane_keys.h"
 #include "charts/plot_palette.h"
@@ -54,6 +55,9 @@ constexpr double kPodRowPixels = 14;
 constexpr double kPodRecordedPixels = 8;
 constexpr double kPodGapPixels = 3;
 constexpr double kPodBandShare = 0.6;
+// The closest two row titles on the axis come (a row and its ghost), in value units: the other
+// rows keep the pixels that put a title's height between them.
+constexpr double kClosestTitles = 0.73;
 constexpr double kRowsPixelsBeforeLayout = 400;  // until the plot has a height
 
 const char* kLaneOrder[] = {"breaker", "fleet", "dependency", "health", "checkout", "pods"};
@@ -308,6 +312,11 @@ void LanesView::setResults(const Result& replayed, const Result* baseline) {
   replayed_ = &replayed;
   baseline_ = baseline;
   reopens_ = podReopens(replayed.pod_breakers, replayed.fleet);
+  pods_leave_service_ = std::any_of(
+      replayed.pod_breakers.begin(), replayed.pod_breakers.end(), [](const Lane& pod) {
+        return std::any_of(pod.intervals.begin(), pod.intervals.end(),
+                           [](const LaneInterval& i) { return i.state == kPodOutOfService; });
+      });
   rebuild();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -377,7 +386,12 @@ double LanesView::podSlotPixels() const {
 
 std::size_t LanesView::podSlotsFor(double rows_pixels) const {
   if (!hasPods()) return 0;
-  const auto fit = static_cast<std::size_t>(rows_pixels * kPodBandShare / podSlotPixels());
+  // At most a share of the rows' height, and never so much that the other rows' titles would
+  // run into each other (a short window shows a pod or two, and scrolls).
+  const double title = QFontMetrics(plot_->yAxis->tickLabelFont()).height() + 2;
+  const double others = others_units_ * title / kClosestTitles;
+  const double band = std::min(rows_pixels * kPodBandShare, rows_pixels - others);
+  const auto fit = static_cast<std::size_t>(std::max(band, 0.0) / podSlotPixels());
   return std::clamp<std::size_t>(fit, 1, replayed_->pod_breakers.size());
 }
 
@@ -386,12 +400,13 @@ std::size_t LanesView::podRowsShown() const {
 }
 
 void LanesView::layoutRows() {
+  others_units_ = layoutRowsWithBand(0);
   pod_slots_ = pods_expanded_ && hasPods()
                    ? podSlotsFor(rows_pixels_ > 0 ? rows_pixels_ : kRowsPixelsBeforeLayout)
                    : 0;
   if (pod_slots_ > 0)
     pod_first_ = std::min(pod_first_, replayed_->pod_breakers.size() - pod_slots_);
-  const double others = layoutRowsWithBand(0);
+  const double others = others_units_;
   if (pod_slots_ == 0) return;
   // The pods' rows have their pixels; the other rows share what is left, as they would the whole
   // height without them (fitValueAxis then gives the rows exactly these pixels).
@@ -855,6 +870,11 @@ void LanesView::setCursorAt(int which, double s) {
 }
 
 void LanesView::keyPressEvent(QKeyEvent* event) {
+  // A chord (Ctrl+P: Export Report) is the window's, even when no shortcut took it.
+  if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) {
+    QWidget::keyPressEvent(event);
+    return;
+  }
   const std::optional<LaneKeyAction> action = laneKeyAction(event->key());
   if (action == LaneKeyAction::cursor_a || action == LaneKeyAction::cursor_b) {
     const QPoint local = plot_->mapFromGlobal(QCursor::pos());
@@ -1051,6 +1071,19 @@ std::vector<LanesView::LegendLane> LanesView::legend() const {
     if (lane == last_lane) continue;
     last_lane = lane;
     LegendLane entry{laneTitle(lane, RowKind::replayed, incident_, library_), {}};
+    if (lane == "pod") {
+      // The pods' rows scroll: their entry names every state a pod's breaker can show, whichever
+      // pods are on screen.
+      for (std::string_view state : {"closed", "open", "half-open"})
+        entry.states.emplace_back(QString::fromUtf8(state.data(), state.size()),
+                                  stateColor("pod", state));
+      if (pods_leave_service_)
+        entry.states.emplace_back(QString::fromUtf8(kPodOutOfService.data(),
+                                                    kPodOutOfService.size()),
+                                  stateColor("pod", kPodOutOfService));
+      lanes.push_back(std::move(entry));
+      continue;
+    }
     QSet<QString> seen;
     for (std::size_t j = i; j < rows_.size() && rows_[j].lane == lane; ++j)
       for (const LaneState& state : lanes_->rows()[j].states) {
