@@ -312,8 +312,8 @@ void LanesView::setResults(const Result& replayed, const Result* baseline) {
   replayed_ = &replayed;
   baseline_ = baseline;
   reopens_ = podReopens(replayed.pod_breakers, replayed.fleet);
-  pods_leave_service_ = std::any_of(
-      replayed.pod_breakers.begin(), replayed.pod_breakers.end(), [](const Lane& pod) {
+  pods_leave_service_ =
+      std::any_of(replayed.pod_breakers.begin(), replayed.pod_breakers.end(), [](const Lane& pod) {
         return std::any_of(pod.intervals.begin(), pod.intervals.end(),
                            [](const LaneInterval& i) { return i.state == kPodOutOfService; });
       });
@@ -1078,9 +1078,9 @@ std::vector<LanesView::LegendLane> LanesView::legend() const {
         entry.states.emplace_back(QString::fromUtf8(state.data(), state.size()),
                                   stateColor("pod", state));
       if (pods_leave_service_)
-        entry.states.emplace_back(QString::fromUtf8(kPodOutOfService.data(),
-                                                    kPodOutOfService.size()),
-                                  stateColor("pod", kPodOutOfService));
+        entry.states.emplace_back(
+            QString::fromUtf8(kPodOutOfService.data(), kPodOutOfService.size()),
+            stateColor("pod", kPodOutOfService));
       lanes.push_back(std::move(entry));
       continue;
     }

@@ -202,7 +202,7 @@ class LanesView : public QWidget {
   bool pods_expanded_ = false;
   bool pods_leave_service_ = false;  // a pod lane of replayed_ has kPodOutOfService
   std::size_t pod_first_ = 0, pod_slots_ = 0;
-  double rows_pixels_ = 0;  // the rows' share of the plot's height, as last fitted
+  double rows_pixels_ = 0;   // the rows' share of the plot's height, as last fitted
   double others_units_ = 0;  // the rows but the pods', in value units
   QScrollBar* pod_scroll_ = nullptr;
   int wheel_rest_ = 0;  // eighths of a degree of wheel not yet turned into a scroll
