@@ -114,6 +114,9 @@ int main(int argc, char** argv) {
       QStringLiteral("sensitivity-points"),
       QStringLiteral("With --sensitivity: values per knob (2 to 50; default 25)."),
       QStringLiteral("n"));
+  QCommandLineOption pods(QStringLiteral("pods"),
+                          QStringLiteral("Show the breakers by pod expanded (a breaker per pod)."));
+  parser.addOption(pods);
   parser.addOption(sensitivity);
   parser.addOption(sensitivity_points);
   parser.addOption(workspace);
@@ -212,6 +215,7 @@ int main(int argc, char** argv) {
       option_refused = true;
     }
   }
+  if (opened && parser.isSet(pods)) window.lanes()->setPodsExpanded(true);
   if (opened && parser.isSet(range)) {
     const QStringList ft = parser.value(range).split(':');
     bool ok_from = false, ok_to = false;

@@ -539,6 +539,11 @@ void MainWindow::buildMenus() {
   QMenu* view = menuBar()->addMenu(tr("&View"));
   add(view, "fit", tr("&Fit All"), QKeySequence(Qt::CTRL | Qt::Key_0),
       [this] { lanes_->fitAll(); });
+  // The fleet's row expanded into a row per pod (key P over the lanes, or a click on its title).
+  QAction* pods = add(view, "pods-expanded", tr("Breakers by &Pod"), QKeySequence(),
+                      [this](bool on) { lanes_->setPodsExpanded(on); });
+  pods->setCheckable(true);
+  connect(lanes_, &views::LanesView::podsExpandedChanged, pods, &QAction::setChecked);
   add(view, "import-report", tr("&Import Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
       [this] { showImportReport(); });
   add(view, "sensitivity", tr("Sensitivity &Map"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),

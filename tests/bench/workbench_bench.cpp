@@ -11,6 +11,7 @@
 
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/core/outcome/metrics.h"
+#include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
@@ -154,6 +155,64 @@ BENCHMARK(BM_KnobToRepaintWhileMapping)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+// The lanes of a synthetic 1,000-pod fleet with a breaker in every pod (10,000 checkouts/s for
+// 10 minutes, Pricing refusing 60% of calls from 2 to 5 minutes, as BM_ReplayFleetOf1000 in
+// replay_bench), the breakers by pod expanded: one iteration scrolls them a wheel notch (3 pods)
+// and repaints the lanes. Only the pods on screen are rows of the plot.
+Incident fleetOf1000() {
+  Incident inc = bundled("inc-2026-0908-pricing.yaml");
+  inc.end = 600 * kSecond;
+  inc.traffic.lead_in = 10 * kSecond;
+  inc.traffic.rate = {{0, inc.end, 10'000, 10'000}};
+  DependencySegment healthy = inc.dependency.segments.front();
+  healthy.health = Health::green;
+  healthy.mix_start = healthy.mix_end = OutcomeMix{};
+  DependencySegment failing = healthy;
+  failing.state = "refused";
+  failing.health = Health::red;
+  failing.mix_start = failing.mix_end = OutcomeMix{0, 0.6, 0, 0};
+  DependencySegment a = healthy, b = failing, c = healthy;
+  a.from = -inc.traffic.lead_in, a.to = 120 * kSecond;
+  b.from = 120 * kSecond, b.to = 300 * kSecond;
+  c.from = 300 * kSecond, c.to = inc.end;
+  inc.dependency.segments = {a, b, c};
+  inc.dependency.health = {{120 * kSecond, 300 * kSecond, Health::red}};
+  inc.recorded = {};
+  inc.expect.clear();
+  inc.deployed.load_balancer.pods = 1000;
+  inc.deployed.breaker.scope = StateScope::per_pod;
+  return inc;
+}
+
+void BM_ScrollPods1000(benchmark::State& state) {
+  const Incident incident = fleetOf1000();
+  const Result result = simulate(incident, incident.deployed);
+  if (result.pod_breakers.size() != 1000) {
+    state.SkipWithError("the synthetic fleet has no breaker per pod");
+    return;
+  }
+  views::LanesView lanes;
+  lanes.resize(1200, 700);
+  lanes.setIncident(incident);
+  lanes.setResults(result, nullptr);
+  lanes.show();
+  lanes.setPodsExpanded(true);
+  lanes.replotNow();
+  QCoreApplication::processEvents();
+  std::size_t first = 0;
+  for (auto _ : state) {
+    first = first + 3 + lanes.podRowsShown() > 1000 ? 0 : first + 3;
+    lanes.scrollPodsTo(first);
+    lanes.replotNow();
+  }
+  std::size_t intervals = 0;
+  for (const Lane& pod : result.pod_breakers) intervals += pod.intervals.size();
+  state.counters["pods"] = 1000;
+  state.counters["pod_rows_on_screen"] = static_cast<double>(lanes.podRowsShown());
+  state.counters["pod_intervals"] = static_cast<double>(intervals);
+}
+BENCHMARK(BM_ScrollPods1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

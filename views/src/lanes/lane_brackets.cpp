@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <algorithm>
 
+#include "lanes/lane_annotations.h"
+
 namespace breakerlab::views {
 
 namespace {
@@ -46,6 +48,7 @@ std::vector<LaneBracket> laneBrackets(const Result& r, const QString& dependency
                          .arg(bracketSeconds(healthy),
                               dependency.isEmpty() ? tr("the dependency") : dependency)});
   }
+  for (LaneBracket& b : fleetBrackets(r.pod_breakers, r.fleet)) out.push_back(std::move(b));
   return out;
 }
 

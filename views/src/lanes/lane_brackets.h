@@ -14,11 +14,14 @@ struct LaneBracket {
   double to = 0;
   int line = 0;  // 0: the breaker's line; 1: the one above it
   QString label;
+  QString short_label = {};  // tried when `label` finds no room; empty: none
 };
 
 // In drawing order: the time to trip first (it wins when labels compete for room), then each
-// open spell, then the cached-while-healthy stretch. `dependency` names the dependency in the
-// last label ("the dependency" when empty).
+// open spell, then the cached-while-healthy stretch, then (with a breaker per pod) the fleet's
+// open spells naming their first and last pods (fleetBrackets, lane_annotations.h).
+// `dependency` names the dependency in the cached-while-healthy label ("the dependency" when
+// empty).
 std::vector<LaneBracket> laneBrackets(const Result& replay, const QString& dependency);
 
 // "2.9", "20", "14": a bracket's seconds, one decimal below ten.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "breakerlab/core/breakers/breaker_types.h"
+#include "breakerlab/core/outcome/fleet.h"
 
 namespace breakerlab::views {
 
@@ -23,11 +24,12 @@ std::string_view legendName(std::string_view lane, std::string_view state) {
 }
 
 QColor stateColor(std::string_view lane, std::string_view state) {
-  if (lane == "breaker") {
+  // "pod": one pod's breaker in the fleet's expanded rows (FleetBreakers::lanes).
+  if (lane == "breaker" || lane == "pod") {
     if (state == "closed") return palette::kGood;
     if (state == "open") return palette::kBad;
     if (state == "half-open") return palette::kProbing;
-    if (state == kBreakerDisabled) return palette::kIdle;
+    if (state == kBreakerDisabled || state == kPodOutOfService) return palette::kIdle;
   }
   if (lane == "checkout") {
     if (state == "fresh") return palette::kGood;

@@ -14,6 +14,7 @@ constexpr LaneKey kKeys[] = {
     {Qt::Key_1, LaneKeyAction::cursor_a},
     {Qt::Key_2, LaneKeyAction::cursor_b},
     {Qt::Key_Escape, LaneKeyAction::clear_cursors},
+    {Qt::Key_P, LaneKeyAction::toggle_pods},
 };
 
 // The sheet's rows: the keys above (1 and 2 share a row) and the mouse.
@@ -25,6 +26,8 @@ constexpr HelpRow kHelp[] = {
     {"Wheel / drag", "Zoom / pan the time axis"},
     {"1 / 2", "Place cursor A / B at the mouse (snaps to state changes)"},
     {"Esc", "Remove the cursors"},
+    {"P", "Expand or collapse the breakers by pod (a breaker per pod; also a click on the title)"},
+    {"Wheel over the pods", "Scroll the pods (Ctrl+wheel zooms the time axis)"},
 };
 
 }  // namespace

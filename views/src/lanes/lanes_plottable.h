@@ -41,9 +41,12 @@ class LanesPlottable : public QCPAbstractPlottable {
   LanesPlottable(QCPAxis* key_axis, QCPAxis* value_axis);
 
   void setRows(std::vector<LaneRow> rows);
+  // One row's content (the expanded fleet's rows as they scroll); its place stays.
+  void setRow(std::size_t index, LaneRow row) { rows_.at(index) = std::move(row); }
   const std::vector<LaneRow>& rows() const { return rows_; }
   // What draw() puts in row `row` at the axes' current range: the folded marks (at most one
-  // per pixel column) and the state names written inside segments, with their pixel rects.
+  // per pixel column) and the state names written inside segments, with their pixel rects
+  // (the widget's tests read them here; LanesView has no accessor for them).
   Folded foldedRow(std::size_t row) const;
   std::vector<std::pair<QString, QRectF>> rowNames(std::size_t row) const;
 

@@ -9,22 +9,27 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPdfWriter>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSet>
 #include <QSvgGenerator>
 #include <QTextEdit>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <span>
 
+#include "breakerlab/core/outcome/fleet.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lane_keys.h"
 #include "charts/plot_palette.h"
 #include "lanes/label_layout.h"
+#include "lanes/lane_annotations.h"
 #include "lanes/lane_brackets.h"
 #include "lanes/lanes_plottable.h"
 #include "lanes/overview_strip.h"
@@ -43,6 +48,17 @@ constexpr double kGroupGap = 0.45;
 // have a height in pixels, whatever the plot's: the rows take what is left.
 constexpr int kBracketLines = 2;
 constexpr int kEventLines = 4;
+// The fleet's rows when expanded, in pixels whatever the plot's height (the other rows keep the
+// rest): each pod's replayed row, its recorded row above it when the incident has one, and the
+// gap above both. They take at most this share of the rows' height; the wheel scrolls the rest.
+constexpr double kPodRowPixels = 14;
+constexpr double kPodRecordedPixels = 8;
+constexpr double kPodGapPixels = 3;
+constexpr double kPodBandShare = 0.6;
+// The closest two row titles on the axis come (a row and its ghost), in value units: the other
+// rows keep the pixels that put a title's height between them.
+constexpr double kClosestTitles = 0.73;
+constexpr double kRowsPixelsBeforeLayout = 400;  // until the plot has a height
 
 const char* kLaneOrder[] = {"breaker", "fleet", "dependency", "health", "checkout", "pods"};
 
@@ -50,10 +66,6 @@ const char* kLaneOrder[] = {"breaker", "fleet", "dependency", "health", "checkou
 const Lane* laneOf(const Result& result, std::string_view name) {
   if (name == "pods") return &result.pods;
   return result.lane(name);
-}
-
-bool isPodEvent(const Event& e) {
-  return e.kind == EventKind::pod_ejected || e.kind == EventKind::pod_returned;
 }
 
 // A lane's intervals as bars over a table of its states (each state's name and colour once).
@@ -86,6 +98,7 @@ QString laneTitle(const std::string& lane, RowKind kind, const Incident* inciden
   if (lane == "checkout") name = "Checkout";
   if (lane == "pods") name = "Pods in rotation";
   if (lane == "fleet") name = "Breakers by pod";
+  if (lane == "pod") name = "Each pod";
   switch (kind) {
     case RowKind::recorded:
       return name + " · recorded";
@@ -133,9 +146,22 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   });
   connect(plot_, &QCustomPlot::afterLayout, this, [this] {
     fitValueAxis();
+    if (pods_expanded_ && hasPods() && podSlotsFor(rows_pixels_) != pod_slots_) {
+      // A new height has room for another number of pods: lay the rows out again.
+      rebuild();
+      plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
     if (eventsLayoutKey() != events_layout_) relayoutEvents();
     overview_->setSpan(plot_->axisRect()->left(), plot_->axisRect()->right() + 1);
+    placePodScroll();
   });
+  // The expanded fleet's scroll bar, in the margin right of the pods' rows.
+  pod_scroll_ = new QScrollBar(Qt::Vertical, plot_);
+  pod_scroll_->hide();
+  connect(pod_scroll_, &QScrollBar::valueChanged, this,
+          [this](int value) { scrollPodsTo(static_cast<std::size_t>(std::max(value, 0))); });
+  plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(plot_, &QWidget::customContextMenuRequested, this, &LanesView::showContextMenu);
   connect(overview_, &OverviewStrip::rangeRequested, this, [this](double from, double to) {
     plot_->xAxis->setRange(from, to);
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -187,6 +213,8 @@ LanesView::~LanesView() = default;
 void LanesView::setIncident(const Incident& incident) {
   incident_ = &incident;
   replayed_ = baseline_ = nullptr;
+  reopens_.clear();
+  pod_first_ = 0;
   pending_from_.reset();
   cursors_ = {};
   hover_.reset();
@@ -251,6 +279,15 @@ void LanesView::updateLegend() {
 }
 
 QString LanesView::rowTitle(const RowPlace& place) const {
+  if (place.lane == "pod") {
+    const std::size_t pod = pod_first_ + place.slot;
+    const QString title =
+        replayed_ ? podTitle(replayed_->pod_breakers, static_cast<std::uint32_t>(pod)) : QString();
+    return place.kind == RowKind::recorded ? title + tr(" · recorded") : title;
+  }
+  if (place.lane == "fleet" && place.kind == RowKind::replayed)  // a disclosure arrow: click it
+    return (pods_expanded_ ? QStringLiteral("\u25BE ") : QStringLiteral("\u25B8 ")) +
+           laneTitle(place.lane, place.kind, incident_, library_);
   return place.kind == RowKind::baseline ? baseline_name_
                                          : laneTitle(place.lane, place.kind, incident_, library_);
 }
@@ -274,6 +311,12 @@ void LanesView::setBreakerLibrary(BreakerLibrary library) {
 void LanesView::setResults(const Result& replayed, const Result* baseline) {
   replayed_ = &replayed;
   baseline_ = baseline;
+  reopens_ = podReopens(replayed.pod_breakers, replayed.fleet);
+  pods_leave_service_ =
+      std::any_of(replayed.pod_breakers.begin(), replayed.pod_breakers.end(), [](const Lane& pod) {
+        return std::any_of(pod.intervals.begin(), pod.intervals.end(),
+                           [](const LaneInterval& i) { return i.state == kPodOutOfService; });
+      });
   rebuild();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -328,7 +371,52 @@ void LanesView::showRange(double from, double to) {
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+bool LanesView::hasPods() const {
+  return replayed_ != nullptr && !replayed_->fleet.intervals.empty() &&
+         !replayed_->pod_breakers.empty();
+}
+
+bool LanesView::podRecorded() const {
+  return incident_ != nullptr && !incident_->recorded.pod_breakers.empty();
+}
+
+double LanesView::podSlotPixels() const {
+  return kPodGapPixels + kPodRowPixels + (podRecorded() ? kPodRecordedPixels + 1 : 0);
+}
+
+std::size_t LanesView::podSlotsFor(double rows_pixels) const {
+  if (!hasPods()) return 0;
+  // At most a share of the rows' height, and never so much that the other rows' titles would
+  // run into each other (a short window shows a pod or two, and scrolls).
+  const double title = QFontMetrics(plot_->yAxis->tickLabelFont()).height() + 2;
+  const double others = others_units_ * title / kClosestTitles;
+  const double band = std::min(rows_pixels * kPodBandShare, rows_pixels - others);
+  const auto fit = static_cast<std::size_t>(std::max(band, 0.0) / podSlotPixels());
+  return std::clamp<std::size_t>(fit, 1, replayed_->pod_breakers.size());
+}
+
+std::size_t LanesView::podRowsShown() const {
+  return pod_slots_;
+}
+
 void LanesView::layoutRows() {
+  others_units_ = layoutRowsWithBand(0);
+  pod_slots_ = pods_expanded_ && hasPods()
+                   ? podSlotsFor(rows_pixels_ > 0 ? rows_pixels_ : kRowsPixelsBeforeLayout)
+                   : 0;
+  if (pod_slots_ > 0)
+    pod_first_ = std::min(pod_first_, replayed_->pod_breakers.size() - pod_slots_);
+  const double others = others_units_;
+  if (pod_slots_ == 0) return;
+  // The pods' rows have their pixels; the other rows share what is left, as they would the whole
+  // height without them (fitValueAxis then gives the rows exactly these pixels).
+  const double rows = rows_pixels_ > 0 ? rows_pixels_ : kRowsPixelsBeforeLayout;
+  const double band = static_cast<double>(pod_slots_) * podSlotPixels();
+  const double per_unit = std::max(rows - band, 40.0) / std::max(others, 0.1);
+  layoutRowsWithBand(band / per_unit);
+}
+
+double LanesView::layoutRowsWithBand(double band_units) {
   rows_.clear();
   double y = 0;
   for (const char* lane_name : kLaneOrder) {
@@ -359,21 +447,143 @@ void LanesView::layoutRows() {
       rows_.push_back({lane, RowKind::baseline, y + kRowGap, y + kRowGap + kGhostHeight});
       y += kRowGap + kGhostHeight;
     }
+    if (lane == "fleet" && pod_slots_ > 0 && band_units > 0) {
+      // The pods on screen, one slot each: the gap, the recorded row, the replayed row.
+      const double unit = band_units / (static_cast<double>(pod_slots_) * podSlotPixels());
+      const bool recorded = podRecorded();
+      for (std::size_t slot = 0; slot < pod_slots_; ++slot) {
+        y += kPodGapPixels * unit;
+        if (recorded) {
+          rows_.push_back({"pod", RowKind::recorded, y, y + kPodRecordedPixels * unit, slot});
+          y += (kPodRecordedPixels + 1) * unit;
+        }
+        rows_.push_back({"pod", RowKind::replayed, y, y + kPodRowPixels * unit, slot});
+        y += kPodRowPixels * unit;
+      }
+    }
     // The fleet's row sits under the breaker's, as the dependency's health under it.
     const bool fleet_below =
         lane == "breaker" && replayed_ != nullptr && !replayed_->fleet.intervals.empty();
     y += lane == "dependency" || fleet_below ? kRowGap : kGroupGap;
   }
   lanes_bottom_ = y - kGroupGap;
+  return lanes_bottom_;
+}
+
+LaneRow LanesView::podRow(const RowPlace& place) const {
+  LaneRow row;
+  row.top = place.top;
+  row.bottom = place.bottom;
+  const std::size_t pod = pod_first_ + place.slot;
+  const Lane* lane = nullptr;
+  if (place.kind == RowKind::replayed && replayed_ && pod < replayed_->pod_breakers.size())
+    lane = &replayed_->pod_breakers[pod];
+  if (place.kind == RowKind::recorded && incident_ && pod < incident_->recorded.pod_breakers.size())
+    lane = &incident_->recorded.pod_breakers[pod];
+  if (lane) fillRow(row, *lane, "pod");
+  return row;
+}
+
+void LanesView::updateTicker() {
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (const auto& place : rows_)
+    if (place.lane != "pod" || place.kind == RowKind::replayed)  // a pod's title once
+      ticker->addTick((place.top + place.bottom) / 2, rowTitle(place));
+  plot_->yAxis->setTicker(ticker);
+}
+
+void LanesView::refillPodRows() {
+  for (std::size_t i = 0; i < rows_.size(); ++i)
+    if (rows_[i].lane == "pod") lanes_->setRow(i, podRow(rows_[i]));
+  updateTicker();
+}
+
+void LanesView::scrollPodsTo(std::size_t first) {
+  if (!hasPods()) return;
+  const std::size_t n = replayed_->pod_breakers.size();
+  first = std::min(first, n - std::min(n, std::max<std::size_t>(pod_slots_, 1)));
+  if (first == pod_first_) return;
+  pod_first_ = first;
+  if (pod_slots_ == 0) return;
+  refillPodRows();
+  {
+    const QSignalBlocker quiet(pod_scroll_);
+    pod_scroll_->setValue(static_cast<int>(first));
+  }
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LanesView::setPodsExpanded(bool expanded) {
+  if (expanded == pods_expanded_) return;
+  pods_expanded_ = expanded;
+  rebuild();
+  placePodScroll();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+  emit podsExpandedChanged(expanded);
+}
+
+void LanesView::togglePods() {
+  if (hasPods() || pods_expanded_) setPodsExpanded(!pods_expanded_);
+}
+
+QRect LanesView::bandRect() const {
+  QRect band;
+  for (const RowPlace& place : rows_) {
+    if (place.lane != "pod") continue;
+    const int top = static_cast<int>(plot_->yAxis->coordToPixel(place.top));
+    const int bottom = static_cast<int>(plot_->yAxis->coordToPixel(place.bottom));
+    band |= QRect(QPoint(0, top - static_cast<int>(kPodGapPixels)), QPoint(plot_->width(), bottom));
+  }
+  return band;
+}
+
+QRect LanesView::titleRect(const std::string& lane) const {
+  const auto i = rowIndex(lane, RowKind::replayed);
+  if (!i) return {};
+  const int top = static_cast<int>(plot_->yAxis->coordToPixel(rows_[*i].top));
+  const int bottom = static_cast<int>(plot_->yAxis->coordToPixel(rows_[*i].bottom));
+  return QRect(QPoint(0, top - 2), QPoint(plot_->axisRect()->left() - 1, bottom + 2));
+}
+
+void LanesView::placePodScroll() {
+  const std::size_t n = hasPods() ? replayed_->pod_breakers.size() : 0;
+  if (pod_slots_ == 0 || n <= pod_slots_) {
+    pod_scroll_->hide();
+    return;
+  }
+  const QRect band = bandRect();
+  const int width = std::min(pod_scroll_->sizeHint().width(), 14);
+  const QRect place(plot_->axisRect()->right() + 4, band.top(), width, band.height());
+  {
+    const QSignalBlocker quiet(pod_scroll_);
+    pod_scroll_->setRange(0, static_cast<int>(n - pod_slots_));
+    pod_scroll_->setPageStep(static_cast<int>(pod_slots_));
+    pod_scroll_->setSingleStep(1);
+    pod_scroll_->setValue(static_cast<int>(pod_first_));
+  }
+  if (pod_scroll_->geometry() != place) pod_scroll_->setGeometry(place);
+  pod_scroll_->show();
+}
+
+void LanesView::showContextMenu(const QPoint& at) {
+  QMenu menu(this);
+  QAction* pods = menu.addAction(tr("Expand Breakers by Pod") + QStringLiteral("\tP"));
+  pods->setCheckable(true);
+  pods->setChecked(pods_expanded_);
+  pods->setEnabled(hasPods());
+  connect(pods, &QAction::triggered, this, [this](bool on) { setPodsExpanded(on); });
+  menu.exec(plot_->mapToGlobal(at));
 }
 
 void LanesView::rebuild() {
   plot_->clearItems();
-  bracket_labels_.clear();
   layoutRows();
   std::vector<LaneRow> rows;
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   for (const auto& place : rows_) {
+    if (place.lane == "pod") {
+      rows.push_back(podRow(place));
+      continue;
+    }
     LaneRow row;
     row.top = place.top;
     row.bottom = place.bottom;
@@ -388,16 +598,14 @@ void LanesView::rebuild() {
       QColor ink = palette().color(QPalette::WindowText);
       ink.setAlpha(150);
       row.mark_color = ink.rgba();
-      for (const auto& e : replayed_->events)
-        if (isPodEvent(e)) row.marks.push_back(toSeconds(e.at));
+      row.marks = podEventMarks(replayed_->events);
     }
     rows.push_back(std::move(row));
-    ticker->addTick((place.top + place.bottom) / 2, rowTitle(place));
   }
   lanes_->setRows(std::move(rows));
   updateLegend();
   updateOverview();
-  plot_->yAxis->setTicker(ticker);
+  updateTicker();
   fitValueAxis();
   event_items_.clear();  // clearItems() deleted them
   drag_line_ = nullptr;  // and the dragged change's line (a replay can land mid-drag)
@@ -420,7 +628,7 @@ void LanesView::addBrackets() {
   // lays them out again and shows more.
   std::map<double, std::vector<std::pair<double, double>>> taken;  // per bracket line (y)
   const QRect area = plot_->axisRect()->rect();
-  auto bracket = [&](double from, double to, double y, const QString& label) {
+  auto bracket = [&](double from, double to, double y, QString label, const QString& short_label) {
     if (to - from <= 0) return;
     const double x1 = plot_->xAxis->coordToPixel(from);
     const double x2 = plot_->xAxis->coordToPixel(to);
@@ -435,8 +643,13 @@ void LanesView::addBrackets() {
     b->setPen(QPen(ink, 1));
     b->setClipToAxisRect(true);
     event_items_.push_back(b);
-    const LabelPlace place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(label) + 6,
-                                               area.left(), area.right(), 3, taken[y]);
+    LabelPlace place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(label) + 6, area.left(),
+                                         area.right(), 3, taken[y]);
+    if (place.line < 0 && !short_label.isEmpty()) {
+      place = placeBracketLabel(x1, x2, metrics.horizontalAdvance(short_label) + 6, area.left(),
+                                area.right(), 3, taken[y]);
+      label = short_label;
+    }
     if (place.line < 0) return;
     auto* text = new QCPItemText(plot_);
     text->position->setCoords(plot_->xAxis->pixelToCoord((place.left + place.right) / 2), y);
@@ -446,55 +659,13 @@ void LanesView::addBrackets() {
     text->setColor(ink);
     text->setClipToAxisRect(true);
     event_items_.push_back(text);
-    bracket_labels_.push_back(label.toStdString());
   };
   const QString dependency = incident_ && !incident_->dependency.name.empty()
                                  ? QString::fromStdString(incident_->dependency.name)
                                  : QString();
   for (const LaneBracket& b : laneBrackets(r, dependency))
-    bracket(b.from, b.to, bracketLineY(b.line), b.label);
+    bracket(b.from, b.to, bracketLineY(b.line), b.label, b.short_label);
 }
-
-namespace {
-
-// "76 trips, 75 closes": what a cluster of breaker and health events holds.
-QString clusterSummary(std::span<const Event* const> events) {
-  int trips = 0, reopens = 0, closes = 0, half_opens = 0, health = 0;
-  for (const Event* e : events) {
-    switch (e->kind) {
-      case EventKind::trip:
-        ++trips;
-        break;
-      case EventKind::reopen:
-        ++reopens;
-        break;
-      case EventKind::close:
-        ++closes;
-        break;
-      case EventKind::half_open:
-        ++half_opens;
-        break;
-      case EventKind::health_green:
-      case EventKind::health_red:
-        ++health;
-        break;
-      default:
-        break;
-    }
-  }
-  auto count = [](int n, const char* one, const char* many) {
-    return n == 1 ? LanesView::tr(one) : LanesView::tr(many).arg(QLocale().toString(n));
-  };
-  QStringList parts;
-  if (trips) parts << count(trips, "1 trip", "%1 trips");
-  if (reopens) parts << count(reopens, "1 reopen", "%1 reopens");
-  if (closes) parts << count(closes, "1 close", "%1 closes");
-  if (parts.isEmpty() && half_opens) parts << count(half_opens, "1 half-open", "%1 half-opens");
-  if (health) parts << count(health, "1 health change", "%1 health changes");
-  return parts.join(QStringLiteral(", "));
-}
-
-}  // namespace
 
 void LanesView::addEvents() {
   const QColor ink = palette().color(QPalette::WindowText);
@@ -502,144 +673,68 @@ void LanesView::addEvents() {
   small.setPointSizeF(small.pointSizeF() * 0.85);
   const QFontMetrics metrics(small);
   const QRect area = plot_->axisRect()->rect();
-  const int kLevels = event_lines_;
-  // Transitions closer than this (pixels) fold into a counted cluster; zooming in opens it.
-  constexpr double kJoin = 12;
-  constexpr std::size_t kFoldFrom = 3;  // events: two close ones are still drawn apart
   QColor faint = ink;
   faint.setAlpha(110);
   // An operator's change is drawn solid in the highlight colour: it can be dragged.
   const QPen change_pen(palette().color(QPalette::Highlight), 2);
-  auto marker = [&](double t, double top, bool change = false) {
+  auto rowTop = [&](EventMarker::From from) {
+    const char* lane = from == EventMarker::From::pods_row    ? "pods"
+                       : from == EventMarker::From::fleet_row ? "fleet"
+                                                              : nullptr;
+    const auto i = lane ? rowIndex(lane, RowKind::replayed) : std::nullopt;
+    return i ? rows_[*i].top : 0.0;
+  };
+  auto marker = [&](const EventMarker& m) {
     auto* line = new QCPItemLine(plot_);
-    line->start->setCoords(t, top);
-    line->end->setCoords(t, lanes_bottom_ + 0.1);
-    line->setPen(change ? change_pen : QPen(faint, 1, Qt::DashLine));
+    line->start->setCoords(m.t, rowTop(m.from));
+    line->end->setCoords(m.t, lanes_bottom_ + 0.1);
+    line->setPen(m.change ? change_pen : QPen(faint, 1, Qt::DashLine));
     line->setClipToAxisRect(true);
     event_items_.push_back(line);
   };
-  auto text = [&](double t, int level, bool hang_left, const QString& label) {
-    auto* item = new QCPItemText(plot_);
-    item->position->setCoords(t, eventLineY(level));
-    item->setPositionAlignment((hang_left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
-    item->setText(label);
-    item->setColor(ink);
-    item->setClipToAxisRect(true);
-    item->setFont(small);
-    event_items_.push_back(item);
-  };
-  auto onScreen = [&](double x) { return x >= area.left() - 1 && x <= area.right() + 1; };
-
-  // What gets a label, in the order the labels are given room: operators' changes first, then
-  // breaker and health transitions (one by one or as clusters), then pod ejections.
-  struct Labelled {
-    double t = 0;
-    QString label;
-    std::function<void()> on_placed;  // the marks drawn only with their label
-  };
-  std::vector<Labelled> labelled;
-
-  std::vector<const Event*> transitions;
-  std::vector<double> xs;
-  for (const auto& e : replayed_->events) {
-    if (e.kind == EventKind::probe || isPodEvent(e)) continue;
-    const double t = toSeconds(e.at);
-    const double x = plot_->xAxis->coordToPixel(t);
-    if (!onScreen(x)) continue;
-    if (e.kind == EventKind::change) {
-      marker(t, 0, true);
-      labelled.push_back({t, QString::fromStdString(e.label), {}});
-      continue;
-    }
-    transitions.push_back(&e);
-    xs.push_back(x);
-  }
-  for (const Cluster& c : clusterByPixels(xs, kJoin)) {
-    if (c.size() < kFoldFrom) {
-      for (std::size_t i = c.begin; i < c.end; ++i) {
-        const Event& e = *transitions[i];
-        const double t = toSeconds(e.at);
-        marker(t, 0);
-        QString label = QString::fromStdString(e.label);
-        if (e.kind == EventKind::half_open)
-          label = e.label.find("health") != std::string::npos ? tr("half-open: health green")
-                                                              : tr("half-open");
-        labelled.push_back({t, label, {}});
-      }
-      continue;
-    }
-    // A cluster: a bar under the lanes from its first event to its last, and a count.
-    const double from = toSeconds(transitions[c.begin]->at);
-    const double to = toSeconds(transitions[c.end - 1]->at);
+  const QCPRange range = plot_->xAxis->range();
+  const TimeToPixels axis{range.lower, range.upper, plot_->xAxis->coordToPixel(range.lower),
+                          plot_->xAxis->coordToPixel(range.upper)};
+  EventJoins joins;
+  joins.pods = metrics.horizontalAdvance(QStringLiteral("pod 88 ejected")) + 8;
+  const EventAnnotations annotations = eventAnnotations(*replayed_, reopens_, axis, joins);
+  for (const EventMarker& m : annotations.markers) marker(m);
+  // A cluster: a bar under the lanes from its first event to its last (its count is a label).
+  const double below = plot_->yAxis->coordToPixel(lanes_bottom_);
+  for (const auto& [from, to] : annotations.cluster_bars) {
     auto* bar = new QCPItemRect(plot_);
-    const double below = plot_->yAxis->coordToPixel(lanes_bottom_);
     bar->topLeft->setCoords(from, plot_->yAxis->pixelToCoord(below + 1));
     bar->bottomRight->setCoords(to, plot_->yAxis->pixelToCoord(below + 4));
     bar->setPen(QPen(faint, 1));
     bar->setBrush(faint);
     bar->setClipToAxisRect(true);
     event_items_.push_back(bar);
-    labelled.push_back(
-        {from, clusterSummary(std::span(transitions).subspan(c.begin, c.size())), {}});
   }
-
-  // Pod ejections and returns are ticks in the pods row (LaneRow::marks). A flapping load
-  // balancer makes dozens, so nearby ones are labelled together ("pods: 5 ejected, 4 back"), and
-  // their marker is drawn with the label only.
-  const auto pods_row = std::find_if(rows_.begin(), rows_.end(), [](const RowPlace& p) {
-    return p.lane == "pods" && p.kind == RowKind::replayed;
-  });
-  if (pods_row != rows_.end()) {
-    struct PodCluster {
-      double t = 0, last_x = 0;
-      const Event* first = nullptr;
-      int ejected = 0, returned = 0;
-    };
-    std::vector<PodCluster> clusters;
-    const double join = metrics.horizontalAdvance(QStringLiteral("pod 88 ejected")) + 8;
-    for (const auto& e : replayed_->events) {
-      if (!isPodEvent(e)) continue;
-      const double t = toSeconds(e.at);
-      const double x = plot_->xAxis->coordToPixel(t);
-      if (!onScreen(x)) continue;
-      if (clusters.empty() || x - clusters.back().last_x >= join) clusters.push_back({t, x, &e});
-      PodCluster& c = clusters.back();
-      c.last_x = x;
-      (e.kind == EventKind::pod_ejected ? c.ejected : c.returned) += 1;
-    }
-    const double pods_top = pods_row->top;
-    for (const PodCluster& c : clusters) {
-      QString label;
-      if (c.ejected + c.returned == 1) {
-        // "pod 3 ejected by the load balancer (6 of 8)" -> "pod 3 ejected"
-        const QString full = QString::fromStdString(c.first->label);
-        const QString pod = full.section(' ', 0, 1);
-        label = c.ejected ? tr("%1 ejected").arg(pod) : tr("%1 back").arg(pod);
-      } else {
-        label = tr("pods: %1 ejected, %2 back").arg(c.ejected).arg(c.returned);
-      }
-      const double t = c.t;
-      labelled.push_back({t, label, [&marker, t, pods_top] { marker(t, pods_top); }});
-    }
-  }
-
+  const std::vector<EventLabel>& labels = annotations.labels;
   std::vector<LabelRequest> requests;
-  requests.reserve(labelled.size());
-  for (const Labelled& l : labelled)
+  requests.reserve(labels.size());
+  for (const EventLabel& l : labels)
     requests.push_back({plot_->xAxis->coordToPixel(l.t),
-                        static_cast<double>(metrics.horizontalAdvance(l.label)) + 8});
-  const auto places = placeEventLabels(requests, area.left(), area.right(), kLevels);
-  for (std::size_t i = 0; i < labelled.size(); ++i) {
+                        static_cast<double>(metrics.horizontalAdvance(l.text)) + 8});
+  const auto places = placeEventLabels(requests, area.left(), area.right(), event_lines_);
+  for (std::size_t i = 0; i < labels.size(); ++i) {
     if (places[i].line < 0) continue;  // no line has room: the marker alone (zoom in for more)
-    if (labelled[i].on_placed) labelled[i].on_placed();
-    text(labelled[i].t, places[i].line, places[i].hang_left, labelled[i].label);
+    if (labels[i].marker_with_label) marker(labels[i].marker);
+    auto* item = new QCPItemText(plot_);
+    item->position->setCoords(labels[i].t, eventLineY(places[i].line));
+    item->setPositionAlignment((places[i].hang_left ? Qt::AlignRight : Qt::AlignLeft) |
+                               Qt::AlignTop);
+    item->setText(labels[i].text);
+    item->setColor(ink);
+    item->setClipToAxisRect(true);
+    item->setFont(small);
+    event_items_.push_back(item);
   }
 }
 
 void LanesView::relayoutEvents() {
   for (QCPAbstractItem* item : event_items_) plot_->removeItem(item);
   event_items_.clear();
-  bracket_labels_.clear();
   if (replayed_) {
     addBrackets();
     addEvents();
@@ -674,6 +769,7 @@ bool LanesView::fitValueAxis() {
   const double band_above = bracket_lines_ * bracketLinePixels() + 4;
   const double band_below = event_lines_ * eventLinePixels() + 8;
   const double rows = std::max(20.0, height - band_above - band_below);
+  rows_pixels_ = rows;
   const double per_unit = rows / std::max(lanes_bottom_, 0.1);
   const QCPRange want(-band_above / per_unit, lanes_bottom_ + band_below / per_unit);
   const QCPRange now = plot_->yAxis->range();
@@ -774,11 +870,20 @@ void LanesView::setCursorAt(int which, double s) {
 }
 
 void LanesView::keyPressEvent(QKeyEvent* event) {
+  // A chord (Ctrl+P: Export Report) is the window's, even when no shortcut took it.
+  if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) {
+    QWidget::keyPressEvent(event);
+    return;
+  }
   const std::optional<LaneKeyAction> action = laneKeyAction(event->key());
   if (action == LaneKeyAction::cursor_a || action == LaneKeyAction::cursor_b) {
     const QPoint local = plot_->mapFromGlobal(QCursor::pos());
     const double t = hover_ ? *hover_ : plot_->xAxis->pixelToCoord(local.x());
     setCursorAt(action == LaneKeyAction::cursor_a ? 0 : 1, snapToChange(t, 8));
+    return;
+  }
+  if (action == LaneKeyAction::toggle_pods) {
+    togglePods();
     return;
   }
   if (action == LaneKeyAction::clear_cursors) {
@@ -805,7 +910,8 @@ bool editingText() {
 bool LanesView::eventFilter(QObject* watched, QEvent* event) {
   if (watched == plot_ && event->type() == QEvent::KeyPress) {
     auto* key = static_cast<QKeyEvent*>(event);
-    if (laneKeyAction(key->key())) {
+    constexpr auto kChords = Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier;
+    if (laneKeyAction(key->key()) && !(key->modifiers() & kChords)) {
       keyPressEvent(key);
       return true;
     }
@@ -814,6 +920,19 @@ bool LanesView::eventFilter(QObject* watched, QEvent* event) {
     // Keys 1, 2 and Esc act where the mouse is ("press 1 over the lanes"), without a click
     // first; focus stays in a box the user is typing into.
     plot_->setFocus(Qt::MouseFocusReason);
+  }
+  if (watched == plot_ && event->type() == QEvent::Wheel && pod_slots_ > 0) {
+    // The wheel over the pods' rows scrolls them (with Ctrl it zooms time, as elsewhere).
+    auto* wheel = static_cast<QWheelEvent*>(event);
+    if (!(wheel->modifiers() & Qt::ControlModifier) &&
+        bandRect().contains(wheel->position().toPoint())) {
+      wheel_rest_ += wheel->angleDelta().y();
+      const int notches = wheel_rest_ / 120;
+      wheel_rest_ -= notches * 120;
+      const auto first = static_cast<std::ptrdiff_t>(pod_first_) - notches * 3;
+      scrollPodsTo(static_cast<std::size_t>(std::max<std::ptrdiff_t>(first, 0)));
+      return true;
+    }
   }
   if (watched == plot_ && event->type() == QEvent::Leave) {
     hover_.reset();
@@ -840,6 +959,10 @@ std::optional<Micros> LanesView::changeNear(double x, double pixels) const {
 // A change's marker can be dragged along the time axis ("what if it had come 20 minutes
 // earlier"); anywhere else a drag pans, as before.
 void LanesView::onMousePress(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton && hasPods() && titleRect("fleet").contains(event->pos())) {
+    togglePods();  // the fleet's title, with its disclosure arrow
+    return;
+  }
   if (event->button() != Qt::LeftButton || !plot_->axisRect()->rect().contains(event->pos()))
     return;
   drag_from_ = changeNear(event->pos().x(), 5);
@@ -876,6 +999,8 @@ void LanesView::onMouseMove(QMouseEvent* event) {
     drag_line_->start->setCoords(t, 0);
     drag_line_->end->setCoords(t, lanes_bottom_);
     plot_->layer(QStringLiteral("cursors"))->replot();
+  } else if (hasPods() && titleRect("fleet").contains(event->pos())) {
+    plot_->setCursor(Qt::PointingHandCursor);
   } else {
     plot_->setCursor(changeNear(event->pos().x(), 5) ? Qt::SizeHorCursor : Qt::ArrowCursor);
   }
@@ -909,13 +1034,15 @@ QRect LanesView::rowRect(const std::string& lane, RowKind kind) const {
   return {};
 }
 
-std::vector<std::string> LanesView::bracketLabels() const {
-  return bracket_labels_;
-}
-
-std::vector<double> LanesView::rowMarks(const std::string& lane, RowKind kind) const {
-  for (std::size_t i = 0; i < rows_.size(); ++i)
-    if (rows_[i].lane == lane && rows_[i].kind == kind) return lanes_->rows()[i].marks;
+QRect LanesView::podRowRect(std::size_t pod, RowKind kind) const {
+  if (pod < pod_first_ || pod >= pod_first_ + pod_slots_) return {};
+  for (const auto& place : rows_) {
+    if (place.lane != "pod" || place.kind != kind || place.slot != pod - pod_first_) continue;
+    const int top = static_cast<int>(plot_->yAxis->coordToPixel(place.top));
+    const int bottom = static_cast<int>(plot_->yAxis->coordToPixel(place.bottom));
+    return QRect(QPoint(plot_->axisRect()->left(), top), QPoint(plot_->axisRect()->right(), bottom))
+        .translated(plot_->pos());
+  }
   return {};
 }
 
@@ -923,19 +1050,6 @@ std::optional<std::size_t> LanesView::rowIndex(const std::string& lane, RowKind 
   for (std::size_t i = 0; i < rows_.size(); ++i)
     if (rows_[i].lane == lane && rows_[i].kind == kind) return i;
   return std::nullopt;
-}
-
-Folded LanesView::rowFold(const std::string& lane, RowKind kind) const {
-  const auto i = rowIndex(lane, kind);
-  return i ? lanes_->foldedRow(*i) : Folded{};
-}
-
-std::vector<std::pair<QString, QRectF>> LanesView::rowNames(const std::string& lane,
-                                                            RowKind kind) const {
-  const auto i = rowIndex(lane, kind);
-  auto names = i ? lanes_->rowNames(*i) : std::vector<std::pair<QString, QRectF>>{};
-  for (auto& [name, rect] : names) rect.translate(plot_->pos());
-  return names;
 }
 
 std::vector<std::pair<double, double>> LanesView::rowSpans(const std::string& lane,
@@ -957,6 +1071,19 @@ std::vector<LanesView::LegendLane> LanesView::legend() const {
     if (lane == last_lane) continue;
     last_lane = lane;
     LegendLane entry{laneTitle(lane, RowKind::replayed, incident_, library_), {}};
+    if (lane == "pod") {
+      // The pods' rows scroll: their entry names every state a pod's breaker can show, whichever
+      // pods are on screen.
+      for (std::string_view state : {"closed", "open", "half-open"})
+        entry.states.emplace_back(QString::fromUtf8(state.data(), state.size()),
+                                  stateColor("pod", state));
+      if (pods_leave_service_)
+        entry.states.emplace_back(
+            QString::fromUtf8(kPodOutOfService.data(), kPodOutOfService.size()),
+            stateColor("pod", kPodOutOfService));
+      lanes.push_back(std::move(entry));
+      continue;
+    }
     QSet<QString> seen;
     for (std::size_t j = i; j < rows_.size() && rows_[j].lane == lane; ++j)
       for (const LaneState& state : lanes_->rows()[j].states) {

@@ -7,7 +7,7 @@
 
 namespace breakerlab::views {
 
-enum class LaneKeyAction { cursor_a, cursor_b, clear_cursors };
+enum class LaneKeyAction { cursor_a, cursor_b, clear_cursors, toggle_pods };
 
 // The action of a key pressed over the lanes (a Qt::Key), if it has one.
 std::optional<LaneKeyAction> laneKeyAction(int qt_key);

@@ -4,6 +4,9 @@
 // one and a faint ghost of the baseline config below it; event markers,
 // duration brackets computed from the replay, zoom and pan on time, and two cursors (keys 1
 // and 2, snapping to state changes) with a readout of every lane and the interval between them.
+// With a breaker per pod, the fleet's row ("Breakers by pod") expands into one row per pod (its
+// title, key P, the context menu), the recorded pod's row above each when the incident has one;
+// only the pods on screen are built and drawn, and the wheel over them scrolls.
 #include <QColor>
 #include <QRect>
 #include <QStringList>
@@ -23,12 +26,14 @@ class QCPAbstractItem;
 class QCPItemLine;
 class QLabel;
 class QMouseEvent;
+class QScrollBar;
 
 namespace breakerlab::views {
 
 class LanesPlottable;
 class OverviewStrip;
-struct Folded;
+struct PodReopen;
+struct LaneRow;
 
 enum class RowKind { recorded, replayed, baseline };
 
@@ -61,6 +66,18 @@ class LanesView : public QWidget {
   // Shows [from, to] seconds (kept within the incident).
   void showRange(double from, double to);
   void setCursorAt(int which, double seconds);  // which: 0 = A, 1 = B
+
+  // The fleet's row expanded into one row per pod (a run with a breaker per pod; the setting
+  // stays when a run without one shows the fleet's row no more).
+  void setPodsExpanded(bool expanded);
+  bool podsExpanded() const { return pods_expanded_; }
+  // Whether the replay shown has a breaker per pod (the fleet's row is there to expand).
+  bool hasPods() const;
+  // The expanded rows: the first pod shown, how many rows the plot has room for; scrolling
+  // rebuilds those rows alone.
+  void scrollPodsTo(std::size_t first);
+  std::size_t firstPodShown() const { return pod_first_; }
+  std::size_t podRowsShown() const;
   std::optional<double> cursorAt(int which) const { return cursors_[which]; }
   // "breaker open · Pricing connection refused · ..." at time t.
   QString readoutAt(double seconds) const;
@@ -86,18 +103,13 @@ class LanesView : public QWidget {
   };
   std::vector<LegendLane> legend() const;
 
-  // For tests and exports: the plot, and where a row is drawn, in widget pixels.
+  // The plot (the app lines the per-second charts up with it), and where a row is drawn, in
+  // widget pixels (empty when it is not shown): by lane, or a pod's row of the expanded fleet.
   QCustomPlot* plot() const { return plot_; }
   QRect rowRect(const std::string& lane, RowKind kind) const;
-  // The bars drawn in a row, as [from, to] seconds.
+  QRect podRowRect(std::size_t pod, RowKind kind) const;
+  // The bars drawn in a row, as [from, to] seconds (the app's tests check what reaches it).
   std::vector<std::pair<double, double>> rowSpans(const std::string& lane, RowKind kind) const;
-  // The event ticks drawn across a row (pod ejections and returns), in seconds.
-  std::vector<double> rowMarks(const std::string& lane, RowKind kind) const;
-  std::vector<std::string> bracketLabels() const;
-  // What a row draws at the current zoom: its marks folded into pixel columns (lane_fold.h),
-  // and the state names written inside its segments (widget pixels).
-  Folded rowFold(const std::string& lane, RowKind kind) const;
-  std::vector<std::pair<QString, QRectF>> rowNames(const std::string& lane, RowKind kind) const;
   // The legend under the lanes: per lane, its states' colours and names.
   QString legendText() const;
   // Where the time axis runs on screen and its ticks, as last drawn.
@@ -111,6 +123,7 @@ class LanesView : public QWidget {
   void timeAxisChanged(const TimeAxisPlace& place);
   // The user dragged the marker of the timed change at `from` to `to` (incident time).
   void changeDragged(Micros from, Micros to);
+  void podsExpandedChanged(bool expanded);
 
  protected:
   void keyPressEvent(QKeyEvent* event) override;
@@ -119,17 +132,31 @@ class LanesView : public QWidget {
 
  private:
   struct RowPlace {
-    std::string lane;
+    std::string lane;  // "pod": a pod's row of the expanded fleet
     RowKind kind;
     double top, bottom;
+    std::size_t slot = 0;  // "pod" rows: the slot on screen (the pod is pod_first_ + slot)
   };
   std::optional<std::size_t> rowIndex(const std::string& lane, RowKind kind) const;
   QString rowTitle(const RowPlace& place) const;
   void rebuild();
   void updateLegend();
+  void updateTicker();
   void updateOverview();
   void applyTimeTicker();
   void layoutRows();
+  double layoutRowsWithBand(double band_units);
+  // The pods' rows that fit the plot's height, and the pixels of a pod's slot.
+  std::size_t podSlotsFor(double rows_pixels) const;
+  double podSlotPixels() const;
+  bool podRecorded() const;
+  LaneRow podRow(const RowPlace& place) const;
+  void refillPodRows();
+  void placePodScroll();
+  QRect bandRect() const;
+  QRect titleRect(const std::string& lane) const;
+  void showContextMenu(const QPoint& at);
+  void togglePods();
   void addBrackets();
   void addEvents();
   void addPendingVeil();
@@ -171,7 +198,14 @@ class LanesView : public QWidget {
   const Result* baseline_ = nullptr;
   std::optional<double> pending_from_;
   std::vector<RowPlace> rows_;
-  std::vector<std::string> bracket_labels_;
+  std::vector<PodReopen> reopens_;  // of replayed_, computed once per result
+  bool pods_expanded_ = false;
+  bool pods_leave_service_ = false;  // a pod lane of replayed_ has kPodOutOfService
+  std::size_t pod_first_ = 0, pod_slots_ = 0;
+  double rows_pixels_ = 0;   // the rows' share of the plot's height, as last fitted
+  double others_units_ = 0;  // the rows but the pods', in value units
+  QScrollBar* pod_scroll_ = nullptr;
+  int wheel_rest_ = 0;  // eighths of a degree of wheel not yet turned into a scroll
   std::vector<QCPAbstractItem*> event_items_;  // markers and labels of addEvents()
   EventsLayoutKey events_layout_;
   std::array<std::optional<double>, 2> cursors_;
