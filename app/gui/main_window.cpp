@@ -1132,7 +1132,7 @@ QStringList MainWindow::configSummary() const {
   const Config& config = session_->config();
   QStringList changed;
   for (const KnobSpec& knob : knobSpecs()) {
-    if (!knob.get || !knobShown(knob, config)) continue;
+    if (!knob.editable() || !knobShown(knob, config)) continue;
     const double was = knob.get(deployed), now = knob.get(config);
     if (was == now) continue;
     changed << QStringLiteral("%1 %2 → %3")
