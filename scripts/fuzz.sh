@@ -52,6 +52,8 @@ max_len_of() {
     # The readers' cost grows with the text (7 ms for 3 KB under ASan): short inputs reach the
     # same rules at thousands of runs a second instead of a hundred.
     postmortem_facts) echo 4096 ;;
+    # A short document: the calibration replays its incident many times.
+    calibrate) echo 2048 ;;
     go_ready_to_trip) echo 4096 ;;
     *) echo 16384 ;;
   esac
@@ -65,6 +67,7 @@ dict_parts_of() {
     native_config) echo "json yaml" ;;
     incident | config | overrides | state_table | prometheus_metrics) echo yaml ;;
     postmortem | postmortem_facts) echo "markdown yaml" ;;
+    calibrate) echo "markdown yaml postmortem" ;;
     *) echo "" ;;
   esac
 }

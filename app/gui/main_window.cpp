@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "breakerlab/views/qt_text.h"
 
 #include <qcustomplot.h>
 #include <QAction>
@@ -451,11 +452,8 @@ void MainWindow::buildMenus() {
                                   ? QKeySequence(Qt::CTRL | Qt::Key_E)
                                   : QKeySequence();
     const auto label = displayName(target);
-    export_actions_.push_back(
-        {target,
-         add(export_config, name,
-             QString::fromUtf8(label.data(), static_cast<int>(label.size())) + QStringLiteral("…"),
-             keys, [this, target] { exportConfigDialog(target); })});
+    export_actions_.push_back({target, add(export_config, name, qs(label) + QStringLiteral("…"),
+                                           keys, [this, target] { exportConfigDialog(target); })});
   }
   add(file, "export-lanes", tr("Export &Lanes as Image…"),
       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { exportLanesDialog(); });
@@ -920,8 +918,7 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
   const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
   const auto suffix = fileSuffix(target);
   const QString name = QString::fromStdString(session_->incident().id).toLower() +
-                       QStringLiteral("-tuned") +
-                       QString::fromUtf8(suffix.data(), static_cast<int>(suffix.size()));
+                       QStringLiteral("-tuned") + qs(suffix);
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export Config"), QDir(folder).filePath(name));
   std::vector<std::string> not_expressible;
@@ -1095,8 +1092,7 @@ bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {
   }
   if (notes) *notes = found;
   QString text = tr("Imported %1 · %2 breaker")
-                     .arg(QFileInfo(path).fileName(),
-                          QString::fromUtf8(libraryInfo(after.breaker.library).title.data()));
+                     .arg(QFileInfo(path).fileName(), qs(libraryInfo(after.breaker.library).title));
   if (!found.isEmpty())
     text += tr(" · %n note(s) on what is not modelled", "", static_cast<int>(found.size()));
   status_->setText(text);
@@ -1128,13 +1124,9 @@ QString knobValueText(const KnobSpec& knob, double value) {
   if (knob.kind == Kind::toggle) return value != 0 ? QObject::tr("on") : QObject::tr("off");
   if (knob.kind == Kind::choice) {
     const auto i = static_cast<std::size_t>(value);
-    return i < knob.choices.size()
-               ? QString::fromUtf8(knob.choices[i].name.data(),
-                                   static_cast<int>(knob.choices[i].name.size()))
-               : QString::number(value);
+    return i < knob.choices.size() ? qs(knob.choices[i].name) : QString::number(value);
   }
-  return QString::number(value, 'g', 6) +
-         QString::fromUtf8(knob.unit.data(), static_cast<int>(knob.unit.size()));
+  return QString::number(value, 'g', 6) + qs(knob.unit);
 }
 
 }  // namespace
@@ -1145,12 +1137,11 @@ QStringList MainWindow::configSummary() const {
   const Config& config = session_->config();
   QStringList changed;
   for (const KnobSpec& knob : knobSpecs()) {
-    if (!knob.get || !knobShown(knob, config)) continue;
+    if (!knob.editable() || !knobShown(knob, config)) continue;
     const double was = knob.get(deployed), now = knob.get(config);
     if (was == now) continue;
     changed << QStringLiteral("%1 %2 → %3")
-                   .arg(QString::fromUtf8(knob.label.data(), static_cast<int>(knob.label.size())),
-                        knobValueText(knob, was), knobValueText(knob, now));
+                   .arg(qs(knob.label), knobValueText(knob, was), knobValueText(knob, now));
   }
   QStringList lines;
   const WhatIf* what_if = session_->currentWhatIf();

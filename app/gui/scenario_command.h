@@ -20,12 +20,11 @@ class ScenarioCommand : public ValueCommand<Scenario> {
   }
 
  private:
-  // Which field differs (the first), as an index, or -1.
+  // Which key differs (the first, by scenarioKeys()), as an index, or -1.
   static int changedKey(const Scenario& a, const Scenario& b) {
-    if (a.outage_extend != b.outage_extend) return 0;
-    if (a.traffic_scale != b.traffic_scale) return 1;
-    if (a.latency_scale != b.latency_scale) return 2;
-    if (a.capacity_scale != b.capacity_scale) return 3;
+    const auto keys = scenarioKeys();
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i].get(a) != keys[i].get(b)) return static_cast<int>(i);
     return -1;
   }
 };

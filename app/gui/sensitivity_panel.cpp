@@ -31,8 +31,7 @@ namespace {
 // The knobs a map can turn: every knob the config's breaker shows but the choice of breaker
 // itself (which changes what the other knobs are).
 bool mappable(const KnobSpec& knob, const Config& config) {
-  return knob.get != nullptr && knob.set != nullptr && knob.id != "breaker.library" &&
-         knobShown(knob, config);
+  return knob.editable() && knob.id != "breaker.library" && knobShown(knob, config);
 }
 
 // The pairs worth mapping first, when the config shows both: the 8 Sep question (how long to

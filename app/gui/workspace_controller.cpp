@@ -1,4 +1,5 @@
 #include "workspace_controller.h"
+#include "breakerlab/views/qt_text.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -18,10 +19,6 @@
 namespace breakerlab::app {
 
 namespace {
-
-QString fromUtf8(const std::string& text) {
-  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
 
 // What a workspace failure means for the engineer, in a sentence.
 QString whatHappened(const WorkspaceError& error) {
@@ -158,8 +155,8 @@ void WorkspaceController::adopt(std::unique_ptr<Workspace> workspace) {
   const QString name = QFileInfo(path()).fileName();
   // Saving is switched off in a read-only workspace, so its reason is said now or never.
   if (!workspace_->readOnlyReason().empty()) {
-    emit notice(tr("Opened the workspace %1 read-only: %2.")
-                    .arg(name, fromUtf8(workspace_->readOnlyReason())));
+    emit notice(
+        tr("Opened the workspace %1 read-only: %2.").arg(name, qs(workspace_->readOnlyReason())));
   } else {
     emit notice(workspace_->readOnly() ? tr("Opened the workspace %1 read-only.").arg(name)
                                        : tr("Opened the workspace %1.").arg(name));
@@ -168,12 +165,12 @@ void WorkspaceController::adopt(std::unique_ptr<Workspace> workspace) {
     autosaved_ = saved;
     QString incident;
     try {
-      incident = fromUtf8(workspace_->incident(saved->incident_id).name);
+      incident = qs(workspace_->incident(saved->incident_id).name);
     } catch (const std::exception&) {
       incident = tr("an incident");
     }
     const QDateTime at =
-        QDateTime::fromString(fromUtf8(saved->saved_at), Qt::ISODateWithMs).toLocalTime();
+        QDateTime::fromString(qs(saved->saved_at), Qt::ISODateWithMs).toLocalTime();
     emit autosaveFound(tr("The tuning of %1 autosaved at %2 was not saved as a config or run.")
                            .arg(incident, QLocale().toString(at, QLocale::ShortFormat)));
   }
@@ -340,7 +337,7 @@ bool WorkspaceController::showStoredIncident(std::int64_t incident_id,
     return true;
   Incident incident = restoreIncident(workspace_->incident(incident_id));
   if (seed) incident.seed = *seed;
-  const QString name = fromUtf8(workspace_->incident(incident_id).source_name);
+  const QString name = qs(workspace_->incident(incident_id).source_name);
   restoring_ = incident_id;
   bool shown = false;
   try {
@@ -363,7 +360,7 @@ bool WorkspaceController::openRun(std::int64_t run_id) {
   try {
     const StoredRun run = workspace_->run(run_id);
     if (!showStoredIncident(run.incident_id, run.inputs.seed)) return false;
-    const QString name = run.name.empty() ? tr("run %1").arg(run.id) : fromUtf8(run.name);
+    const QString name = run.name.empty() ? tr("run %1").arg(run.id) : qs(run.name);
     if (!applyInputs(tr("open %1").arg(name), run.inputs)) return false;
     emit notice(tr("Replayed %1 as it was saved.").arg(name));
     return true;
@@ -379,10 +376,10 @@ bool WorkspaceController::openConfig(std::int64_t config_id) {
     const StoredConfig config = workspace_->config(config_id);
     if (!showStoredIncident(config.incident_id, std::nullopt)) return false;
     const ReplaySession& session = window_->session();
-    if (!window_->applyTuning(tr("config %1").arg(fromUtf8(config.name)), config.config,
+    if (!window_->applyTuning(tr("config %1").arg(qs(config.name)), config.config,
                               session.changes(), session.scenario()))
       return false;
-    emit notice(tr("Applied the config “%1”.").arg(fromUtf8(config.name)));
+    emit notice(tr("Applied the config “%1”.").arg(qs(config.name)));
     return true;
   } catch (const std::exception& e) {
     reportError(tr("Could not open the config"), e);
@@ -421,14 +418,14 @@ bool WorkspaceController::compareWithCurrent(const WorkspaceItem& item) {
     ComparisonSlot::Choice b;
     if (item.kind == WorkspaceItem::Kind::config) {
       const StoredConfig config = workspace_->config(item.id);
-      b = {tr("config %1").arg(fromUtf8(config.name)),
+      b = {tr("config %1").arg(qs(config.name)),
            config.config,
            session.changes(),
            {},
            !session.changesEdited()};
     } else if (item.kind == WorkspaceItem::Kind::run) {
       const StoredRun run = workspace_->run(item.id);
-      const QString name = run.name.empty() ? tr("run %1").arg(run.id) : fromUtf8(run.name);
+      const QString name = run.name.empty() ? tr("run %1").arg(run.id) : qs(run.name);
       b = {name,
            run.inputs.config,
            run.inputs.changes.value_or(session.incident().changes),

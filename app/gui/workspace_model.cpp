@@ -1,4 +1,5 @@
 #include "workspace_model.h"
+#include "breakerlab/views/qt_text.h"
 
 #include <QBrush>
 #include <QDateTime>
@@ -10,14 +11,10 @@ namespace breakerlab::app {
 
 namespace {
 
-QString fromUtf8(const std::string& text) {
-  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
 // The workspace keeps UTC; the tree shows the engineer's own clock.
 QString localTime(const std::string& utc) {
-  QDateTime t = QDateTime::fromString(fromUtf8(utc), Qt::ISODateWithMs);
-  if (!t.isValid()) return fromUtf8(utc);
+  QDateTime t = QDateTime::fromString(qs(utc), Qt::ISODateWithMs);
+  if (!t.isValid()) return qs(utc);
   return QLocale().toString(t.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
@@ -35,7 +32,7 @@ QString goalsText(const RunSummary& run) {
 }
 
 bool contains(const std::string& text, const QString& filter) {
-  return fromUtf8(text).contains(filter, Qt::CaseInsensitive);
+  return qs(text).contains(filter, Qt::CaseInsensitive);
 }
 
 }  // namespace
@@ -96,22 +93,21 @@ void WorkspaceModel::reload(const Workspace* workspace, const QString& filter) {
     const std::vector<RunSummary> runs = workspace->runs(run_filter);
     if (!incident_matches && configs.empty() && runs.empty()) continue;
 
-    const QString title =
-        incident.title.empty()
-            ? fromUtf8(incident.name)
-            : QStringLiteral("%1 — %2").arg(fromUtf8(incident.name), fromUtf8(incident.title));
+    const QString title = incident.title.empty() ? qs(incident.name)
+                                                 : QStringLiteral("%1 — %2").arg(
+                                                       qs(incident.name), qs(incident.title));
     QList<QStandardItem*> incident_row =
         makeRow({Kind::incident, incident.id, incident.id}, {title});
     incident_row[0]->setToolTip(
         tr("%1, added %2 from a %3 document.")
-            .arg(title, localTime(incident.added_at), fromUtf8(incident.source_kind)));
+            .arg(title, localTime(incident.added_at), qs(incident.source_kind)));
 
     QList<QStandardItem*> config_group = makeRow({Kind::config_group, 0, incident.id},
                                                  {tr("Named configs (%1)").arg(configs.size())});
     for (const StoredConfig& c : configs) {
       QStringList texts(kColumnCount);
-      texts[kName] = texts[kConfig] = fromUtf8(c.name);
-      texts[kLibrary] = fromUtf8(c.library);
+      texts[kName] = texts[kConfig] = qs(c.name);
+      texts[kLibrary] = qs(c.library);
       texts[kTime] = localTime(c.saved_at);
       QList<QStandardItem*> row = makeRow({Kind::config, c.id, incident.id}, texts);
       row[0]->setToolTip(tr("Double-click or press Enter to apply this config to A."));
@@ -122,11 +118,11 @@ void WorkspaceModel::reload(const Workspace* workspace, const QString& filter) {
     QList<QStandardItem*> run_group =
         makeRow({Kind::run_group, 0, incident.id}, {tr("Runs (%1)").arg(runs.size())});
     for (const RunSummary& r : runs) {
-      const QString name = r.name.empty() ? tr("Run %1").arg(r.id) : fromUtf8(r.name);
+      const QString name = r.name.empty() ? tr("Run %1").arg(r.id) : qs(r.name);
       QStringList texts(kColumnCount);
       texts[kName] = name;
-      texts[kConfig] = r.config_name.empty() ? tr("unnamed") : fromUtf8(r.config_name);
-      texts[kLibrary] = fromUtf8(r.library);
+      texts[kConfig] = r.config_name.empty() ? tr("unnamed") : qs(r.config_name);
+      texts[kLibrary] = qs(r.library);
       texts[kSeed] = QString::number(r.seed);
       texts[kTime] = localTime(r.created_at);
       if (r.failed_checkouts)

@@ -31,8 +31,7 @@ ReportDocument assembleReport(const Incident& opened, const std::optional<Import
     QStringList lines;
     if (!run.description.empty()) lines << qs(run.description);
     const std::string_view rules = libraryInfo(run.config.breaker.library).title;
-    lines << QStringLiteral("Breaker rules: %1")
-                 .arg(QString::fromUtf8(rules.data(), static_cast<qsizetype>(rules.size())));
+    lines << QStringLiteral("Breaker rules: %1").arg(qs(rules));
     if (i > 0) lines << QStringLiteral("Ghost rows: the deployed config");
     const QString title = qs(opened.id) + QStringLiteral(" · ") + qs(run.title);
     ReportConfig config{run.title, run.description, run.config, run.checks,

@@ -111,7 +111,7 @@ std::string knobsChanged(const std::vector<KnobRange>& knobs, const std::vector<
 std::size_t knobsChangedBy(const Config& what_if, const Config& deployed) {
   std::size_t n = 0;
   for (const KnobSpec& k : knobSpecs())
-    if (k.get != nullptr && knobShown(k, what_if) && k.get(what_if) != k.get(deployed)) ++n;
+    if (k.editable() && knobShown(k, what_if) && k.get(what_if) != k.get(deployed)) ++n;
   return n;
 }
 

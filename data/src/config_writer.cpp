@@ -161,22 +161,27 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
   pricing["refresh_after"] = formatDuration(c.pricing.refresh_after);
   root["pricing"] = pricing;
 
-  // Each library's settings in its own names and units.
-  const NativeBreakers defaults;
-  auto section = [&](BreakerLibrary library, bool is_default, const ordered_json& json) {
-    if (every_library || b.library == library || !is_default)
-      root[std::string(toString(library))] = jsonToYaml(json);
-  };
+  // Each library's settings in its own names and units: the section of the chosen library, of
+  // one whose settings differ from its defaults, or of every library. The JSON is built only for
+  // a section written (most configs write one of six).
+  static const NativeBreakers defaults;
   const NativeBreakers& n = c.native;
+  auto section = [&](BreakerLibrary library, bool is_default, auto json) {
+    if (every_library || b.library == library || !is_default)
+      root[std::string(toString(library))] = jsonToYaml(json());
+  };
   section(BreakerLibrary::resilience4j, n.resilience4j == defaults.resilience4j,
-          resilience4jInstanceJson(n.resilience4j));
+          [&] { return resilience4jInstanceJson(n.resilience4j); });
   section(BreakerLibrary::gobreaker, n.gobreaker == defaults.gobreaker,
-          gobreakerSettingsJson(n.gobreaker));
-  section(BreakerLibrary::polly, n.polly == defaults.polly, pollyOptionsJson(n.polly));
-  section(BreakerLibrary::opossum, n.opossum == defaults.opossum, opossumOptionsJson(n.opossum));
+          [&] { return gobreakerSettingsJson(n.gobreaker); });
+  section(BreakerLibrary::polly, n.polly == defaults.polly,
+          [&] { return pollyOptionsJson(n.polly); });
+  section(BreakerLibrary::opossum, n.opossum == defaults.opossum,
+          [&] { return opossumOptionsJson(n.opossum); });
   section(BreakerLibrary::cockatiel, n.cockatiel == defaults.cockatiel,
-          cockatielSettingsJson(n.cockatiel));
-  section(BreakerLibrary::envoy, n.envoy == defaults.envoy, envoyConfigJson(n.envoy));
+          [&] { return cockatielSettingsJson(n.cockatiel); });
+  section(BreakerLibrary::envoy, n.envoy == defaults.envoy,
+          [&] { return envoyConfigJson(n.envoy); });
   return root;
 }
 

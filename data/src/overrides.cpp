@@ -58,6 +58,22 @@ void assign(YAML::Node parent, const std::string& path, std::string_view key,
   YAML::Node target = *existing;
   target = value;
 }
+
+// Building the tree of every key is most of what an override costs (hundreds of nodes, each
+// library's section by way of JSON), and callers lay overrides over one config many times in a
+// row (`--set` over each incident of a gate or a sweep, the fuzz targets): each thread keeps the
+// last base's tree and hands out copies of it. assign() writes into the tree it is given, so a
+// copy, never the kept tree.
+YAML::Node everyKeyTree(const Config& base) {
+  struct Kept {
+    Config base;
+    YAML::Node tree;
+  };
+  thread_local std::optional<Kept> kept;
+  // emplace, not assignment: YAML::Node's operator= writes into the node it refers to.
+  if (!kept || !(kept->base == base)) kept.emplace(Kept{base, toYamlNode(base, true)});
+  return YAML::Clone(kept->tree);
+}
 }  // namespace
 
 void setAtPath(YAML::Node tree, std::string_view key, const YAML::Node& value, const Source& src,
@@ -92,7 +108,7 @@ Config applyOverrides(const Config& base, const std::vector<std::string>& assign
   using namespace data_detail;
   if (assignments.empty()) return base;
   const std::vector<YAML::Node> nothing_trusted;  // marks inside values refer to the value text
-  YAML::Node tree = toYamlNode(base, true);
+  YAML::Node tree = everyKeyTree(base);
   std::vector<Source> sources;
   std::vector<bool> valid;
   Config config = base;
@@ -149,7 +165,7 @@ Config overlayConfig(const Config& base, std::string_view text, const std::strin
     const YAML::Node root = parseYaml(text, file_name);
     const Source src{file_name, text};
     // The tree of every key, the one --set edits: the file's keys are its keys.
-    YAML::Node tree = toYamlNode(base, true);
+    YAML::Node tree = everyKeyTree(base);
     std::vector<std::string> names;
     for (auto it = tree.begin(); it != tree.end(); ++it) names.push_back(it->first.Scalar());
     const MapReader m(src, root, "", std::vector<std::string_view>(names.begin(), names.end()));

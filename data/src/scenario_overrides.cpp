@@ -39,7 +39,7 @@ void applyScenarioAssignment(Scenario& scenario, const std::string& assignment) 
       throw LoadError(where, 0, 0,
                       key + ": expected " + (d ? "at most 7 days" : expected) + ", got \"" +
                           clipText(value) + "\"");
-    scenario.outage_extend = *d;
+    info->set(scenario, static_cast<double>(*d));
     return;
   }
   const auto v = parseNumber(value);
@@ -47,7 +47,7 @@ void applyScenarioAssignment(Scenario& scenario, const std::string& assignment) 
     throw LoadError(where, 0, 0,
                     key + ": expected a factor from " + formatNumber(info->min) + " to " +
                         formatNumber(info->max) + ", got \"" + clipText(value) + "\"");
-  scenario.*(info->factor) = *v;
+  info->set(scenario, *v);
 }
 
 }  // namespace breakerlab

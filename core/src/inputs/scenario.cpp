@@ -9,16 +9,22 @@
 namespace breakerlab {
 
 namespace {
-// outage_extend is a Micros, not a double: it has its own member pointer below.
 const std::array<ScenarioKeyInfo, 4> kKeys{{
-    {"scenario.outage.extend", true, 0, 7 * 24 * 3600.0 * kSecond, nullptr,
+    {"scenario.outage.extend", "Outage longer by", true, 0, 7 * 24 * 3600.0 * kSecond,
+     [](const Scenario& s) { return static_cast<double>(s.outage_extend); },
+     [](Scenario& s, double v) { s.outage_extend = static_cast<Micros>(std::llround(v)); },
      "the outage (the first run of unhealthy segments) lasts this much longer; what follows "
      "moves later"},
-    {"scenario.traffic.scale", false, 0.01, 100, &Scenario::traffic_scale,
-     "every traffic rate multiplied by this"},
-    {"scenario.latency.scale", false, 0.01, 100, &Scenario::latency_scale,
+    {"scenario.traffic.scale", "Traffic ×", false, 0.01, 100,
+     [](const Scenario& s) { return s.traffic_scale; },
+     [](Scenario& s, double v) { s.traffic_scale = v; }, "every traffic rate multiplied by this"},
+    {"scenario.latency.scale", "Latency ×", false, 0.01, 100,
+     [](const Scenario& s) { return s.latency_scale; },
+     [](Scenario& s, double v) { s.latency_scale = v; },
      "every dependency latency multiplied by this"},
-    {"scenario.capacity.scale", false, 0.01, 100, &Scenario::capacity_scale,
+    {"scenario.capacity.scale", "Capacity ×", false, 0.01, 100,
+     [](const Scenario& s) { return s.capacity_scale; },
+     [](Scenario& s, double v) { s.capacity_scale = v; },
      "the dependency's concurrency ceiling multiplied by this"},
 }};
 

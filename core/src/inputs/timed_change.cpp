@@ -4,102 +4,94 @@
 #include <array>
 #include <cmath>
 
+#include "breakerlab/core/inputs/config_keys.h"
+
 namespace breakerlab {
 
 namespace {
 using K = TimedKeyInfo::Kind;
 
-Micros micros(double v) {
-  return static_cast<Micros>(std::llround(v));
-}
-std::uint32_t count(double v) {
-  return static_cast<std::uint32_t>(std::llround(v));
-}
+// A key that may change during a replay: its name (its getter and setter are the config key's,
+// configKeys(), in microseconds for a duration), how the incident writer prints it, and what
+// happens to the work under way. In TimedKey's order.
+struct Row {
+  TimedKey key;
+  std::string_view name;
+  K kind;
+  std::string_view semantics;
+};
 
-// The semantics are the model's (core/src/replay/simulate.cpp);
+// The semantics are the model's (core/src/replay/timed_changes.cpp);
 // tests/core/inputs/timed_change_test.cpp holds a case for each.
-const std::array<TimedKeyInfo, 13> kKeys{{
+constexpr Row kRows[] = {
     {TimedKey::retry_max_attempts, "retry.max_attempts", K::count,
-     [](const Config& c) { return double(c.retry.max_attempts); },
-     [](Config& c, double v) { c.retry.max_attempts = count(v); },
      "requests that arrive later use the new limit; a retry already scheduled whose attempt "
      "number is now over the limit is not made: when it comes due its request ends with the "
      "failure it was retrying"},
     {TimedKey::retry_backoff_base, "retry.backoff.base", K::duration,
-     [](const Config& c) { return double(c.retry.base); },
-     [](Config& c, double v) { c.retry.base = micros(v); },
      "retries scheduled later use it; those already scheduled keep their time"},
     {TimedKey::retry_backoff_multiplier, "retry.backoff.multiplier", K::number,
-     [](const Config& c) { return c.retry.multiplier; },
-     [](Config& c, double v) { c.retry.multiplier = v; },
      "retries scheduled later use it; those already scheduled keep their time"},
     {TimedKey::retry_backoff_max, "retry.backoff.max", K::duration,
-     [](const Config& c) { return double(c.retry.max); },
-     [](Config& c, double v) { c.retry.max = micros(v); },
      "retries scheduled later use it; those already scheduled keep their time"},
     {TimedKey::retry_mode, "retry.mode", K::retry_mode,
-     [](const Config& c) { return double(static_cast<int>(c.retry.mode)); },
-     [](Config& c, double v) { c.retry.mode = static_cast<RetryMode>(count(v)); },
      "a request keeps the mode it arrived under, with every retry it makes: requests that "
      "arrive later use the new mode"},
     {TimedKey::timeout_attempt, "timeout.attempt", K::duration,
-     [](const Config& c) { return double(c.timeout.attempt); },
-     [](Config& c, double v) { c.timeout.attempt = micros(v); },
      "calls in flight keep the timeout they were sent with; attempts sent later use the new one"},
     {TimedKey::timeout_total, "timeout.total", K::duration,
-     [](const Config& c) { return double(c.timeout.total); },
-     [](Config& c, double v) { c.timeout.total = micros(v); },
      "calls in flight keep their deadline; attempts sent later (retries too) use the new one"},
     {TimedKey::pods, "load_balancer.pods", K::count,
-     [](const Config& c) { return double(c.load_balancer.pods); },
-     [](Config& c, double v) { c.load_balancer.pods = count(v); },
      "scaling up adds empty pods in rotation at once; scaling down takes the highest-numbered "
      "pods out of rotation at once: they take no new checkouts and finish what they hold "
      "(queued checkouts, calls, connections). Health checks start a new round at the change"},
     {TimedKey::pool_size, "pool.size", K::count,
-     [](const Config& c) { return double(c.pool.size); },
-     [](Config& c, double v) { c.pool.size = count(v); },
      "growing serves waiting calls at once; shrinking below what is in use closes no "
      "connection: a connection given back while the pod holds more than the new size is "
      "closed instead of going to the next waiter. 0 is unlimited"},
     {TimedKey::pool_max_wait, "pool.max_wait", K::duration,
-     [](const Config& c) { return double(c.pool.max_wait); },
-     [](Config& c, double v) { c.pool.max_wait = micros(v); },
      "calls that start waiting later use it; those already waiting keep their deadline"},
     {TimedKey::breaker_enabled, "breaker.enabled", K::toggle,
-     [](const Config& c) { return c.breaker.enabled ? 1.0 : 0.0; },
-     [](Config& c, double v) { c.breaker.enabled = v != 0; },
      "switched on, a breaker starts closed with an empty window at the change; it sees only "
      "the calls that start after it (calls in flight finish unseen). Switched off, it admits "
      "everything and its timers stop; the lane shows it disabled"},
     {TimedKey::cache_enabled, "fallback.cache.enabled", K::toggle,
-     [](const Config& c) { return c.cache.enabled ? 1.0 : 0.0; },
-     [](Config& c, double v) { c.cache.enabled = v != 0; },
      "from the change on, fallbacks look in the cache or not; what it holds is kept"},
     {TimedKey::cache_ttl, "fallback.cache.ttl", K::duration,
-     [](const Config& c) { return double(c.cache.ttl); },
-     [](Config& c, double v) { c.cache.ttl = micros(v); },
      "every lookup from the change on uses the new TTL, for entries old and new"},
-}};
+};
+
+const std::array<TimedKeyInfo, std::size(kRows)>& keys() {
+  static const std::array<TimedKeyInfo, std::size(kRows)> table = [] {
+    std::array<TimedKeyInfo, std::size(kRows)> out{};
+    for (std::size_t i = 0; i < std::size(kRows); ++i) {
+      const Row& r = kRows[i];
+      const ConfigKey& access = configKey(r.name);
+      out[i] = {r.key, r.name, r.kind, access.get, access.set, r.semantics};
+    }
+    return out;
+  }();
+  return table;
+}
 }  // namespace
 
 std::span<const TimedKeyInfo> timedKeys() {
-  return kKeys;
+  return keys();
 }
 
 const TimedKeyInfo& timedKeyInfo(TimedKey key) {
-  return kKeys[static_cast<std::size_t>(key)];
+  return keys()[static_cast<std::size_t>(key)];
 }
 
 std::optional<TimedKey> timedKeyFromString(std::string_view name) {
-  for (const TimedKeyInfo& k : kKeys)
+  for (const TimedKeyInfo& k : keys())
     if (k.name == name) return k.key;
   return std::nullopt;
 }
 
 std::string timedKeyList() {
   std::string out;
-  for (const TimedKeyInfo& k : kKeys) {
+  for (const TimedKeyInfo& k : keys()) {
     if (!out.empty()) out += ", ";
     out += k.name;
   }
@@ -138,7 +130,7 @@ std::string validateChanges(const std::vector<TimedChange>& changes, const Confi
     if (c.at < from || c.at > to) return name + ".at must be within the window";
     if (c.edits.empty()) return name + ".set must set at least one key";
     for (const ConfigEdit& e : c.edits)
-      if (static_cast<std::size_t>(e.key) >= kKeys.size() || !std::isfinite(e.value))
+      if (static_cast<std::size_t>(e.key) >= std::size(kRows) || !std::isfinite(e.value))
         return name + ".set has a value that is not a number";
   }
   const std::vector<Config> configs = configsOverRun(deployed, changes);

@@ -7,16 +7,6 @@ namespace breakerlab {
 namespace {
 using Kind = KnobSpec::Kind;
 
-double secondsOf(Micros t) {
-  return toSeconds(t);
-}
-Micros micros(double seconds) {
-  return fromSeconds(seconds);
-}
-std::uint32_t count(double v) {
-  return static_cast<std::uint32_t>(std::lround(v));
-}
-
 bool rateWindow(const Config& c) {
   return c.breaker.enabled && c.breaker.window_type != WindowType::consecutive;
 }
@@ -61,6 +51,8 @@ std::vector<KnobSpec> ownSpecs();
 const std::vector<KnobSpec>& specs() {
   static const std::vector<KnobSpec> all = [] {
     std::vector<KnobSpec> v = ownSpecs();
+    // Each of BreakerLab's own knobs edits the key its id names, through the key's accessor.
+    for (KnobSpec& k : v) k.key = &configKey(k.id);
     std::size_t after_generic = 0;
     for (std::size_t i = 0; i < v.size(); ++i) {
       const std::string_view id = v[i].id;
@@ -82,8 +74,6 @@ std::vector<KnobSpec> ownSpecs() {
   return {
       // Trip
       {"breaker.library", "Trip", "Breaker library", Kind::choice, "", 0, 6, 1, 0, libraryChoices(),
-       [](const Config& c) { return static_cast<double>(c.breaker.library); },
-       [](Config& c, double v) { c.breaker.library = static_cast<BreakerLibrary>(count(v)); },
        nullptr,
        "Whose rules the breaker follows: BreakerLab's generic machine or a library's own state "
        "machine, with that library's settings"},
@@ -97,8 +87,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.breaker.enabled ? 1.0 : 0.0; },
-       [](Config& c, double v) { c.breaker.enabled = v != 0; },
        nullptr,
        "Off: every call goes to the dependency"},
       {"breaker.placement",
@@ -111,15 +99,11 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"outside_retry", "Outside the retries"}, {"inside_retry", "Inside: every attempt"}},
-       [](const Config& c) { return static_cast<double>(c.breaker.placement); },
-       [](Config& c, double v) { c.breaker.placement = static_cast<BreakerPlacement>(count(v)); },
        [](const Config& c) {
          return c.breaker.enabled && c.breaker.library != BreakerLibrary::envoy;
        },
        "outside_retry: the breaker sees each request once; inside_retry: every attempt"},
-      {"breaker.scope", "Trip", "Breakers", Kind::choice, "", 0, 1, 1, 0, scopeChoices(),
-       [](const Config& c) { return static_cast<double>(c.breaker.scope); },
-       [](Config& c, double v) { c.breaker.scope = static_cast<StateScope>(count(v)); }, breakerOn,
+      {"breaker.scope", "Trip", "Breakers", Kind::choice, "", 0, 1, 1, 0, scopeChoices(), breakerOn,
        "per_pod: every pod keeps its own breaker and sees only the calls the load balancer sends "
        "it, as every library does in its process; shared: one breaker for the whole fleet (a "
        "distributed breaker)"},
@@ -135,8 +119,6 @@ std::vector<KnobSpec> ownSpecs() {
        {{"count", "Last N calls"},
         {"time", "Last N seconds"},
         {"consecutive", "Failures in a row"}},
-       [](const Config& c) { return static_cast<double>(c.breaker.window_type); },
-       [](Config& c, double v) { c.breaker.window_type = static_cast<WindowType>(count(v)); },
        breakerOn,
        "count: last N calls; time: last N seconds; consecutive: N failures in a row"},
       {"breaker.window.size",
@@ -149,8 +131,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.breaker.window_size); },
-       [](Config& c, double v) { c.breaker.window_size = count(v); },
        rateWindow,
        "Calls (count window) or seconds (time window)",
        kAnyLibrary,
@@ -166,8 +146,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.breaker.min_calls); },
-       [](Config& c, double v) { c.breaker.min_calls = count(v); },
        rateWindow,
        "No failure rate is computed below this many calls",
        kAnyLibrary,
@@ -183,8 +161,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.breaker.failure_rate_pct; },
-       [](Config& c, double v) { c.breaker.failure_rate_pct = v; },
        rateWindow,
        "Trips when this share of the window failed (at or above)"},
       {"breaker.consecutive_failures",
@@ -197,8 +173,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.breaker.consecutive_failures); },
-       [](Config& c, double v) { c.breaker.consecutive_failures = count(v); },
        [](const Config& c) {
          return c.breaker.enabled && c.breaker.window_type == WindowType::consecutive;
        },
@@ -216,8 +190,6 @@ std::vector<KnobSpec> ownSpecs() {
        10,
        0,
        {},
-       [](const Config& c) { return secondsOf(c.breaker.slow_call_duration) * 1000; },
-       [](Config& c, double v) { c.breaker.slow_call_duration = micros(v / 1000); },
        rateWindow,
        "A call longer than this is slow; 0 turns the slow-call rule off",
        kAnyLibrary,
@@ -234,8 +206,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.breaker.slow_call_rate_pct; },
-       [](Config& c, double v) { c.breaker.slow_call_rate_pct = v; },
        [](const Config& c) { return rateWindow(c) && c.breaker.slow_call_duration > 0; },
        "Trips when this share of the window was slow"},
       // Open interval
@@ -249,8 +219,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.5,
        1,
        {},
-       [](const Config& c) { return secondsOf(c.breaker.open_interval); },
-       [](Config& c, double v) { c.breaker.open_interval = micros(v); },
        breakerOn,
        "How long the breaker stays open before probing",
        kAnyLibrary,
@@ -266,8 +234,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.1,
        1,
        {},
-       [](const Config& c) { return c.breaker.backoff_multiplier; },
-       [](Config& c, double v) { c.breaker.backoff_multiplier = v; },
        breakerOn,
        "Each reopen in a row multiplies the interval by this"},
       {"breaker.open.backoff.max",
@@ -280,8 +246,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return secondsOf(c.breaker.backoff_max); },
-       [](Config& c, double v) { c.breaker.backoff_max = micros(v); },
        [](const Config& c) { return c.breaker.enabled && c.breaker.backoff_multiplier > 1; },
        "The longest open interval backoff can reach",
        kAnyLibrary,
@@ -297,8 +261,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.breaker.early_probe ? 1.0 : 0.0; },
-       [](Config& c, double v) { c.breaker.early_probe = v != 0; },
        breakerOn,
        "Go half-open as soon as the health check is seen green"},
       {"breaker.open.early_probe.poll",
@@ -311,8 +273,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.5,
        1,
        {},
-       [](const Config& c) { return secondsOf(c.breaker.early_probe_poll); },
-       [](Config& c, double v) { c.breaker.early_probe_poll = micros(v); },
        [](const Config& c) { return c.breaker.enabled && c.breaker.early_probe; },
        "How often the health check is read while open",
        kAnyLibrary,
@@ -329,8 +289,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.breaker.probes); },
-       [](Config& c, double v) { c.breaker.probes = count(v); },
        breakerOn,
        "Calls let through while half-open",
        kAnyLibrary,
@@ -346,8 +304,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.1,
        1,
        {},
-       [](const Config& c) { return secondsOf(c.breaker.probe_spacing); },
-       [](Config& c, double v) { c.breaker.probe_spacing = micros(v); },
        breakerOn,
        "Time between probes; 0: the next live calls",
        kAnyLibrary,
@@ -363,8 +319,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"all_succeed", "All probes succeed"}, {"rate", "Failure rate under threshold"}},
-       [](const Config& c) { return static_cast<double>(c.breaker.close_when); },
-       [](Config& c, double v) { c.breaker.close_when = static_cast<CloseRule>(count(v)); },
        breakerOn,
        "all_succeed: every probe must succeed; rate: probe failures under threshold"},
       {"breaker.half_open.reopen_on_first_failure",
@@ -377,8 +331,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.breaker.reopen_on_first_failure ? 1.0 : 0.0; },
-       [](Config& c, double v) { c.breaker.reopen_on_first_failure = v != 0; },
        breakerOn,
        "Decide at the first failed probe instead of after all of them"},
       // Timeout
@@ -392,8 +344,6 @@ std::vector<KnobSpec> ownSpecs() {
        10,
        0,
        {},
-       [](const Config& c) { return secondsOf(c.timeout.attempt) * 1000; },
-       [](Config& c, double v) { c.timeout.attempt = micros(v / 1000); },
        nullptr,
        "A call that has not answered by then fails as a timeout",
        kAnyLibrary,
@@ -409,8 +359,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.1,
        1,
        {},
-       [](const Config& c) { return secondsOf(c.timeout.total); },
-       [](Config& c, double v) { c.timeout.total = micros(v); },
        nullptr,
        "The whole retry loop, backoff included; 0: none",
        kAnyLibrary,
@@ -428,8 +376,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.retry.max_attempts); },
-       [](Config& c, double v) { c.retry.max_attempts = count(v); },
        nullptr,
        "Calls per request, the first included: 1 = no retries"},
       {"retry.backoff.kind",
@@ -442,8 +388,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"none", "No wait"}, {"fixed", "Fixed"}, {"exponential", "Exponential"}},
-       [](const Config& c) { return static_cast<double>(c.retry.backoff); },
-       [](Config& c, double v) { c.retry.backoff = static_cast<BackoffKind>(count(v)); },
        retrying,
        "Wait before a retry: none, the base, or base × multiplier^(n-1)"},
       {"retry.backoff.base",
@@ -456,8 +400,6 @@ std::vector<KnobSpec> ownSpecs() {
        10,
        0,
        {},
-       [](const Config& c) { return secondsOf(c.retry.base) * 1000; },
-       [](Config& c, double v) { c.retry.base = micros(v / 1000); },
        retrying,
        "The first retry's wait (before jitter)",
        kAnyLibrary,
@@ -473,8 +415,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.1,
        1,
        {},
-       [](const Config& c) { return c.retry.multiplier; },
-       [](Config& c, double v) { c.retry.multiplier = v; },
        retrying,
        "Each further retry waits this many times longer"},
       {"retry.backoff.max",
@@ -487,8 +427,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.5,
        1,
        {},
-       [](const Config& c) { return secondsOf(c.retry.max); },
-       [](Config& c, double v) { c.retry.max = micros(v); },
        retrying,
        "The longest wait; 0: no cap",
        kAnyLibrary,
@@ -505,8 +443,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"none", "None"}, {"full", "Full"}, {"equal", "Equal"}, {"decorrelated", "Decorrelated"}},
-       [](const Config& c) { return static_cast<double>(c.retry.jitter); },
-       [](Config& c, double v) { c.retry.jitter = static_cast<Jitter>(count(v)); },
        retrying,
        "Randomises the wait so that clients do not retry in step"},
       {"retry.mode",
@@ -519,14 +455,11 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"in_request", "In the request"}, {"background", "In the background"}},
-       [](const Config& c) { return static_cast<double>(c.retry.mode); },
-       [](Config& c, double v) { c.retry.mode = static_cast<RetryMode>(count(v)); },
        retrying,
        "in_request: the worker waits through the backoff and every retry; background: the first "
        "attempt answers the checkout and the retries run off the request path"},
       {"retry.budget.scope", "Retries", "Retry budget", Kind::choice, "", 0, 1, 1, 0,
-       scopeChoices(), [](const Config& c) { return static_cast<double>(c.retry.budget.scope); },
-       [](Config& c, double v) { c.retry.budget.scope = static_cast<StateScope>(count(v)); },
+       scopeChoices(),
        [](const Config& c) {
          return retrying(c) && (c.retry.budget.ratio > 0 || c.retry.token_bucket.capacity > 0);
        },
@@ -543,14 +476,10 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.cache.enabled ? 1.0 : 0.0; },
-       [](Config& c, double v) { c.cache.enabled = v != 0; },
        nullptr,
        "Off: a failed or rejected call fails the checkout"},
       {"fallback.cache.scope", "Fallback cache", "Caches", Kind::choice, "", 0, 1, 1, 0,
-       scopeChoices(), [](const Config& c) { return static_cast<double>(c.cache.scope); },
-       [](Config& c, double v) { c.cache.scope = static_cast<StateScope>(count(v)); },
-       [](const Config& c) { return c.cache.enabled; },
+       scopeChoices(), [](const Config& c) { return c.cache.enabled; },
        "per_pod: every pod caches the prices it fetched itself (an in-process cache); shared: one "
        "cache for the fleet (Redis, memcached)"},
       {"fallback.cache.ttl",
@@ -563,8 +492,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return secondsOf(c.cache.ttl); },
-       [](Config& c, double v) { c.cache.ttl = micros(v); },
        [](const Config& c) { return c.cache.enabled; },
        "A cached price older than this is not served",
        kAnyLibrary,
@@ -580,8 +507,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"sync", "Fetch on every checkout"}, {"cache_first", "Cache first"}},
-       [](const Config& c) { return static_cast<double>(c.pricing.mode); },
-       [](Config& c, double v) { c.pricing.mode = static_cast<PricingMode>(count(v)); },
        nullptr,
        "sync: every checkout fetches the price; cache_first: a cached price younger than the TTL "
        "answers at once and is refreshed in the background"},
@@ -596,8 +521,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.pool.size); },
-       [](Config& c, double v) { c.pool.size = count(v); },
        nullptr,
        "Connections to the dependency per pod; 0 = unlimited",
        kAnyLibrary,
@@ -614,8 +537,6 @@ std::vector<KnobSpec> ownSpecs() {
        0.1,
        1,
        {},
-       [](const Config& c) { return secondsOf(c.pool.max_wait); },
-       [](Config& c, double v) { c.pool.max_wait = micros(v); },
        boundedPool,
        "An attempt that waits this long for a connection fails as pool_exhausted; 0 = waits as "
        "long as it takes",
@@ -633,8 +554,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.workers.per_pod); },
-       [](Config& c, double v) { c.workers.per_pod = count(v); },
        nullptr,
        "Checkouts a pod works on at once; 0 = unlimited",
        kAnyLibrary,
@@ -651,8 +570,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.workers.queue); },
-       [](Config& c, double v) { c.workers.queue = count(v); },
        boundedWorkers,
        "Checkouts that may wait for a worker; with the queue full a checkout fails at once (503)",
        kAnyLibrary,
@@ -669,8 +586,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return static_cast<double>(c.load_balancer.pods); },
-       [](Config& c, double v) { c.load_balancer.pods = count(v); },
        nullptr,
        "Client pods behind the round-robin load balancer; the pool and the workers are per pod",
        kAnyLibrary,
@@ -686,8 +601,6 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {},
-       [](const Config& c) { return c.load_balancer.health_check.enabled ? 1.0 : 0.0; },
-       [](Config& c, double v) { c.load_balancer.health_check.enabled = v != 0; },
        nullptr,
        "On: the load balancer checks each pod and takes it out of rotation after failed checks "
        "(shown in the Pods lane)"},
@@ -701,16 +614,29 @@ std::vector<KnobSpec> ownSpecs() {
        1,
        0,
        {{"shared", "The request workers"}, {"separate", "A pool of their own"}},
-       [](const Config& c) { return static_cast<double>(c.load_balancer.health_check.pool); },
-       [](Config& c, double v) {
-         c.load_balancer.health_check.pool = static_cast<HealthCheckPool>(count(v));
-       },
        healthChecks,
        "shared: the request workers (a check fails when every worker is busy); separate: a pool "
        "of its own"},
   };
 }
 }  // namespace
+
+// The edge between a key's base unit and the knob's: a duration's microseconds shown in ms or
+// s, converted as toSeconds and fromSeconds do.
+double KnobSpec::get(const Config& config) const {
+  if (key == nullptr) return own_get(config);
+  const double base = key->get(config);
+  if (key->unit != ConfigKey::Unit::micros) return base;
+  const double seconds = base / kSecond;
+  return unit == "ms" ? seconds * 1000 : seconds;
+}
+
+void KnobSpec::set(Config& config, double value) const {
+  if (key == nullptr) return own_set(config, value);
+  if (key->unit == ConfigKey::Unit::micros)
+    value = static_cast<double>(fromSeconds(unit == "ms" ? value / 1000 : value));
+  key->set(config, value);
+}
 
 bool knobShown(const KnobSpec& knob, const Config& config) {
   return !knob.library || *knob.library == config.breaker.library;

@@ -64,8 +64,8 @@ KnobSpec number(std::string_view id, std::string_view group, std::string_view la
   k.max = max;
   k.step = step;
   k.decimals = decimals;
-  k.get = get;
-  k.set = set;
+  k.own_get = get;
+  k.own_set = set;
   k.applies = applies;
   k.tip = tip;
   k.library = library;

@@ -93,7 +93,7 @@ Config configWith(const Config& base, std::span<const KnobRange> knobs,
                   std::span<const double> values) {
   Config config = base;
   for (std::size_t i = 0; i < knobs.size() && i < values.size(); ++i)
-    if (knobs[i].knob != nullptr && knobs[i].knob->set != nullptr)
+    if (knobs[i].knob != nullptr && knobs[i].knob->editable())
       knobs[i].knob->set(config, values[i]);
   return config;
 }

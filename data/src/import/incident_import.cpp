@@ -120,18 +120,6 @@ std::string detectionReason(IncidentSource source, std::string_view text,
   throw LoadError(e.file(), e.line(), e.column(), reason + "; " + e.message());
 }
 
-// A line-based reader's file with CR-only line ends is one line to it: said before it reads
-// that line as a header or a record. (The YAML reader, which reads JSON incidents too, says it
-// itself; Prometheus and OTLP JSON take a CR as a blank.)
-void requireLineEnds(IncidentSource source, std::string_view text, const std::string& file_name) {
-  const bool line_based =
-      source == IncidentSource::request_log_csv || source == IncidentSource::request_log_jsonl ||
-      source == IncidentSource::postmortem_markdown || source == IncidentSource::postmortem_text;
-  if (line_based &&
-      data_detail::crOnlyLineEnds(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
-    throw LoadError(file_name, 1, 1, data_detail::crOnlyMessage());
-}
-
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -139,47 +127,185 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 }  // namespace
 
 namespace {
-// Each source's two names, in one table: the key workspaces store (docs/workspace.md: stable,
-// never shown) and the name the import report and the workbench show.
-struct SourceNames {
+ImportedIncident importRequestLog(RequestLog&& log, IncidentSource source,
+                                  const ImportOptions& options);
+RequestLogOptions requestLogOptions(const ImportOptions& options);
+
+std::string_view head64k(std::string_view text) {
+  return text.substr(0, std::min<std::size_t>(text.size(), 65536));
+}
+bool isRequestLog(std::string_view text, const RequestLogMapping& mapping, RequestLogFormat f) {
+  const auto log = detectRequestLog(head64k(text), mapping);
+  return log && *log == f;
+}
+
+// Reads a whole document of the source.
+using Opener = ImportedIncident (*)(IncidentSource source, std::string_view text,
+                                    const std::string& file_name, const ImportOptions& options);
+// Reads a file of the source a buffer at a time, never whole (request logs).
+using Streamer = ImportedIncident (*)(IncidentSource source, const std::filesystem::path& path,
+                                      const ImportOptions& options);
+
+ImportedIncident openPostmortem(IncidentSource source, std::string_view text,
+                                const std::string& file_name, const ImportOptions& options) {
+  using namespace data_detail;
+  const PostmortemFacts facts = source == IncidentSource::postmortem_markdown
+                                    ? readFencedPostmortem(text, file_name)
+                                    : readTextPostmortem(text, file_name);
+  ImportedIncident out = buildIncident(facts, file_name, options);
+  out.source = source;
+  if (std::string problem = validate(out.incident); !problem.empty())
+    throw LoadError(file_name, 0, 0,
+                    "the incident built from the document is not valid: " + problem);
+  return out;
+}
+
+template <RequestLogFormat format>
+ImportedIncident openRequestLog(IncidentSource source, std::string_view text,
+                                const std::string& file_name, const ImportOptions& options) {
+  return importRequestLog(parseRequestLog(text, file_name, format, requestLogOptions(options)),
+                          source, options);
+}
+template <RequestLogFormat format>
+ImportedIncident streamRequestLog(IncidentSource source, const std::filesystem::path& path,
+                                  const ImportOptions& options) {
+  return importRequestLog(readRequestLog(path, format, requestLogOptions(options)), source,
+                          options);
+}
+
+// Every source in one table, in the order the content is tested: its two names (the key
+// workspaces store, docs/workspace.md: stable, never shown; and the name the import report and
+// the workbench show), its detection test, how it is read, and whether it is read by lines (a
+// file with CR-only line ends is then refused before it is read). A document that declares its
+// format comes first; Prometheus and OTLP come before the request logs, since a response on one
+// line would read as one JSON Lines record. After the table, a name an incident has
+// (.yaml, .yml, .json) makes an incident, whose reader says what is wrong with it.
+struct SourceRow {
   IncidentSource source;
   std::string_view key;
   std::string_view display;
-};
-constexpr SourceNames kSourceNames[] = {
-    {IncidentSource::incident, "incident", "BreakerLab incident (breakerlab/1)"},
-    {IncidentSource::config, "config", "BreakerLab config (breakerlab-config/1)"},
-    {IncidentSource::postmortem_markdown, "postmortem_markdown",
-     "postmortem (Markdown with fenced blocks)"},
-    {IncidentSource::postmortem_text, "postmortem_text",
-     "postmortem (plain text with a UTC timeline)"},
-    {IncidentSource::request_log_csv, "request_log_csv", "request log (CSV)"},
-    {IncidentSource::request_log_jsonl, "request_log_jsonl", "request log (JSON Lines)"},
-    {IncidentSource::prometheus_range, "prometheus_range",
-     "Prometheus range query (query_range matrix)"},
-    {IncidentSource::otlp_traces, "otlp_traces", "OpenTelemetry traces (OTLP JSON)"},
-    {IncidentSource::unknown, "unknown", "unknown"},
+  bool (*detect)(std::string_view text, const RequestLogMapping& mapping);
+  Opener open;
+  Streamer stream = nullptr;
+  bool line_based = false;
 };
 
-const SourceNames& namesOf(IncidentSource source) {
-  for (const SourceNames& n : kSourceNames)
-    if (n.source == source) return n;
-  return kSourceNames[std::size(kSourceNames) - 1];  // unknown
+constexpr SourceRow kSources[] = {
+    {IncidentSource::incident, "incident", "BreakerLab incident (breakerlab/1)",
+     [](std::string_view text, const RequestLogMapping&) {
+       return declaresFormat(text, "breakerlab/1");
+     },
+     [](IncidentSource source, std::string_view text, const std::string& file_name,
+        const ImportOptions&) {
+       ImportedIncident out;
+       out.incident = parseIncident(text, file_name);
+       out.source = source;
+       out.report.source = file_name;
+       out.report.format = std::string(toString(source));
+       return out;
+     }},
+    {IncidentSource::config, "config", "BreakerLab config (breakerlab-config/1)",
+     [](std::string_view text, const RequestLogMapping&) {
+       return declaresFormat(text, "breakerlab-config/1");
+     },
+     [](IncidentSource, std::string_view, const std::string& file_name,
+        const ImportOptions&) -> ImportedIncident {
+       throw LoadError(file_name, 1, 1,
+                       "this is a config (breakerlab-config/1), not an incident: open an incident "
+                       "and use File > Load Config (or breakerlab-cli replay INCIDENT --config " +
+                           file_name + ")");
+     }},
+    {IncidentSource::prometheus_range, "prometheus_range",
+     "Prometheus range query (query_range matrix)",
+     [](std::string_view text, const RequestLogMapping&) { return looksLikePrometheusRange(text); },
+     [](IncidentSource, std::string_view text, const std::string& file_name,
+        const ImportOptions& options) {
+       return importPrometheusRange(text, file_name, options.request_log_config, nullptr,
+                                   options.prometheus_metrics);
+     }},
+    {IncidentSource::otlp_traces, "otlp_traces", "OpenTelemetry traces (OTLP JSON)",
+     [](std::string_view text, const RequestLogMapping&) { return looksLikeOtlpTraces(text); },
+     [](IncidentSource, std::string_view text, const std::string& file_name,
+        const ImportOptions& options) { return importOtlpTraces(text, file_name, options); }},
+    {IncidentSource::request_log_csv, "request_log_csv", "request log (CSV)",
+     [](std::string_view text, const RequestLogMapping& mapping) {
+       return isRequestLog(text, mapping, RequestLogFormat::csv);
+     },
+     openRequestLog<RequestLogFormat::csv>, streamRequestLog<RequestLogFormat::csv>, true},
+    {IncidentSource::request_log_jsonl, "request_log_jsonl", "request log (JSON Lines)",
+     [](std::string_view text, const RequestLogMapping& mapping) {
+       return isRequestLog(text, mapping, RequestLogFormat::jsonl);
+     },
+     openRequestLog<RequestLogFormat::jsonl>, streamRequestLog<RequestLogFormat::jsonl>, true},
+    {IncidentSource::postmortem_markdown, "postmortem_markdown",
+     "postmortem (Markdown with fenced blocks)",
+     [](std::string_view text, const RequestLogMapping&) {
+       return data_detail::looksLikeFencedPostmortem(text);
+     },
+     openPostmortem, nullptr, true},
+    {IncidentSource::postmortem_text, "postmortem_text",
+     "postmortem (plain text with a UTC timeline)",
+     [](std::string_view text, const RequestLogMapping&) {
+       return data_detail::looksLikeTextPostmortem(text);
+     },
+     openPostmortem, nullptr, true},
+    {IncidentSource::unknown, "unknown", "unknown", nullptr,
+     [](IncidentSource, std::string_view text, const std::string& file_name,
+        const ImportOptions&) -> ImportedIncident {
+       // Line-based formats read a file with CR-only line ends as one line, and match nothing.
+       if (data_detail::crOnlyLineEnds(head64k(text)))
+         throw LoadError(file_name, 1, 1, data_detail::crOnlyMessage());
+       throw LoadError(file_name, 0, 0,
+                       "not a document BreakerLab can open: expected a breakerlab/1 incident, a "
+                       "postmortem in Markdown with ```timing/```spec blocks, or a postmortem "
+                       "with a UTC timeline table");
+     }},
+};
+
+const SourceRow& rowOf(IncidentSource source) {
+  for (const SourceRow& r : kSources)
+    if (r.source == source) return r;
+  return kSources[std::size(kSources) - 1];  // unknown
+}
+
+// What the content is, by the table's tests in order; `by_name` when only the file's name says.
+struct Detected {
+  IncidentSource source = IncidentSource::unknown;
+  bool by_name = false;
+};
+Detected detectSource(std::string_view text, std::string_view file_name,
+                      const RequestLogMapping& mapping) {
+  text = data_detail::skipUtf8Bom(text);
+  for (const SourceRow& r : kSources)
+    if (r.detect != nullptr && r.detect(text, mapping)) return {r.source, false};
+  if (endsWith(file_name, ".yaml") || endsWith(file_name, ".yml") || endsWith(file_name, ".json"))
+    return {IncidentSource::incident, true};
+  return {};
+}
+}  // namespace
+
+namespace {
+// A line-based reader's file with CR-only line ends is one line to it: said before it reads
+// that line as a header or a record. (The YAML reader, which reads JSON incidents too, says it
+// itself; Prometheus and OTLP JSON take a CR as a blank.)
+void requireLineEnds(IncidentSource source, std::string_view text, const std::string& file_name) {
+  if (rowOf(source).line_based && data_detail::crOnlyLineEnds(head64k(text)))
+    throw LoadError(file_name, 1, 1, data_detail::crOnlyMessage());
 }
 }  // namespace
 
 std::string_view sourceKey(IncidentSource source) {
-  return namesOf(source).key;
+  return rowOf(source).key;
 }
 
 std::optional<IncidentSource> incidentSourceFromKey(std::string_view key) {
-  for (const SourceNames& n : kSourceNames)
-    if (n.key == key) return n.source;
+  for (const SourceRow& r : kSources)
+    if (r.key == key) return r.source;
   return std::nullopt;
 }
 
 std::string_view toString(IncidentSource source) {
-  return namesOf(source).display;
+  return rowOf(source).display;
 }
 
 std::string_view toString(ImportFinding::Kind kind) {
@@ -218,30 +344,11 @@ std::vector<std::string> ImportReport::lines() const {
 }
 
 IncidentSource detectIncidentSource(std::string_view text, std::string_view file_name) {
-  text = data_detail::skipUtf8Bom(text);
-  if (declaresFormat(text, "breakerlab/1")) return IncidentSource::incident;
-  if (declaresFormat(text, "breakerlab-config/1")) return IncidentSource::config;
-  // Before request logs: a response on one line would read as one JSON Lines record.
-  if (looksLikePrometheusRange(text)) return IncidentSource::prometheus_range;
-  if (looksLikeOtlpTraces(text)) return IncidentSource::otlp_traces;
-  if (auto log = detectRequestLog(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
-    return *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
-                                         : IncidentSource::request_log_jsonl;
-  if (data_detail::looksLikeFencedPostmortem(text)) return IncidentSource::postmortem_markdown;
-  if (data_detail::looksLikeTextPostmortem(text)) return IncidentSource::postmortem_text;
-  if (endsWith(file_name, ".yaml") || endsWith(file_name, ".yml") || endsWith(file_name, ".json"))
-    return IncidentSource::incident;  // its reader says what is wrong with it
-  return IncidentSource::unknown;
+  return detectSource(text, file_name, {}).source;
 }
 
 namespace {
-RequestLogFormat logFormatOf(IncidentSource source) {
-  return source == IncidentSource::request_log_csv ? RequestLogFormat::csv
-                                                   : RequestLogFormat::jsonl;
-}
-
-RequestLogOptions requestLogOptions(const ImportOptions& options, const std::string& file_name) {
-  (void)file_name;
+RequestLogOptions requestLogOptions(const ImportOptions& options) {
   RequestLogOptions o;
   o.mapping = options.request_log_mapping;
   if (options.progress) {
@@ -282,11 +389,6 @@ std::string fileHead(const std::filesystem::path& path) {
 }
 }  // namespace
 
-namespace {
-ImportedIncident importAs(IncidentSource source, std::string_view text,
-                          const std::string& file_name, const ImportOptions& options);
-}  // namespace
-
 ImportedIncident importIncident(std::string_view text, const std::string& file_name,
                                 const ImportOptions& options) {
   using namespace data_detail;
@@ -294,79 +396,21 @@ ImportedIncident importIncident(std::string_view text, const std::string& file_n
   // its NULs.
   requireNotWideEncoding(text.substr(0, std::min<std::size_t>(text.size(), 256)), file_name);
   text = skipUtf8Bom(text);
-  IncidentSource source = detectIncidentSource(text, file_name);
-  const bool declared = declaresFormat(text, "breakerlab/1");
-  // A request log whose columns only the mapping names (--map ts=when,...).
-  if (!options.request_log_mapping.empty() && !declared &&
-      (source == IncidentSource::unknown || source == IncidentSource::incident))
-    if (const auto log = detectRequestLog(text.substr(0, std::min<std::size_t>(text.size(), 65536)),
-                                          options.request_log_mapping))
-      source = *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
-                                             : IncidentSource::request_log_jsonl;
+  // With a mapping (--map ts=when,...), a request log whose columns only the mapping names.
+  const Detected detected = detectSource(text, file_name, options.request_log_mapping);
+  const IncidentSource source = detected.source;
   requireLineEnds(source, text, file_name);
   try {
-    return importAs(source, text, file_name, options);
+    return rowOf(source).open(source, text, file_name, options);
   } catch (const ImportCancelled&) {
     throw;
   } catch (const LoadError& e) {
     // Chosen by the file's name or by content: the error says why, for a file of another kind.
+    const bool declared = source == IncidentSource::incident && !detected.by_name;
     if (declared || source == IncidentSource::config || source == IncidentSource::unknown) throw;
     rethrowWithReason(e, source, text, file_name);
   }
 }
-
-namespace {
-ImportedIncident importAs(IncidentSource source, std::string_view text,
-                          const std::string& file_name, const ImportOptions& options) {
-  using namespace data_detail;
-  switch (source) {
-    case IncidentSource::incident: {
-      ImportedIncident out;
-      out.incident = parseIncident(text, file_name);
-      out.source = source;
-      out.report.source = file_name;
-      out.report.format = std::string(toString(source));
-      return out;
-    }
-    case IncidentSource::config:
-      throw LoadError(file_name, 1, 1,
-                      "this is a config (breakerlab-config/1), not an incident: open an incident "
-                      "and use File > Load Config (or breakerlab-cli replay INCIDENT --config " +
-                          file_name + ")");
-    case IncidentSource::postmortem_markdown:
-    case IncidentSource::postmortem_text: {
-      const PostmortemFacts facts = source == IncidentSource::postmortem_markdown
-                                        ? readFencedPostmortem(text, file_name)
-                                        : readTextPostmortem(text, file_name);
-      ImportedIncident out = buildIncident(facts, file_name, options);
-      out.source = source;
-      if (std::string problem = validate(out.incident); !problem.empty())
-        throw LoadError(file_name, 0, 0,
-                        "the incident built from the document is not valid: " + problem);
-      return out;
-    }
-    case IncidentSource::request_log_csv:
-    case IncidentSource::request_log_jsonl:
-      return importRequestLog(parseRequestLog(text, file_name, logFormatOf(source),
-                                              requestLogOptions(options, file_name)),
-                              source, options);
-    case IncidentSource::prometheus_range:
-      return importPrometheusRange(text, file_name, options.request_log_config, nullptr,
-                                   options.prometheus_metrics);
-    case IncidentSource::otlp_traces:
-      return importOtlpTraces(text, file_name, options);
-    case IncidentSource::unknown:
-      break;
-  }
-  // Line-based formats read a file with CR-only line ends as one line, and match nothing.
-  if (crOnlyLineEnds(text.substr(0, std::min<std::size_t>(text.size(), 65536))))
-    throw LoadError(file_name, 1, 1, crOnlyMessage());
-  throw LoadError(file_name, 0, 0,
-                  "not a document BreakerLab can open: expected a breakerlab/1 incident, a "
-                  "postmortem in Markdown with ```timing/```spec blocks, or a postmortem with a "
-                  "UTC timeline table");
-}
-}  // namespace
 
 ImportedIncident openIncidentFile(const std::filesystem::path& path, const ImportOptions& options) {
   const std::string file_head = fileHead(path);
@@ -374,22 +418,15 @@ ImportedIncident openIncidentFile(const std::filesystem::path& path, const Impor
       std::string_view(file_head).substr(0, std::min<std::size_t>(file_head.size(), 256)),
       path.string());
   const std::string_view head = data_detail::skipUtf8Bom(file_head);
-  // A document that declares itself is read whole, as what it says: a one-line JSON incident
-  // would otherwise pass for a JSON Lines request log.
-  const bool declared =
-      declaresFormat(head, "breakerlab/1") || declaresFormat(head, "breakerlab-config/1");
-  if (!declared && (looksLikePrometheusRange(head) || looksLikeOtlpTraces(head))) {
-    const std::string text = readTextFile(path);
-    return importIncident(text, path.string(), options);
-  }
-  if (const auto log = declared ? std::optional<RequestLogFormat>()
-                                : detectRequestLog(head, options.request_log_mapping)) {
-    const IncidentSource source = *log == RequestLogFormat::csv ? IncidentSource::request_log_csv
-                                                                : IncidentSource::request_log_jsonl;
+  // The head is told by the same table: a source read a buffer at a time (a request log) is
+  // streamed; anything else (a document that declares itself, a one-line JSON incident too)
+  // is read whole.
+  const IncidentSource source =
+      detectSource(head, path.string(), options.request_log_mapping).source;
+  if (const SourceRow& row = rowOf(source); row.stream != nullptr) {
     requireLineEnds(source, head, path.string());
     try {
-      return importRequestLog(readRequestLog(path, *log, requestLogOptions(options, path.string())),
-                              source, options);
+      return row.stream(source, path, options);
     } catch (const ImportCancelled&) {
       throw;
     } catch (const LoadError& e) {

@@ -79,7 +79,7 @@ KnobRange parseKnobRange(std::string_view text, const std::string& origin) {
   const std::size_t eq = text.find('=');
   const std::string_view id = trim(text.substr(0, eq));
   const KnobSpec* knob = findKnob(id);
-  if (knob == nullptr || knob->set == nullptr)
+  if (knob == nullptr || !knob->editable())
     fail(origin, 0,
          "unknown knob \"" + clipText(id, 40) + "\"; knobs are config keys such as " + knobIds() +
              " (`breakerlab-cli replay --set` takes the same)");

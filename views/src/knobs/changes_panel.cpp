@@ -1,4 +1,5 @@
 #include "breakerlab/views/changes_panel.h"
+#include "breakerlab/views/qt_text.h"
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -52,8 +53,7 @@ void ChangesPanel::setChanges(const Incident& incident, const std::vector<TimedC
     QString keys;
     for (const ConfigEdit& e : c.edits) {
       if (!keys.isEmpty()) keys += QStringLiteral(", ");
-      keys += QString::fromUtf8(timedKeyInfo(e.key).name.data(),
-                                static_cast<qsizetype>(timedKeyInfo(e.key).name.size()));
+      keys += qs(timedKeyInfo(e.key).name);
     }
     if (what.isEmpty()) what = keys;
     auto* box = new QCheckBox(what);

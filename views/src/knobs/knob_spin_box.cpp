@@ -1,4 +1,5 @@
 #include "breakerlab/views/knob_spin_box.h"
+#include "breakerlab/views/qt_text.h"
 
 #include <QLocale>
 
@@ -14,10 +15,7 @@ void KnobSpinBox::setKnob(const KnobSpec* knob, bool zero_text) {
   knob_ = knob;
   duration_ = knob != nullptr && knobIsDuration(*knob);
   // Also shows the value anew, in the knob's way.
-  setSpecialValueText(
-      knob != nullptr && zero_text
-          ? QString::fromUtf8(knob->zero.data(), static_cast<int>(knob->zero.size()))
-          : QString());
+  setSpecialValueText(knob != nullptr && zero_text ? qs(knob->zero) : QString());
 }
 
 QString KnobSpinBox::textFromValue(double value) const {

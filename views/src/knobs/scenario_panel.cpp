@@ -5,18 +5,10 @@
 #include <QGroupBox>
 #include <QVBoxLayout>
 
+#include "breakerlab/views/qt_text.h"
 #include "knobs/wheel_guard.h"
 
 namespace breakerlab::views {
-
-namespace {
-QString labelOf(std::string_view name) {
-  if (name == "scenario.outage.extend") return QObject::tr("Outage longer by");
-  if (name == "scenario.traffic.scale") return QObject::tr("Traffic ×");
-  if (name == "scenario.latency.scale") return QObject::tr("Latency ×");
-  return QObject::tr("Capacity ×");
-}
-}  // namespace
 
 ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
   auto* outer = new QVBoxLayout(this);
@@ -28,7 +20,7 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout(group);
   for (const ScenarioKeyInfo& k : scenarioKeys()) {
     auto* box = new QDoubleSpinBox;
-    box->setObjectName(QString::fromUtf8(k.name.data(), static_cast<qsizetype>(k.name.size())));
+    box->setObjectName(qs(k.name));
     box->setKeyboardTracking(false);
     takeWheelOnlyWithFocus(box);
     if (k.duration) {
@@ -41,17 +33,13 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
       box->setDecimals(2);
       box->setSingleStep(0.1);
     }
-    box->setToolTip(QString::fromUtf8(k.meaning.data(), static_cast<qsizetype>(k.meaning.size())));
-    form->addRow(labelOf(k.name), box);
+    box->setToolTip(qs(k.meaning));
+    form->addRow(qs(k.label), box);
     boxes_.push_back(box);
     connect(box, &QDoubleSpinBox::valueChanged, this, [this, &k](double v) {
       if (updating_) return;
       const Scenario before = scenario_;
-      if (k.duration) {
-        scenario_.outage_extend = fromSeconds(v);
-      } else {
-        scenario_.*(k.factor) = v;
-      }
+      k.set(scenario_, k.duration ? static_cast<double>(fromSeconds(v)) : v);
       if (!(scenario_ == before)) emit scenarioEdited(before, scenario_);
     });
   }
@@ -64,8 +52,7 @@ void ScenarioPanel::setScenario(const Scenario& scenario) {
   scenario_ = scenario;
   const auto keys = scenarioKeys();
   for (std::size_t i = 0; i < keys.size(); ++i)
-    boxes_[i]->setValue(keys[i].duration ? toSeconds(scenario.outage_extend)
-                                         : scenario.*(keys[i].factor));
+    boxes_[i]->setValue(keys[i].duration ? keys[i].get(scenario) / kSecond : keys[i].get(scenario));
   updating_ = false;
 }
 

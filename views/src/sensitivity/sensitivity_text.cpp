@@ -80,8 +80,7 @@ QString goalBoundText(const SensitivityGoal& goal, const MetricInfo* metric) {
   // The bound as written ("3 s", not "3.00 s").
   QString value = QLocale().toString(goal.value);
   if (metric != nullptr && !metric->unit.empty())
-    value += (metric->unit == "%" ? QString() : QStringLiteral(" ")) +
-             QString::fromUtf8(metric->unit.data(), static_cast<int>(metric->unit.size()));
+    value += (metric->unit == "%" ? QString() : QStringLiteral(" ")) + qs(metric->unit);
   return op + QStringLiteral(" ") + value;
 }
 

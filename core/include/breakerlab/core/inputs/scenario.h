@@ -23,11 +23,16 @@ struct Scenario {
   bool empty() const { return *this == Scenario{}; }
 };
 
+// One scenario key: its `--set` name, the label the workbench's Scenario group shows, its range
+// and its one getter and setter, in microseconds for a duration. The CLI's `--set`, the panel
+// and the undo step's merging all read this table (scenarioKeys()).
 struct ScenarioKeyInfo {
-  std::string_view name;  // "scenario.outage.extend"
-  bool duration;          // a duration (microseconds) or a factor
-  double min, max;        // allowed range (a factor: min..max; a duration: 0..max us)
-  double Scenario::*factor;
+  std::string_view name;   // "scenario.outage.extend"
+  std::string_view label;  // "Outage longer by"
+  bool duration;           // a duration (microseconds) or a factor
+  double min, max;         // allowed range (a factor: min..max; a duration: 0..max us)
+  double (*get)(const Scenario&);
+  void (*set)(Scenario&, double);
   std::string_view meaning;
 };
 std::span<const ScenarioKeyInfo> scenarioKeys();

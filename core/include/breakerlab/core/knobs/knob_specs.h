@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/config_keys.h"
 
 namespace breakerlab {
 
@@ -32,9 +33,7 @@ struct KnobSpec {
   std::string_view unit;  // shown in the spin box: "s", "ms", "%", "calls", ""
   double min = 0, max = 1, step = 1;
   int decimals = 0;
-  std::vector<KnobChoice> choices;         // Kind::choice
-  double (*get)(const Config&) = nullptr;  // number: value; toggle: 0/1; choice: index
-  void (*set)(Config&, double) = nullptr;
+  std::vector<KnobChoice> choices;           // Kind::choice
   bool (*applies)(const Config&) = nullptr;  // nullptr: always; else greyed out when false
   std::string_view tip;
   // Whose breaker the knob belongs to: nullopt for every library (timeouts, retries, pool,
@@ -49,6 +48,17 @@ struct KnobSpec {
   // "0" and accepted when typed. Empty: 0 is shown as a number. Say only what the model does
   // with 0 (core/), never a guess.
   std::string_view zero = {};
+  // What the knob edits. BreakerLab's own knobs: the config key named by `id`, through its one
+  // accessor (configKeys()), whose microseconds the knob shows in `unit` (ms or s). A library's
+  // knob: its own getter and setter, in the knob's unit (native_knob_specs.cpp).
+  const ConfigKey* key = nullptr;
+  double (*own_get)(const Config&) = nullptr;
+  void (*own_set)(Config&, double) = nullptr;
+
+  // The value in the knob's unit (number), 0/1 (toggle) or the choice's index.
+  double get(const Config& config) const;
+  void set(Config& config, double value) const;
+  bool editable() const { return key != nullptr || (own_get != nullptr && own_set != nullptr); }
 };
 
 // Whether a number knob is a duration (unit "ms" or "s"): shown in its natural unit ("33.2 s",
