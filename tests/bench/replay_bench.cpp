@@ -4,6 +4,7 @@
 
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
+#include "fleet_of_1000.h"
 
 namespace {
 
@@ -137,26 +138,7 @@ BENCHMARK(BM_Replay0908ScaledNoBreaker)->Arg(1'000'000)->Unit(benchmark::kMillis
 // second), 1: one breaker for the fleet. The pods' workers are unlimited: the fleet's cost is
 // the routing and the 1,000 breakers, not the worker queues.
 Incident fleetOf1000() {
-  Incident inc = incident0908();
-  inc.end = 600 * kSecond;
-  inc.traffic.lead_in = 10 * kSecond;
-  inc.traffic.rate = {{0, inc.end, 10'000, 10'000}};
-  DependencySegment healthy = inc.dependency.segments.front();
-  healthy.health = Health::green;
-  healthy.mix_start = healthy.mix_end = OutcomeMix{};
-  DependencySegment failing = healthy;
-  failing.state = "refused";
-  failing.health = Health::red;
-  failing.mix_start = failing.mix_end = OutcomeMix{0, 0.6, 0, 0};
-  DependencySegment a = healthy, b = failing, c = healthy;
-  a.from = -inc.traffic.lead_in, a.to = 120 * kSecond;
-  b.from = 120 * kSecond, b.to = 300 * kSecond;
-  c.from = 300 * kSecond, c.to = inc.end;
-  inc.dependency.segments = {a, b, c};
-  inc.dependency.health = {{120 * kSecond, 300 * kSecond, Health::red}};
-  inc.recorded = {};
-  inc.expect.clear();
-  inc.deployed.load_balancer.pods = 1000;
+  Incident inc = fleetOf1000(incident0908());
   return inc;
 }
 

@@ -15,6 +15,7 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/lanes_view.h"
+#include "fleet_of_1000.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "sensitivity_job.h"
@@ -161,26 +162,7 @@ BENCHMARK(BM_KnobToRepaintWhileMapping)
 // replay_bench), the breakers by pod expanded: one iteration scrolls them a wheel notch (3 pods)
 // and repaints the lanes. Only the pods on screen are rows of the plot.
 Incident fleetOf1000() {
-  Incident inc = bundled("inc-2026-0908-pricing.yaml");
-  inc.end = 600 * kSecond;
-  inc.traffic.lead_in = 10 * kSecond;
-  inc.traffic.rate = {{0, inc.end, 10'000, 10'000}};
-  DependencySegment healthy = inc.dependency.segments.front();
-  healthy.health = Health::green;
-  healthy.mix_start = healthy.mix_end = OutcomeMix{};
-  DependencySegment failing = healthy;
-  failing.state = "refused";
-  failing.health = Health::red;
-  failing.mix_start = failing.mix_end = OutcomeMix{0, 0.6, 0, 0};
-  DependencySegment a = healthy, b = failing, c = healthy;
-  a.from = -inc.traffic.lead_in, a.to = 120 * kSecond;
-  b.from = 120 * kSecond, b.to = 300 * kSecond;
-  c.from = 300 * kSecond, c.to = inc.end;
-  inc.dependency.segments = {a, b, c};
-  inc.dependency.health = {{120 * kSecond, 300 * kSecond, Health::red}};
-  inc.recorded = {};
-  inc.expect.clear();
-  inc.deployed.load_balancer.pods = 1000;
+  Incident inc = fleetOf1000(bundled("inc-2026-0908-pricing.yaml"));
   inc.deployed.breaker.scope = StateScope::per_pod;
   return inc;
 }
