@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
+#include <cstdio>
 
 #include "../yaml_source.h"
 #include "breakerlab/data/values.h"
@@ -182,12 +183,28 @@ StateTable parseStateTable(std::string_view text, const std::string& file_name) 
         src, *it, path,
         {"state", "match", "health", "latency", "outcomes", "refused_latency", "fitted"});
     StateBehaviour r;
-    r.name = readString(src, m.require("state"), m.path("state"));
+    // State names and match words are words of a document's lines: a control character (a CR,
+    // a tab) is never in one, and a written table could not give it back (fuzz_state_table).
+    auto readWord = [&](const YAML::Node& node, const std::string& at) {
+      std::string word = readString(src, node, at);
+      for (const char c : word) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+          char code[8];
+          std::snprintf(code, sizeof code, "0x%02X", u);
+          fail(src, node,
+               at + ": a control character (" + code +
+                   ") in a state name; state names and match words are words of the document");
+        }
+      }
+      return word;
+    };
+    r.name = readWord(m.require("state"), m.path("state"));
     if (auto* v = m.find("match")) {
       requireList(src, *v, m.path("match"));
       std::size_t k = 0;
       for (auto x = v->begin(); x != v->end(); ++x, ++k)
-        r.match.push_back(readString(src, *x, indexPath(m.path("match"), k)));
+        r.match.push_back(readWord(*x, indexPath(m.path("match"), k)));
     }
     if (r.match.empty()) r.match.push_back(r.name);
     if (auto* v = m.find("health"))
