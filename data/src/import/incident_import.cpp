@@ -221,7 +221,7 @@ constexpr SourceRow kSources[] = {
      [](IncidentSource, std::string_view text, const std::string& file_name,
         const ImportOptions& options) {
        return importPrometheusRange(text, file_name, options.request_log_config, nullptr,
-                                   options.prometheus_metrics);
+                                    options.prometheus_metrics);
      }},
     {IncidentSource::otlp_traces, "otlp_traces", "OpenTelemetry traces (OTLP JSON)",
      [](std::string_view text, const RequestLogMapping&) { return looksLikeOtlpTraces(text); },
