@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <filesystem>
 
+#include "breakerlab/core/outcome/pod_lanes.h"
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/core/tuning/calibrate.h"
 #include "breakerlab/data/calls_out.h"
@@ -87,6 +88,71 @@ INSTANTIATE_TEST_SUITE_P(Bundled, RequestLogRoundTrip,
 TEST(RequestLogRoundTrip, JsonLinesToo) {
   expectSameReplay(roundTrip("inc-2026-0908-pricing.yaml", RequestLogFormat::jsonl, true),
                    "0908 (JSON Lines)");
+}
+
+// Issue 31, item 4: a request log with a pod column brings the recorded fleet in. The log a
+// per-pod replay writes (12 Sep's breaker at 40 pods: each pod's own breaker, the rejected
+// attempts on their pods' lines) reads back as 40 pod lanes, and these are the lanes of the
+// breakers that wrote it: every trip, state for state, each boundary within the import's own
+// tolerance (the gap 99.9% of a pod's requests are within), as a boundary is only seen at the
+// pod's next request.
+TEST(RequestLogRoundTrip, APerPodFleetsLogReadsBackAsItsPodsBreakers) {
+  const Incident incident =
+      loadIncident(test::resourcePath("incidents/inc-2026-0912-payment-timeout.yaml"));
+  const WhatIf* what_if = incident.whatIf("breaker-at-40-pods");
+  ASSERT_NE(what_if, nullptr);
+  Config config = what_if->config;
+  config.breaker.scope = StateScope::per_pod;
+  const std::vector<TimedChange>& changes = what_if->changes ? *what_if->changes : incident.changes;
+  CallTrace trace;
+  const Result original = simulate(incident, config, trace, &changes);
+  ASSERT_EQ(original.pod_breakers.size(), 40u);
+  ASSERT_FALSE(trace.rejections.empty());
+  const auto log = tempFile("fleet-0912.csv");
+  writeCallsOut(log, RequestLogFormat::csv, original, trace);
+
+  ImportOptions options;
+  options.request_log_config = config;
+  ImportedIncident imported = openIncidentFile(log, options);
+  std::filesystem::remove(log);
+  const Incident& again = imported.incident;
+  ASSERT_EQ(again.recorded.pod_breakers.size(), 40u);
+  // Pods "0".."39" in the order of their numbers: recorded pod k is the replay's pod k+1.
+  EXPECT_EQ(again.recorded.pod_breakers[2].name, "2");
+  EXPECT_EQ(again.recorded.pod_breakers[10].name, "10");
+  EXPECT_EQ(again.deployed.load_balancer.pods, config.load_balancer.pods);
+  const auto check = std::find_if(again.expect.begin(), again.expect.end(), [](const auto& e) {
+    return e.kind == Expectation::Kind::lane && e.lane == kEveryPodLane;
+  });
+  ASSERT_NE(check, again.expect.end());
+  EXPECT_GE(check->within, 500 * kMillisecond);
+  ASSERT_NE(again.recorded.lane("breaker"), nullptr);  // the fleet at a glance
+
+  // Recorded from the replay's rejections against the replay's own lanes. The log is moved to
+  // the first request's second (t = 0 there): the replay's window starts at the incident's.
+  std::vector<Lane> recorded = again.recorded.pod_breakers;
+  const Micros shift = original.checkouts.front().arrival / kSecond * kSecond;
+  for (Lane& lane : recorded)
+    for (LaneInterval& i : lane.intervals) i.from += shift, i.to += shift;
+  std::vector<Lane> replayed = original.pod_breakers;
+  const PodLaneComparison c = comparePodLanes(recorded, replayed, check->within);
+  std::printf("[ fleet log ] %zu rejections, within %.2f s: %s (states line up: %zu)\n",
+              trace.rejections.size(), toSeconds(check->within), c.summary().c_str(),
+              c.states_match);
+  std::size_t trips_recorded = 0, trips_replayed = 0;
+  for (std::size_t k = 0; k < 40; ++k)
+    for (std::size_t i = 1; i < recorded[k].intervals.size(); ++i) {
+      trips_recorded += recorded[k].intervals[i - 1].state == "closed" &&
+                        recorded[k].intervals[i].state == "open";
+    }
+  for (std::size_t k = 0; k < 40; ++k)
+    for (std::size_t i = 1; i < replayed[k].intervals.size(); ++i)
+      trips_replayed += replayed[k].intervals[i - 1].state == "closed" &&
+                        replayed[k].intervals[i].state == "open";
+  std::printf("[ fleet log ] trips: %zu recorded, %zu replayed\n", trips_recorded, trips_replayed);
+  EXPECT_EQ(trips_recorded, trips_replayed);
+  EXPECT_EQ(c.states_match, 40u);
+  EXPECT_TRUE(c.allMatch()) << c.summary();
 }
 
 }  // namespace

@@ -24,6 +24,35 @@ std::string seconds(Micros t) {
 
 }  // namespace
 
+bool podNameLess(std::string_view a, std::string_view b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      // Runs of digits compare by value: without leading zeros, the longer is larger.
+      std::size_t ai = i, bj = j;
+      while (ai < a.size() && a[ai] == '0') ++ai;
+      while (bj < b.size() && b[bj] == '0') ++bj;
+      std::size_t ae = ai, be = bj;
+      while (ae < a.size() && digit(a[ae])) ++ae;
+      while (be < b.size() && digit(b[be])) ++be;
+      if (ae - ai != be - bj) return ae - ai < be - bj;
+      const int c = a.substr(ai, ae - ai).compare(b.substr(bj, be - bj));
+      if (c != 0) return c < 0;
+      i = ae;
+      j = be;
+      continue;
+    }
+    if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+    ++i;
+    ++j;
+  }
+  // Lexicographic over tokens (a character, or a run of digits by its value): a strict weak
+  // order, made total by plain text where the tokens are equal ("01" and "1").
+  if (i == a.size() && j == b.size()) return a < b;
+  return i == a.size();
+}
+
 PodLaneComparison comparePodLanes(const std::vector<Lane>& recorded,
                                   const std::vector<Lane>& replayed, Micros tolerance) {
   PodLaneComparison out;

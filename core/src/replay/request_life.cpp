@@ -52,6 +52,8 @@ bool Simulation::admitOutside(Micros t, Micros arrival, std::uint16_t pod, std::
     if (permit.waiting) return true;
     if (!permit.permitted) {
       lead_in_times_.failures = true;
+      if (trace_ != nullptr && record != kLeadInRecord) [[unlikely]]
+        traceRejection(t, arrival, key, record, 0, pod);
       if (record != kLeadInRecord) {
         ++facts_.rejected_calls;
         fallBack(record, pod, key, t, t - arrival);

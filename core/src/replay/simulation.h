@@ -88,6 +88,7 @@ class Simulation {
       trace_->calls.clear();
       trace_->keys.clear();
       trace_->pods.clear();
+      trace_->rejections.clear();
     }
   }
 
@@ -352,6 +353,12 @@ class Simulation {
 
   void serveTokens(Micros t, const std::vector<std::uint32_t>& tokens);
 
+  // A checkout's attempt the breaker rejected, for the request log a traced replay writes.
+  [[gnu::cold]] void traceRejection(Micros t, Micros request_start, std::uint32_t key,
+                                    std::uint32_t record, std::uint8_t attempt, std::uint16_t pod) {
+    trace_->rejections.push_back({t, request_start, record, key, pod, attempt});
+  }
+
   // Attempt `attempt` of a request at time t: the inside breaker, then a connection. Returns
   // whether the attempt is under way (false: the breaker rejected it and the request is over).
   [[gnu::always_inline]] bool startAttempt(Micros t, Micros request_start, std::uint32_t key,
@@ -364,6 +371,8 @@ class Simulation {
       if (permit.waiting) return true;
       if (!permit.permitted) {
         lead_in_times_.failures = true;
+        if (trace_ != nullptr && isCheckout(record)) [[unlikely]]
+          traceRejection(t, request_start, key, record, attempt, pod);
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
         // failure it was retrying. With retries in the background the attempt is retried later
         // like a failed one (the breaker said "not now").

@@ -153,12 +153,17 @@ void writeCallsOut(const std::filesystem::path& path, RequestLogFormat format, c
   std::vector<bool> called(result.checkouts.size(), false);
   for (const TracedCall& c : trace.calls)
     if (c.record < called.size()) called[c.record] = true;
+  // A checkout whose first attempt the breaker rejected has that line as its arrival.
+  for (const TracedRejection& r : trace.rejections)
+    if (r.attempt == 0 && r.record < called.size()) called[r.record] = true;
 
   BufferedOutput out(path);
   std::string& buffer = out.buffer();
   const bool csv = format == RequestLogFormat::csv;
   if (csv) {
-    buffer += "# Dependency calls of a BreakerLab replay; not_sent: a checkout that made no call\n";
+    buffer +=
+        "# Dependency calls of a BreakerLab replay; rejected: an attempt the pod's breaker "
+        "rejected; not_sent: a checkout that made no call otherwise\n";
     buffer += "timestamp,duration_ms,outcome,key,pod,request_id,attempt,request_start\n";
   }
   auto write = [&](const Line& l) {
@@ -168,17 +173,32 @@ void writeCallsOut(const std::filesystem::path& path, RequestLogFormat format, c
       appendJsonl(buffer, l);
     out.flushIfFull();
   };
-  // Merged in start order: the calls, and the checkouts without a call at their arrival.
-  std::size_t next_call = 0;
+  // Merged in start order: the calls, the rejected attempts (a rejection before a call at the
+  // same time), and the checkouts without either at their arrival.
+  std::size_t next_call = 0, next_rejection = 0;
+  auto writeUpTo = [&](Micros t) {
+    for (;;) {
+      const bool call = next_call < order.size() && trace.calls[order[next_call]].start <= t;
+      const bool rejection =
+          next_rejection < trace.rejections.size() && trace.rejections[next_rejection].at <= t;
+      if (rejection &&
+          (!call || trace.rejections[next_rejection].at <= trace.calls[order[next_call]].start)) {
+        const TracedRejection& r = trace.rejections[next_rejection++];
+        write({r.at, 0, r.request_start, r.record, r.key, r.pod, r.attempt, "rejected"});
+      } else if (call) {
+        const TracedCall& c = trace.calls[order[next_call++]];
+        write({c.start, c.duration, c.request_start, c.record, c.key, c.pod, c.attempt,
+               toString(c.outcome)});
+      } else {
+        return;
+      }
+    }
+  };
   for (std::uint32_t r = 0; r <= result.checkouts.size(); ++r) {
     const bool end = r == result.checkouts.size();
     const Micros arrival = end ? kNever : result.checkouts[r].arrival;
     if (!end && called[r]) continue;
-    while (next_call < order.size() && trace.calls[order[next_call]].start <= arrival) {
-      const TracedCall& c = trace.calls[order[next_call++]];
-      write({c.start, c.duration, c.request_start, c.record, c.key, c.pod, c.attempt,
-             toString(c.outcome)});
-    }
+    writeUpTo(arrival);
     if (end) break;
     const std::uint32_t key = r < trace.keys.size() ? trace.keys[r] : 0;
     const std::uint16_t pod = r < trace.pods.size() ? trace.pods[r] : 0;

@@ -351,6 +351,7 @@ namespace {
 RequestLogOptions requestLogOptions(const ImportOptions& options) {
   RequestLogOptions o;
   o.mapping = options.request_log_mapping;
+  o.half_open_probes = options.request_log_config.breaker.probes;
   if (options.progress) {
     o.progress = [progress = options.progress](std::uint64_t done, std::uint64_t total) {
       return progress(total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 1.0);

@@ -525,7 +525,12 @@ class Builder {
         pod_label = l;
         break;
       }
-    std::map<std::string, std::vector<const Series*>> by_pod;
+    struct ByPodName {
+      bool operator()(const std::string& a, const std::string& b) const {
+        return podNameLess(a, b);
+      }
+    };
+    std::map<std::string, std::vector<const Series*>, ByPodName> by_pod;
     if (!pod_label.empty())
       for (const Series* s : series) {
         if (!s->labels.contains(pod_label))
@@ -552,7 +557,7 @@ class Builder {
                       : std::string()));
       out_.incident.recorded.lanes.push_back(std::move(lane));
     } else {
-      // One lane per pod, sorted by the label's value (std::map's order): lane k stands beside
+      // One lane per pod, sorted by the label's value (podNameLess): lane k stands beside
       // the replay's pod k+1. A pod is out of service before its first sample and after its last.
       std::string names;
       std::size_t pod_trips = 0;

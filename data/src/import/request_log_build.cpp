@@ -4,7 +4,10 @@
 #include <bit>
 #include <numeric>
 
+#include "breakerlab/core/outcome/pod_lanes.h"
+#include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/values.h"
+#include "pod_breaker_inference.h"
 #include "request_log_rows.h"
 
 namespace breakerlab::data_detail {
@@ -12,7 +15,10 @@ namespace breakerlab::data_detail {
 namespace {
 
 constexpr std::uint32_t kNone = RecordedCalls::kNone;
-constexpr std::uint64_t kNoRequest = 0;  // the hash of a row without a request id
+constexpr std::uint64_t kNoRequest = 0;       // the hash of a row without a request id
+constexpr std::uint32_t kNoPod = UINT32_MAX;  // a row whose pod cell is empty
+// Kubernetes' longest name (a DNS subdomain): a longer pod cell is not a pod's name.
+constexpr std::size_t kMaxPodName = 253;
 // Durations and waits are packed into 32 bits of microseconds (about 71 minutes).
 constexpr Micros kMaxPackedMicros = UINT32_MAX;
 constexpr const char* kMaxPackedText = "4294.967295s (about 71 minutes)";
@@ -24,7 +30,8 @@ std::uint64_t requestHash(std::string_view id) {
 }
 
 bool isAnswer(std::uint8_t outcome) {
-  return outcome != kNotSent && outcome != static_cast<std::uint8_t>(CallOutcome::pool_exhausted);
+  return outcome != kNotSent && outcome != kRejected &&
+         outcome != static_cast<std::uint8_t>(CallOutcome::pool_exhausted);
 }
 
 template <typename T>
@@ -44,11 +51,11 @@ void RowCollector::fail(int line, int column, const std::string& message) const 
 std::uint64_t RowCollector::bytesNow() const {
   return capacityBytes(ts_) + capacityBytes(duration_) + capacityBytes(outcome_) +
          capacityBytes(attempt_) + capacityBytes(key_) + capacityBytes(request_) +
-         capacityBytes(waited_) + keys_.size() * 48;
+         capacityBytes(waited_) + capacityBytes(pod_) + (keys_.size() + pods_.size()) * 48;
 }
 
-void RowCollector::reserve(std::uint64_t rows, bool request_ids, bool attempts,
-                           bool request_starts) {
+void RowCollector::reserve(std::uint64_t rows, bool request_ids, bool attempts, bool request_starts,
+                           bool pods) {
   rows = std::min<std::uint64_t>(rows, options_.max_calls);
   ts_.reserve(rows);
   duration_.reserve(rows);
@@ -57,6 +64,7 @@ void RowCollector::reserve(std::uint64_t rows, bool request_ids, bool attempts,
   if (request_ids) request_.reserve(rows);
   if (attempts) attempt_.reserve(rows);
   if (request_starts) waited_.reserve(rows);
+  if (pods) pod_.reserve(rows);
 }
 
 void RowCollector::add(const RowFields& f, int line) {
@@ -164,6 +172,34 @@ void RowCollector::add(const RowFields& f, int line) {
     }
   }
 
+  std::uint32_t pod = kNoPod;
+  if (present(F::pod) && !value(F::pod).empty()) {
+    const std::string_view name = value(F::pod);
+    if (has_last_pod_ && name == last_pod_) {
+      pod = last_pod_id_;
+    } else {
+      if (name.size() > kMaxPodName)
+        fail(line, column(F::pod),
+             "pod: " + std::to_string(name.size()) + " characters, more than the " +
+                 std::to_string(kMaxPodName) + " of a pod's or host's name");
+      if (std::any_of(name.begin(), name.end(),
+                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+        fail(line, column(F::pod),
+             "pod: " + quote(name) + " has a control character (a pod's name is one line)");
+      auto it = pods_.find(name);
+      if (it == pods_.end()) {
+        if (pods_.size() >= kMaxRecordedPods)
+          fail(line, column(F::pod),
+               "pod: more than " + std::to_string(kMaxRecordedPods) + " distinct pods");
+        it = pods_.emplace(std::string(name), static_cast<std::uint32_t>(pods_.size())).first;
+      }
+      pod = it->second;
+      last_pod_.assign(name);
+      last_pod_id_ = pod;
+      has_last_pod_ = true;
+    }
+  }
+
   if (!ts_.empty() && *ts < ts_.back()) sorted_ = false;
   // A column first seen on a later line (JSON Lines) is filled in for the lines before it.
   auto ensure = [&](auto& column_vector, bool needed, auto fill) {
@@ -176,6 +212,7 @@ void RowCollector::add(const RowFields& f, int line) {
   ensure(request_, has_request, kNoRequest);
   ensure(attempt_, attempt != kNoAttempt, kNoAttempt);
   ensure(waited_, waited != 0, std::uint32_t{0});
+  ensure(pod_, pod != kNoPod, kNoPod);
 
   ts_.push_back(*ts);
   duration_.push_back(static_cast<std::uint32_t>(*duration));
@@ -185,8 +222,51 @@ void RowCollector::add(const RowFields& f, int line) {
     request_.push_back(has_request ? requestHash(value(F::request_id)) : kNoRequest);
   if (!attempt_.empty() || attempt != kNoAttempt) attempt_.push_back(attempt);
   if (!waited_.empty() || waited != 0) waited_.push_back(waited);
+  if (!pod_.empty() || pod != kNoPod) pod_.push_back(pod);
   if (ts_.size() == 1 || (ts_.size() & 0xffff) == 0)
     peak_ = std::max<std::uint64_t>(peak_, bytesNow());
+}
+
+// Each pod's breaker lane from its rows (pod_breaker_inference.h), over the incident's window:
+// the pods sorted by name, so recorded pod k stands beside the replay's pod k.
+void RowCollector::inferPodBreakers(RequestLog& log, const std::vector<std::uint32_t>& next_row) {
+  if (pod_.empty()) return;
+  std::vector<std::pair<std::string, std::uint32_t>> by_name(pods_.begin(), pods_.end());
+  std::sort(by_name.begin(), by_name.end(),
+            [](const auto& a, const auto& b) { return podNameLess(a.first, b.first); });
+  std::vector<std::uint32_t> rank(by_name.size());
+  for (std::size_t k = 0; k < by_name.size(); ++k) {
+    rank[by_name[k].second] = static_cast<std::uint32_t>(k);
+    log.pods.push_back(by_name[k].first);
+  }
+  PodBreakerInference inference(log.pods, options_.half_open_probes);
+  for (std::size_t r = 0; r < ts_.size(); ++r) {
+    if (pod_[r] == kNoPod) {
+      ++log.rows_without_pod;
+      continue;
+    }
+    if (outcome_[r] == kNotSent) continue;  // from the cache, no worker: says nothing of it
+    const Micros at = ts_[r] - log.origin;
+    if (outcome_[r] == kRejected) {
+      inference.add(rank[pod_[r]], at, at, PodEvidence::rejected);
+    } else if (attempt_[r] == 0) {
+      // A request's first call: its breaker let it through. The request may go on in retries
+      // inside the breaker's call (a breaker outside the retries records the whole request), so
+      // it is held until its last attempt ends.
+      Micros end = ts_[r] + duration_[r];
+      for (std::uint32_t k = next_row[r]; k != kNone; k = next_row[k])
+        end = std::max<Micros>(end, ts_[k] + (outcome_[k] == kRejected ? 0 : duration_[k]));
+      const Micros asked = at - (waited_.empty() ? 0 : waited_[r]);
+      inference.add(rank[pod_[r]], at, end - log.origin, PodEvidence::let_through, asked);
+    } else {
+      inference.add(rank[pod_[r]], at, at + duration_[r], PodEvidence::retry);
+    }
+  }
+  // Without a rejection the log cannot tell a closed breaker from one it does not record.
+  log.pod_request_gap_p999 = inference.requestGapQuantile(0.999);
+  if (inference.rejections() > 0)
+    log.pod_breakers = inference.lanes(0, requestLogWindowEnd(log.arrivals.back() - log.origin));
+  std::vector<std::uint32_t>().swap(pod_);
 }
 
 void RowCollector::checkpoint(std::uint64_t total_bytes) const {
@@ -214,6 +294,7 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
   if (!request_.empty()) request_.resize(n, kNoRequest);
   if (!attempt_.empty()) attempt_.resize(n, kNoAttempt);
   if (!waited_.empty()) waited_.resize(n, 0);
+  if (!pod_.empty()) pod_.resize(n, kNoPod);
   peak_ = std::max<std::uint64_t>(peak_, bytesNow());
 
   // 1. Start order, ties in log order. The permutation is applied to every column at once by
@@ -233,6 +314,7 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
       const std::uint64_t req = request_.empty() ? 0 : request_[s];
       const std::uint8_t att = attempt_.empty() ? 0 : attempt_[s];
       const std::uint32_t wait = waited_.empty() ? 0 : waited_[s];
+      const std::uint32_t pod = pod_.empty() ? kNoPod : pod_[s];
       std::size_t k = s;
       for (;;) {
         placed[k] = true;
@@ -242,6 +324,7 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
           if (!request_.empty()) request_[k] = req;
           if (!attempt_.empty()) attempt_[k] = att;
           if (!waited_.empty()) waited_[k] = wait;
+          if (!pod_.empty()) pod_[k] = pod;
           break;
         }
         ts_[k] = ts_[from], duration_[k] = duration_[from], key_[k] = key_[from];
@@ -249,6 +332,7 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
         if (!request_.empty()) request_[k] = request_[from];
         if (!attempt_.empty()) attempt_[k] = attempt_[from];
         if (!waited_.empty()) waited_[k] = waited_[from];
+        if (!pod_.empty()) pod_[k] = pod_[from];
         k = from;
       }
     }
@@ -379,7 +463,8 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
   std::vector<std::uint32_t> answer_index(n, kNone);
   std::uint32_t answers = 0;
   for (std::size_t r = 0; r < n; ++r) {
-    if (outcome_[r] == kNotSent) ++log.not_sent;
+    if (outcome_[r] == kNotSent || outcome_[r] == kRejected) ++log.not_sent;
+    if (outcome_[r] == kRejected) ++log.rejected;
     if (outcome_[r] == static_cast<std::uint8_t>(CallOutcome::pool_exhausted)) ++log.pool_exhausted;
     if (isAnswer(outcome_[r])) answer_index[r] = answers++;
   }
@@ -423,6 +508,11 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
     log.arrival_keys = std::move(keys);
     log.calls.first_of_request = std::move(firsts);
   }
+  // t = 0 is the first arrival's whole second.
+  const std::int64_t first = log.arrivals.front();
+  log.origin = (first >= 0 ? first : first - (kSecond - 1)) / kSecond * kSecond;
+  inferPodBreakers(log, next_row);
+
   std::vector<std::uint32_t>().swap(waited_);
   std::vector<std::uint32_t>().swap(key_);
   std::vector<bool>().swap(arrival);
@@ -436,9 +526,7 @@ RequestLog RowCollector::finish(RequestLogFormat format, std::uint64_t lines,
   std::vector<std::uint32_t>().swap(next_row);
   std::vector<std::uint32_t>().swap(answer_index);
 
-  // 7. t = 0 is the first arrival's whole second; the answers are compacted in place.
-  const std::int64_t first = log.arrivals.front();
-  log.origin = (first >= 0 ? first : first - (kSecond - 1)) / kSecond * kSecond;
+  // 7. Times from t = 0; the answers are compacted in place.
   for (Micros& t : log.arrivals) t -= log.origin;
   std::size_t w = 0;
   for (std::size_t r = 0; r < n; ++r) {

@@ -348,9 +348,17 @@ std::optional<std::uint8_t> parseLogOutcome(std::string_view text) {
   static constexpr std::string_view client[] = {
       "client_error", "4xx", "not_found", "invalid_argument", "bad_request", "business_error"};
   static constexpr std::string_view pool[] = {"pool_exhausted", "no_connection"};
-  static constexpr std::string_view not_sent[] = {
-      "not_sent",     "rejected", "short_circuited", "not_permitted", "call_not_permitted",
-      "circuit_open", "open",     "skipped",         "cached"};
+  static constexpr std::string_view not_sent[] = {"not_sent", "skipped", "cached"};
+  // The words of the breakers' refusals: resilience4j's CallNotPermittedException, Hystrix's
+  // SHORT_CIRCUITED, opossum's "Breaker is open" (EOPENBREAKER), gobreaker's ErrOpenState, Polly's
+  // and cockatiel's BrokenCircuit.
+  static constexpr std::string_view rejected[] = {"rejected",           "short_circuited",
+                                                  "not_permitted",      "call_not_permitted",
+                                                  "circuit_open",       "open",
+                                                  "open_circuit",       "eopenbreaker",
+                                                  "broken_circuit",     "breaker_open",
+                                                  "open_state",         "callnotpermittedexception",
+                                                  "brokencircuiterror", "brokencircuitexception"};
   auto in = [&](const auto& list) {
     return std::find(std::begin(list), std::end(list), w) != std::end(list);
   };
@@ -361,6 +369,7 @@ std::optional<std::uint8_t> parseLogOutcome(std::string_view text) {
   if (in(client)) return o(CallOutcome::client_error);
   if (in(pool)) return o(CallOutcome::pool_exhausted);
   if (in(not_sent)) return kNotSent;
+  if (in(rejected)) return kRejected;
   return std::nullopt;
 }
 

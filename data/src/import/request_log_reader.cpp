@@ -123,7 +123,8 @@ RequestLog readWith(const std::string& file, RequestLogFormat format,
           if (!reserved) {
             rows.reserve(line_bound, parser.has(RequestLogField::request_id),
                          parser.has(RequestLogField::attempt),
-                         parser.has(RequestLogField::request_start));
+                         parser.has(RequestLogField::request_start),
+                         parser.has(RequestLogField::pod));
             reserved = true;
           }
           rows.add(fields, number);
@@ -133,7 +134,7 @@ RequestLog readWith(const std::string& file, RequestLogFormat format,
       throw LoadError(file, 0, 0, "empty: expected a header line naming the columns");
   } else {
     JsonlRowParser parser(file, options.mapping, rows);
-    rows.reserve(line_bound, false, false, false);
+    rows.reserve(line_bound, false, false, false, false);
     forEachLine(
         file, buffer, fill,
         [&](std::string_view line, int number) {

@@ -15,6 +15,9 @@ namespace breakerlab::data_detail {
 
 // A row's outcome: one of CallOutcome's answers, or a request that made no call.
 inline constexpr std::uint8_t kNotSent = 0xff;
+// A request its pod's breaker rejected (rejected, short_circuited, CallNotPermitted): made no call
+// either, and tells that the breaker was not closed then (pod_breaker_inference.h).
+inline constexpr std::uint8_t kRejected = 0xfe;
 inline constexpr std::uint8_t kNoAttempt = 0xff;
 
 // The field a header name (or JSON key) stands for, by the usual names; nullopt for others.
@@ -29,7 +32,8 @@ std::string unitSuffix(std::string_view name);
 std::optional<std::int64_t> parseLogTimestamp(std::string_view text, std::string& unit);
 // A duration: a number in `unit` ("ms" by default) or with its own unit suffix.
 std::optional<Micros> parseLogDuration(std::string_view text, std::string_view unit);
-// An outcome word or an HTTP status; kNotSent for a request that made no call.
+// An outcome word or an HTTP status; kNotSent for a request that made no call, kRejected for one
+// its breaker rejected.
 std::optional<std::uint8_t> parseLogOutcome(std::string_view text);
 std::optional<std::uint8_t> parseLogStatus(std::string_view text);
 
@@ -67,7 +71,7 @@ class RowCollector {
   RowCollector(std::string file, const RequestLogOptions& options);
   // Sizes the columns for at most `rows` rows (the file's line count), so they never grow past
   // it: a vector's doubling would double the peak.
-  void reserve(std::uint64_t rows, bool request_ids, bool attempts, bool request_starts);
+  void reserve(std::uint64_t rows, bool request_ids, bool attempts, bool request_starts, bool pods);
   // Reads the fields of line `line`; throws LoadError at the offending field.
   void add(const RowFields& fields, int line);
   // `total_bytes`: the input's size, for the progress calls between the linking steps (where
@@ -83,6 +87,9 @@ class RowCollector {
   [[noreturn]] void fail(int line, int column, const std::string& message) const;
   // Reports progress (all bytes read) and throws ImportCancelled when the callback says stop.
   void checkpoint(std::uint64_t total_bytes) const;
+  // Fills log.pods and log.pod_breakers from the pod column (times since the epoch, log.origin
+  // set); `next_row`: each row's next attempt of its request.
+  void inferPodBreakers(RequestLog& log, const std::vector<std::uint32_t>& next_row);
 
   std::string file_;
   RequestLogOptions options_;
@@ -93,6 +100,11 @@ class RowCollector {
   std::vector<std::uint32_t> key_;
   std::vector<std::uint64_t> request_;  // hash of the request id
   std::vector<std::uint32_t> waited_;   // request_start before ts, us
+  std::vector<std::uint32_t> pod_;      // the row's pod, in first-seen order; kNoPod without
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> pods_;
+  std::string last_pod_;
+  std::uint32_t last_pod_id_ = 0;
+  bool has_last_pod_ = false;
   std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> keys_;
   std::string last_key_;
   std::uint32_t last_key_id_ = 0;

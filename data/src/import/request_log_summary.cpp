@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "breakerlab/core/outcome/pod_lanes.h"
 #include "breakerlab/data/values.h"
 #include "request_log_rows.h"
 
@@ -207,6 +208,85 @@ DependencySummary summarizeDependency(const RecordedCalls& calls, Micros from, M
   return out;
 }
 
+namespace {
+
+// The pod column: as many client pods as the log names, and each pod's breaker as its rejections
+// show it, compared with the replay's pods by a lane check.
+void recordedFleet(RequestLog& log, Incident& incident, ImportReport& report) {
+  using K = ImportFinding::Kind;
+  if (log.pods.empty()) return;
+  std::string names;
+  for (const std::string& p : log.pods) {
+    if (names.size() >= 60) {
+      names += ", ...";
+      break;
+    }
+    names += (names.empty() ? "" : ", ") + clipText(p, 40);
+  }
+  report.add(K::recognised, 0, "pods",
+             std::to_string(log.pods.size()) + " in the pod column (" + names +
+                 "), sorted by name: recorded pod k stands beside the replay's pod k");
+  if (log.rows_without_pod > 0)
+    report.add(K::note, 0, "pods",
+               std::to_string(log.rows_without_pod) +
+                   " lines have no pod: they count for the fleet, not for a pod's lane");
+  LoadBalancerConfig& lb = incident.deployed.load_balancer;
+  if (lb.pods == 1 && log.pods.size() > 1) {
+    lb.pods = static_cast<std::uint32_t>(log.pods.size());
+    report.add(K::assumed, 0, "load_balancer.pods",
+               std::to_string(log.pods.size()) + ": one client pod per pod in the log");
+  } else if (lb.pods != log.pods.size()) {
+    report.add(K::note, 0, "load_balancer.pods",
+               "the config has " + std::to_string(lb.pods) + " pods, the log " +
+                   std::to_string(log.pods.size()) +
+                   ": pods pair by position, the rest are not compared");
+  }
+  if (log.pod_breakers.empty()) {
+    report.add(K::note, 0, "pod lanes",
+               "no request was rejected by a breaker (rejected, short_circuited, "
+               "call_not_permitted...): the log cannot tell a closed breaker from one it does not "
+               "record, so no pod's breaker lane is drawn");
+    return;
+  }
+  std::size_t trips = 0;
+  for (const Lane& lane : log.pod_breakers)
+    for (std::size_t i = 1; i < lane.intervals.size(); ++i)
+      trips += lane.intervals[i - 1].state == "closed" && lane.intervals[i].state == "open";
+  // A boundary is read at the pod's first request after it: as precise as the pod's gaps
+  // between requests.
+  const Micros gap = log.pod_request_gap_p999;
+  report.add(K::assumed, 0, "pod lanes",
+             std::to_string(log.pod_breakers.size()) + " pods' breakers from their " +
+                 std::to_string(log.rejected) + " rejected requests and the calls let through (" +
+                 std::to_string(trips) +
+                 " trips): open from a rejection, half-open during the probes that follow, each "
+                 "boundary seen at the pod's next request (99.9% of a pod's requests are at most " +
+                 formatDuration(gap) + " apart)");
+  incident.recorded.pod_breakers = std::move(log.pod_breakers);
+  Lane fleet = fleetLaneOfPods(incident.recorded.pod_breakers, "breaker");
+  report.add(K::assumed, 0, "breaker lane",
+             "the fleet at a glance: open while any pod is open, half-open while none is and one "
+             "is half-open (" +
+                 std::to_string(fleet.intervals.size()) + " spells)");
+  incident.recorded.lanes.push_back(std::move(fleet));
+  if (incident.deployed.breaker.scope != StateScope::per_pod)
+    report.add(K::note, 0, "breaker.scope",
+               "the config's breaker is shared by the fleet, though each pod logged its own "
+               "rejections: set breaker.scope: per_pod to replay them");
+  Expectation e;
+  e.kind = Expectation::Kind::lane;
+  e.lane = std::string(kEveryPodLane);
+  e.within = std::max<Micros>(500 * kMillisecond, gap);
+  e.text = e.lane + " lane matches recorded within " + formatDuration(e.within);
+  incident.expect.push_back(e);
+  report.add(K::recognised, 0, "expect",
+             e.text +
+                 " (the gap 99.9% of a pod's consecutive requests are within, at least "
+                 "500 ms)");
+}
+
+}  // namespace
+
 Incident incidentFromRequestLog(RequestLog&& log, const Config& config, ImportReport& report) {
   using K = ImportFinding::Kind;
   Incident incident;
@@ -217,7 +297,7 @@ Incident incidentFromRequestLog(RequestLog&& log, const Config& config, ImportRe
   incident.source = clipText(path.filename().string());
   incident.start = 0;
   const Micros last = log.arrivals.back();
-  incident.end = (last / kSecond + 1) * kSecond;
+  incident.end = requestLogWindowEnd(last);
   if (incident.end - incident.start > 7 * 24 * 3600 * kSecond)
     throw LoadError(log.file, 0, 0,
                     "the log's requests span more than 7 days (" + formatSeconds(incident.end) +
@@ -251,9 +331,9 @@ Incident incidentFromRequestLog(RequestLog&& log, const Config& config, ImportRe
                  std::to_string(incident.traffic.recorded.size()) + " requests over " +
                  formatSeconds(incident.end) + " s");
   if (log.not_sent > 0)
-    report.add(
-        K::recognised, 0, "requests without a call",
-        std::to_string(log.not_sent) + " (rejected, no worker, or from the cache): arrivals only");
+    report.add(K::recognised, 0, "requests without a call",
+               std::to_string(log.not_sent) + " (rejected, no worker, or from the cache; " +
+                   std::to_string(log.rejected) + " of them rejected by a breaker): arrivals only");
   if (log.pool_exhausted > 0)
     report.add(K::recognised, 0, "attempts without a connection",
                std::to_string(log.pool_exhausted) + " (pool_exhausted): not answers");
@@ -272,6 +352,7 @@ Incident incidentFromRequestLog(RequestLog&& log, const Config& config, ImportRe
                    " lines are retries whose first call is not in the log, or repeat an attempt "
                    "number of their request: they answer by time only");
   if (!log.had_keys) report.add(K::assumed, 0, "keys", "no key column: one key for every request");
+  recordedFleet(log, incident, report);
   if (!log.sorted) report.add(K::note, 0, "order", "lines were not in start order; sorted");
   report.add(K::assumed, 0, "window",
              "0 s = " + std::to_string(log.origin / kSecond) +

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/core/outcome/fleet.h"
 
@@ -145,6 +147,37 @@ TEST(PodLanes, ALaneCheckNamesEveryPodOrOne) {
   result.pod_breakers[1] = lane("pod 2", {{"closed", 0}});
   EXPECT_EQ(check("every pod", 2 * s),
             std::pair(true, std::string("2 of 2 pods match; worst boundary 1 s off")));
+}
+
+// Importers order recorded pods with podNameLess, so that numbered instances pair with the
+// replay's pods in their order (a log's pods "0".."39", Prometheus's "pod-1".."pod-12").
+TEST(PodLanes, PodNamesAreOrderedWithTheirNumbersByValue) {
+  struct Case {
+    const char* a;
+    const char* b;
+    bool less;
+  };
+  const Case cases[] = {
+      {"9", "10", true},
+      {"10", "9", false},
+      {"pod-2", "pod-10", true},
+      {"pod-10", "pod-2", false},
+      {"10.0.0.9:8080", "10.0.0.10:8080", true},
+      {"checkout-7f9c-x2", "checkout-7f9c-x10", true},
+      {"a", "b", true},
+      {"pod", "pod-1", true},  // a prefix first
+      {"pod-1", "pod", false},
+      {"pod-1", "pod-1", false},  // irreflexive
+      {"01", "1", true},          // equal by value: plain text decides
+      {"1", "01", false},
+      {"pod-007", "pod-8", true},
+      {"x", "9", false},  // digits before letters, as in ASCII
+      {"-", "0", true},
+  };
+  for (const Case& c : cases) EXPECT_EQ(podNameLess(c.a, c.b), c.less) << c.a << " < " << c.b;
+  std::vector<std::string> names = {"pod-10", "pod-2", "pod-1", "pod-20", "pod-3"};
+  std::sort(names.begin(), names.end(), podNameLess);
+  EXPECT_EQ(names, (std::vector<std::string>{"pod-1", "pod-2", "pod-3", "pod-10", "pod-20"}));
 }
 
 }  // namespace

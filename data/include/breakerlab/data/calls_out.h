@@ -15,11 +15,13 @@ namespace breakerlab {
 // no date of their own), in microseconds since the epoch.
 inline constexpr std::int64_t kCallsOutEpoch = 1'767'225'600'000'000;
 
-// One line per call, sorted by start, and one `not_sent` line for each checkout that made no
-// call (rejected by the breaker, no worker or pod, served from the cache), so the log holds
-// every arrival. Columns: timestamp (ISO 8601, microseconds), duration_ms, outcome, key, pod,
-// request_id, attempt, request_start. Written as every output is (OutputFile: a regular file
-// atomically, a device, FIFO or - through). Throws LoadError naming the path and the OS reason.
+// One line per call, sorted by start; one `rejected` line for each attempt a breaker rejected
+// (so each pod's breaker can be read back from the log: pod_breaker_inference.h); and one
+// `not_sent` line for each checkout that made no call otherwise (no worker or pod, served from
+// the cache), so the log holds every arrival. Columns: timestamp (ISO 8601, microseconds),
+// duration_ms, outcome, key, pod, request_id, attempt, request_start. Written as every output is
+// (OutputFile: a regular file atomically, a device, FIFO or - through). Throws LoadError naming
+// the path and the OS reason.
 void writeCallsOut(const std::filesystem::path& path, RequestLogFormat format, const Result& result,
                    const CallTrace& trace);
 

@@ -72,6 +72,9 @@ struct RequestLogOptions {
   // reader throws ImportCancelled).
   std::function<bool(std::uint64_t done, std::uint64_t total)> progress;
   std::uint64_t max_calls = kMaxRequestLogCalls;
+  // How many requests a pod's half-open breaker lets through (the deployed breaker.probes), for
+  // reading each pod's breaker from a pod column (pod_breaker_inference.h).
+  std::uint32_t half_open_probes = 1;
 };
 
 class ImportCancelled : public LoadError {
@@ -96,6 +99,15 @@ struct RequestLog {
   std::uint64_t not_sent = 0;        // rows of requests that made no call
   std::uint64_t pool_exhausted = 0;  // attempts that got no connection (not answers)
   std::uint64_t unlinked = 0;        // retries whose request has no first call in the log
+  std::uint64_t rejected = 0;        // of not_sent: requests a breaker rejected
+  // The pod column: the pods by name, sorted, and each pod's breaker as its rows show it
+  // (rejections and calls let through; empty when the log has no rejection), in the same order.
+  std::vector<std::string> pods;
+  std::vector<Lane> pod_breakers;
+  std::uint64_t rows_without_pod = 0;  // lines with an empty pod cell while others have one
+  // 99.9% of the gaps between a pod's consecutive requests are at most this: how far off a pod
+  // lane's boundary may be.
+  Micros pod_request_gap_p999 = 0;
   bool had_request_ids = false;
   bool had_attempts = false;
   bool had_keys = false;
@@ -119,6 +131,12 @@ RequestLog parseRequestLog(std::string_view text, const std::string& file_name,
 // names `mapping` gives them.
 std::optional<RequestLogFormat> detectRequestLog(std::string_view head,
                                                  const RequestLogMapping& mapping = {});
+
+// The end of the window a log replays over: the second after its last arrival's (times since the
+// log's origin).
+inline Micros requestLogWindowEnd(Micros last_arrival) {
+  return (last_arrival / kSecond + 1) * kSecond;
+}
 
 // The dependency over time as a change-point summary of the calls (1-second bins, or wider for
 // long logs, merged while their failure share and latency stay alike): segments named by what

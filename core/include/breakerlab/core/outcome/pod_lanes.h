@@ -3,7 +3,7 @@
 // Result::pod_breakers), and the fleet at a glance drawn from recorded pod lanes. Pure functions
 // of lanes, tested with hand-made fleets (tests/core/outcome/pod_lanes_test.cpp).
 //
-// Pods pair by position: recorded lane k (importers order them by the instance's name) beside the
+// Pods pair by position: recorded lane k (importers order them by podNameLess) beside the
 // replay's pod k+1 (the load balancer's k-th pod). A record of instances "a", "b", "c" is
 // compared with the replay's pods 1, 2, 3.
 #include <cstddef>
@@ -42,6 +42,11 @@ struct PodLaneComparison {
   // "3 of 4 pods match; worst boundary 2.5 s off; pod-3: interval 2: recorded open ..."
   std::string summary() const;
 };
+
+// The order importers give recorded pods: by name, numbers within names by value ("pod-2"
+// before "pod-10", "9" before "10"), so that numbered instances pair with the replay's pods in
+// their order. Names equal but for leading zeros are ordered as plain text.
+bool podNameLess(std::string_view a, std::string_view b);
 
 // Compares recorded pod lane k with replayed pod lane k (compareLanes within `tolerance`).
 PodLaneComparison comparePodLanes(const std::vector<Lane>& recorded,

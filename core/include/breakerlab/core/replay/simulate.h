@@ -58,10 +58,20 @@ struct TracedCall {
   std::uint8_t attempt = 0;
   CallOutcome outcome = CallOutcome::success;
 };
+// An attempt of a checkout that its pod's breaker rejected: no call was made.
+struct TracedRejection {
+  Micros at = 0;             // when the breaker was asked
+  Micros request_start = 0;  // the checkout's arrival
+  std::uint32_t record = 0;
+  std::uint32_t key = 0;
+  std::uint16_t pod = 0;
+  std::uint8_t attempt = 0;
+};
 struct CallTrace {
-  std::vector<TracedCall> calls;    // in completion order
-  std::vector<std::uint32_t> keys;  // per checkout (also those that made no call)
-  std::vector<std::uint16_t> pods;  // per checkout: the pod that took it
+  std::vector<TracedCall> calls;            // in completion order
+  std::vector<std::uint32_t> keys;          // per checkout (also those that made no call)
+  std::vector<std::uint16_t> pods;          // per checkout: the pod that took it
+  std::vector<TracedRejection> rejections;  // in time order
 };
 
 // Replays `incident` with `config`. Pure and deterministic: the same incident, config and
