@@ -3,10 +3,12 @@
 // written as traces come back as the same replay.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "breakerlab/core/outcome/pod_lanes.h"
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
@@ -126,6 +128,94 @@ TEST(OtlpImport, AReplaysCallsWrittenAsTracesReplayToTheSameLaneAndFailures) {
     EXPECT_EQ(replayed.metrics.checkouts, original.metrics.checkouts) << name;
     (void)in_window;
   }
+}
+
+// Issue 31, item 4: traces whose resources name their pod (k8s.pod.name, or the SDK's
+// service.instance.id) bring the recorded fleet in. 12 Sep's breaker at 40 pods, each pod's own
+// breaker, written as traces: a checkout the breaker rejected is a server span with
+// resilience4j's CallNotPermittedException as its exception event. Read back, the 40 pods'
+// breakers are those of the replay that wrote them: every trip, each boundary within the
+// import's tolerance.
+TEST(OtlpImport, TracesNamingTheirPodsBringEachPodsBreakerIn) {
+  const Incident incident =
+      loadIncident(test::resourcePath("incidents/inc-2026-0912-payment-timeout.yaml"));
+  const WhatIf* what_if = incident.whatIf("breaker-at-40-pods");
+  ASSERT_NE(what_if, nullptr);
+  Config config = what_if->config;
+  config.breaker.scope = StateScope::per_pod;
+  const std::vector<TimedChange>& changes = what_if->changes ? *what_if->changes : incident.changes;
+  CallTrace trace;
+  const Result original = simulate(incident, config, trace, &changes);
+  ASSERT_EQ(original.pod_breakers.size(), 40u);
+
+  std::vector<bool> rejected(original.checkouts.size(), false);
+  for (const TracedRejection& r : trace.rejections)
+    if (r.attempt == 0) rejected[r.record] = true;
+  std::vector<json> per_record(original.checkouts.size(), json::array());
+  for (std::size_t i = 0; i < original.checkouts.size(); ++i) {
+    const CheckoutRecord& r = original.checkouts[i];
+    const std::uint64_t start = kEpochNs + static_cast<std::uint64_t>(r.arrival) * 1000;
+    json server =
+        span(traceId(i), 2, start, start + static_cast<std::uint64_t>(r.latency_us) * 1000,
+             json::array({attr("http.route", "/checkout")}));
+    if (rejected[i])
+      server["events"] = json::array(
+          {{{"name", "exception"},
+            {"attributes",
+             json::array({attr("exception.type",
+                               "io.github.resilience4j.circuitbreaker.CallNotPermittedException"),
+                          attr("exception.message",
+                               "CircuitBreaker 'payment' is OPEN and does not permit further "
+                               "calls")})}}});
+    per_record[i].push_back(server);
+  }
+  for (const TracedCall& c : trace.calls) {
+    if (c.outcome == CallOutcome::pool_exhausted) continue;
+    const std::uint64_t start = kEpochNs + static_cast<std::uint64_t>(c.start) * 1000;
+    json attrs = json::array({attr("server.address", "payment-provider")});
+    if (c.outcome == CallOutcome::timeout)
+      attrs.push_back(attr("error.type", "java.net.SocketTimeoutException"));
+    else
+      attrs.push_back(
+          intAttr("http.response.status_code", c.outcome == CallOutcome::success ? 200 : 503));
+    per_record[c.record].push_back(span(traceId(c.record), 3, start,
+                                        start + static_cast<std::uint64_t>(c.duration) * 1000,
+                                        attrs, c.outcome == CallOutcome::success ? 0 : 2));
+  }
+  std::string traces;
+  for (std::size_t i = 0; i < per_record.size(); ++i) {
+    // Even pods by the k8s attributes processor's name, odd ones by the SDK's instance id.
+    const std::uint16_t pod = trace.pods[i];
+    const std::string name = "checkout-" + std::to_string(pod);
+    json scope = {{"scope", {{"name", "test"}}}, {"spans", std::move(per_record[i])}};
+    json resource = {
+        {"resource",
+         {{"attributes",
+           json::array({attr("service.name", "checkout"),
+                        attr(pod % 2 == 0 ? "k8s.pod.name" : "service.instance.id", name)})}}},
+        {"scopeSpans", json::array({std::move(scope)})}};
+    traces += json{{"resourceSpans", json::array({std::move(resource)})}}.dump() + "\n";
+  }
+  ImportOptions options;
+  options.request_log_config = config;
+  const ImportedIncident imported = importIncident(traces, "fleet.jsonl", options);
+  const Incident& again = imported.incident;
+  ASSERT_EQ(again.recorded.pod_breakers.size(), 40u);
+  EXPECT_EQ(again.recorded.pod_breakers[9].name, "checkout-9");
+  EXPECT_EQ(again.recorded.pod_breakers[10].name, "checkout-10");
+  const auto check = std::find_if(again.expect.begin(), again.expect.end(), [](const auto& e) {
+    return e.kind == Expectation::Kind::lane && e.lane == kEveryPodLane;
+  });
+  ASSERT_NE(check, again.expect.end());
+  std::vector<Lane> recorded = again.recorded.pod_breakers;
+  const Micros shift = original.checkouts.front().arrival / kSecond * kSecond;
+  for (Lane& lane : recorded)
+    for (LaneInterval& i : lane.intervals) i.from += shift, i.to += shift;
+  const PodLaneComparison c = comparePodLanes(recorded, original.pod_breakers, check->within);
+  std::printf("[ fleet traces ] within %.2f s: %s\n", toSeconds(check->within),
+              c.summary().c_str());
+  EXPECT_EQ(c.states_match, 40u) << c.summary();
+  EXPECT_TRUE(c.allMatch()) << c.summary();
 }
 
 TEST(OtlpImport, OutcomesComeFromErrorTypeGrpcAndHttpStatus) {

@@ -40,7 +40,9 @@ struct Span {
   SpanKind kind = SpanKind::other;
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
-  std::string outcome;  // the request-log outcome word
+  std::string outcome;            // the request-log outcome word
+  std::string instance;           // the resource's k8s.pod.name or service.instance.id: the pod
+  bool breaker_rejected = false;  // an error that is a circuit breaker's rejection
 };
 
 std::string_view text(const json& v) {
@@ -98,6 +100,31 @@ bool contains(std::string_view haystack, std::string_view needle) {
   auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
                         [](char a, char b) { return std::tolower(a) == std::tolower(b); });
   return it != haystack.end();
+}
+
+// Whether a span records a circuit breaker's rejection: its error type, or an exception event's
+// type or message, as the libraries name it: resilience4j's CallNotPermittedException, Polly's
+// and cockatiel's BrokenCircuitException / BrokenCircuitError, opossum's "Breaker is open"
+// (code EOPENBREAKER), gobreaker's ErrOpenState ("circuit breaker is open"), Hystrix's
+// short-circuited calls.
+bool breakerRejection(const std::map<std::string, std::string>& attrs, const json& events) {
+  auto names = [](std::string_view what) {
+    for (std::string_view word :
+         {"CallNotPermitted", "BrokenCircuit", "EOPENBREAKER", "Breaker is open",
+          "circuit breaker is open", "short-circuited", "ShortCircuit", "OpenCircuit"})
+      if (contains(what, word)) return true;
+    return false;
+  };
+  for (const char* key : {"error.type", "exception.type", "exception.message"})
+    if (auto it = attrs.find(key); it != attrs.end() && names(it->second)) return true;
+  if (events.is_array())
+    for (const json& e : events)
+      if (e.is_object() && e.contains("attributes")) {
+        const auto ea = attributes(e["attributes"]);
+        for (const char* key : {"exception.type", "exception.message"})
+          if (auto it = ea.find(key); it != ea.end() && names(it->second)) return true;
+      }
+  return false;
 }
 
 // What a client span's call came to, in the request log's words.
@@ -180,18 +207,25 @@ class SpanReader {
     if (!resources.is_array()) fail(line, "resourceSpans: expected a list");
     for (const json& rs : resources) {
       if (!rs.is_object()) continue;
-      std::string service;
+      std::string service, instance;
       if (rs.contains("resource") && rs["resource"].is_object() &&
           rs["resource"].contains("attributes")) {
         const auto ra = attributes(rs["resource"]["attributes"]);
         if (auto it = ra.find("service.name"); it != ra.end()) service = it->second;
+        // The pod: Kubernetes' name for it where the k8s attributes processor added one, else
+        // the SDK's instance id.
+        for (const char* key : {"k8s.pod.name", "service.instance.id"})
+          if (auto it = ra.find(key); it != ra.end() && !it->second.empty()) {
+            instance = it->second;
+            break;
+          }
       }
       // scopeSpans; instrumentationLibrarySpans in collectors before 0.60.
       for (const char* scopes_key : {"scopeSpans", "instrumentationLibrarySpans"}) {
         if (!rs.contains(scopes_key) || !rs[scopes_key].is_array()) continue;
         for (const json& ss : rs[scopes_key]) {
           if (!ss.is_object() || !ss.contains("spans") || !ss["spans"].is_array()) continue;
-          for (const json& s : ss["spans"]) span(s, service, line);
+          for (const json& s : ss["spans"]) span(s, service, instance, line);
         }
       }
     }
@@ -205,12 +239,13 @@ class SpanReader {
   }
 
  private:
-  void span(const json& s, const std::string& service, int line) {
+  void span(const json& s, const std::string& service, const std::string& instance, int line) {
     if (!s.is_object()) fail(line, "a span: expected an object");
     if (spans.size() >= kMaxSpans)
       fail(line, "more than " + std::to_string(kMaxSpans) + " spans; export a shorter range");
     Span out;
     out.service = service;
+    out.instance = instance;
     out.trace = std::string(text(s.value("traceId", json())));
     if (out.trace.empty()) fail(line, "a span without a traceId");
     out.kind = kindOf(s.value("kind", json()));
@@ -252,6 +287,9 @@ class SpanReader {
         }
       if (out.target.empty()) ++unnamed_targets;
       out.outcome = outcomeOf(attrs, s.value("status", json()), s.value("events", json()));
+    } else if (s.contains("attributes") || s.contains("events")) {
+      out.breaker_rejected =
+          breakerRejection(attributes(s.value("attributes", json())), s.value("events", json()));
     }
     spans.push_back(std::move(out));
   }
@@ -395,6 +433,8 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
 
   struct Trace {
     std::optional<std::uint64_t> arrival_ns;  // the caller's first server span
+    std::string instance;                     // its pod
+    bool breaker_rejected = false;            // a span of the caller records a rejection
     std::vector<const Span*> calls;
   };
   std::unordered_map<std::string, Trace> traces;
@@ -402,19 +442,25 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
   for (const Span& s : spans) {
     const bool call = s.kind == SpanKind::client && s.target == dependency;
     const bool request = s.kind == SpanKind::server && s.service == caller;
-    if (!call && !request) continue;
+    const bool rejection = s.service == caller && s.breaker_rejected;
+    if (!call && !request && !rejection) continue;
     auto [it, added] = traces.try_emplace(s.trace);
     if (added) order.push_back(s.trace);
     if (call) it->second.calls.push_back(&s);
-    if (request && (!it->second.arrival_ns || s.start_ns < *it->second.arrival_ns))
+    if ((request || rejection) && (!it->second.arrival_ns || s.start_ns < *it->second.arrival_ns)) {
       it->second.arrival_ns = s.start_ns;
+      it->second.instance = s.instance;
+    }
+    if (rejection) it->second.breaker_rejected = true;
   }
 
   struct Row {
     std::uint64_t at_ns;
     std::string line;
     std::string about;  // the span or trace the row is made from, for errors
+    std::string pod;
   };
+  std::size_t rejected_requests = 0;
   std::vector<Row> rows;
   std::size_t requests_without_call = 0;
   std::size_t traces_without_server = 0;
@@ -428,10 +474,12 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
     const std::string request = "r" + std::to_string(request_number);
     if (t.calls.empty()) {
       ++requests_without_call;
+      rejected_requests += t.breaker_rejected ? 1 : 0;
       rows.push_back({*t.arrival_ns,
-                      std::to_string(*t.arrival_ns / 1000) + ",0,not_sent," + request + ",0," +
+                      std::to_string(*t.arrival_ns / 1000) + ",0," +
+                          (t.breaker_rejected ? "rejected," : "not_sent,") + request + ",0," +
                           std::to_string(*t.arrival_ns / 1000),
-                      "trace " + clipText(id)});
+                      "trace " + clipText(id), t.instance});
       continue;
     }
     const std::uint64_t arrival =
@@ -449,22 +497,37 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
                       std::to_string(c.start_ns / 1000) + "," +
                           std::to_string((c.end_ns - c.start_ns) / 1000) + "," + c.outcome + "," +
                           request + "," + std::to_string(k) + "," + std::to_string(arrival / 1000),
-                      "span " + clipText(c.id) + " of trace " + clipText(id)});
+                      "span " + clipText(c.id) + " of trace " + clipText(id), c.instance});
     }
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [](const Row& a, const Row& b) { return a.at_ns < b.at_ns; });
-  std::string csv = "timestamp_us,duration_us,outcome,request_id,attempt,request_start_us\n";
-  csv.reserve(csv.size() + rows.size() * 64);
+  // The pod column when the resources name their instances.
+  const bool pods =
+      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return !r.pod.empty(); });
+  std::string csv = "timestamp_us,duration_us,outcome,request_id,attempt,request_start_us";
+  csv += pods ? ",pod\n" : "\n";
+  csv.reserve(csv.size() + rows.size() * 80);
   for (const Row& r : rows) {
     csv += r.line;
+    if (pods) {
+      // Quoted, quotes doubled: an instance id may hold a comma.
+      csv += ",\"";
+      for (char ch : r.pod) csv += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      csv += '"';
+    }
     csv += '\n';
   }
   note(K::recognised, "requests",
        std::to_string(order.size()) + " traces through '" + clipText(caller) +
            "': " + std::to_string(rows.size() - requests_without_call) + " calls to '" +
            clipText(dependency) + "', " + std::to_string(requests_without_call) +
-           " requests that made none (served from the cache, rejected by the breaker)");
+           " requests that made none (" + std::to_string(rejected_requests) +
+           " of them rejected by a circuit breaker, by an error its caller recorded; the rest "
+           "served from the cache or not sent)");
+  if (pods)
+    note(K::recognised, "pods",
+         "each span's pod from its resource's k8s.pod.name, else service.instance.id");
   if (traces_without_server > 0)
     note(K::assumed, "arrivals",
          std::to_string(traces_without_server) + " traces have no server span of '" +
@@ -474,6 +537,7 @@ ImportedIncident importOtlpTraces(std::string_view text, const std::string& file
        "else the HTTP status (5xx server error, 4xx client error), else the span status");
 
   RequestLogOptions log_options;
+  log_options.half_open_probes = options.request_log_config.breaker.probes;
   if (options.progress)
     log_options.progress = [&](std::uint64_t done, std::uint64_t total) {
       return options.progress(total > 0 ? static_cast<double>(done) / static_cast<double>(total)
