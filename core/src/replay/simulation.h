@@ -4,8 +4,9 @@
 //   simulation_stages.cpp  set-up and the stages (lead-in, window, tail, report), in order;
 //   request_life.cpp       a request from arrival to its answer: breaker, attempts, retries,
 //                          fallback;
-//   client_pods.cpp        the client's pods: the load balancer, workers, call threads, the
-//                          connection pool and health checks;
+//   client_pods.cpp        the client's pods as the replay drives them: ClientPods
+//                          (parts/client_pods.h) owns their state and transitions, this file
+//                          records what they did and goes on with the request;
 //   timed_changes.cpp      the operators' changes made as their times come;
 //   run_reuse.cpp          standing in for runs under other worker limits, and joining tails.
 // The event loop (dispatch) and the hot path of a call (beginRequest, startAttempt, send) stay
