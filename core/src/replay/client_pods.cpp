@@ -23,10 +23,10 @@ void Simulation::arriveAtPod(Micros t, std::uint32_t key, std::uint32_t record,
     result_.checkouts[record].breaker_closed =
         breakers_.of(static_cast<std::uint16_t>(pod)).state() == BreakerState::closed;
   if (workers_limit_ > 0) {
-    const ClientPods::WorkerAsk worker = pods_.takeWorker(pod, workers_limit_);
+    const ClientPods::WorkerAsk worker = pods_.takeWorker(pod, podLimits());
     if (!worker.taken) {
       noteWorkersFull(worker.busy);
-      if (!pods_.queueForWorker(pod, {t, key, record, request}, config_.workers.queue) && counted) {
+      if (!pods_.queueForWorker(pod, {t, key, record, request}, podLimits()) && counted) {
         ++facts_.worker_rejections;
         finish(record, CheckoutOutcome::failed, FailReason::no_worker, 0);
       }
@@ -41,7 +41,7 @@ void Simulation::arriveAtPod(Micros t, std::uint32_t key, std::uint32_t record,
 
 // A worker of the call's pod to make the call on; without one the attempt fails at once.
 bool Simulation::takeCallThread(const PendingCall& call) {
-  const ClientPods::WorkerAsk worker = pods_.takeWorker(call.pod, workers_limit_);
+  const ClientPods::WorkerAsk worker = pods_.takeWorker(call.pod, podLimits());
   if (worker.taken) {
     noteWorkersFree(worker.busy);
     levels_.workers.set(call.at, pods_.workersBusy());
@@ -89,7 +89,7 @@ void Simulation::giveUp() {
 // The call's connection goes to the pod's next waiter, or back to the pool.
 void Simulation::releaseConnection(std::uint16_t pod, Micros t) {
   PendingCall waiter;
-  if (pods_.returnConnection(pod, pool_limit_, waiter)) {
+  if (pods_.returnConnection(pod, podLimits(), waiter)) {
     serveWaiter(waiter, t);
   } else {
     levels_.pool.set(t, pods_.poolBusy());

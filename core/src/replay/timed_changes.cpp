@@ -27,7 +27,7 @@ void Simulation::applyTimedChange(const TimedChange& change) {
   if (config_.pool.size > before.pool.size || (before.pool.size > 0 && config_.pool.size == 0))
     for (std::uint16_t pod = 0; pod < pods_.size(); ++pod)
       // A grown pool opens a connection for each waiter, up to its new size.
-      for (PendingCall waiter; pods_.belowConnectionLimit(pod, pool_limit_) &&
+      for (PendingCall waiter; pods_.belowConnectionLimit(pod, podLimits()) &&
                                pods_.nextConnectionWaiter(pod, waiter);) {
         serveWaiter(waiter, t);
         levels_.pool.set(t, pods_.openConnection(pod));

@@ -95,18 +95,19 @@ class ClientPods {
 
   // --- Workers ---------------------------------------------------------------------------
 
-  // A worker of `pod` when one is free under `limit`.
-  WorkerAsk takeWorker(std::uint32_t pod, std::uint32_t limit) {
+  // A worker of `pod` when one is free under the limit (which must not be 0, unlimited: then no
+  // worker is counted).
+  WorkerAsk takeWorker(std::uint32_t pod, const PodLimits& limits) {
     Pod& p = pods_[pod];
-    if (p.workers_busy >= limit) return {false, p.workers_busy};
+    if (p.workers_busy >= limits.workers) return {false, p.workers_busy};
     ++workers_busy_;
     return {true, p.workers_busy++};
   }
 
   // Queues a checkout that found no worker free. Whether the pod's queue had room.
-  bool queueForWorker(std::uint32_t pod, const WorkerWaiter& waiter, std::uint32_t queue_limit) {
+  bool queueForWorker(std::uint32_t pod, const WorkerWaiter& waiter, const PodLimits& limits) {
     std::deque<WorkerWaiter>& queue = pods_[pod].worker_queue;
-    if (queue.size() >= queue_limit) return false;
+    if (queue.size() >= limits.worker_queue) return false;
     queue.push_back(waiter);
     return true;
   }
@@ -173,18 +174,19 @@ class ClientPods {
   // (true), or to the pool (false). A pool shrunk below what it has in use closes connections as
   // they come back. (The waiter is written to the caller's call, not returned in an optional: the
   // copy of a call costs, twice per connection handed on.)
-  bool returnConnection(std::uint16_t pod, std::uint32_t limit, PendingCall& waiter) {
+  bool returnConnection(std::uint16_t pod, const PodLimits& limits, PendingCall& waiter) {
     Pod& p = pods_[pod];
-    if (p.pool_busy <= limit && !p.pool_queue.empty() && nextConnectionWaiter(pod, waiter))
+    if (p.pool_busy <= limits.connections && !p.pool_queue.empty() &&
+        nextConnectionWaiter(pod, waiter))
       return true;
     --p.pool_busy;
     --pool_busy_;
     return false;
   }
 
-  // Whether `pod` has fewer connections in use than `limit` (a grown pool opens new ones).
-  bool belowConnectionLimit(std::uint16_t pod, std::uint32_t limit) const {
-    return pods_[pod].pool_busy < limit;
+  // Whether `pod` has fewer connections in use than the limit (a grown pool opens new ones).
+  bool belowConnectionLimit(std::uint16_t pod, const PodLimits& limits) const {
+    return pods_[pod].pool_busy < limits.connections;
   }
 
   // A new connection of `pod` goes to a waiter (nextConnectionWaiter). Returns the connections
