@@ -1,5 +1,6 @@
-// The client's pods: the load balancer's round robin and health checks, each pod's workers and
-// call threads, and its connection pool.
+// The client's pods as the replay drives them: the pods' state and its transitions are
+// ClientPods' (replay/parts/client_pods.h); here the replay records what they did (facts,
+// levels, the worker limits a run stands for) and goes on with the request's life.
 #include <algorithm>
 
 #include "replay/simulation.h"
@@ -10,37 +11,29 @@ namespace breakerlab {
 void Simulation::arriveAtPod(Micros t, std::uint32_t key, std::uint32_t record,
                              std::uint32_t request) {
   const bool counted = record != kLeadInRecord;
-  const std::uint32_t pods = config_.load_balancer.pods;
-  if (client_.in_rotation == 0) {
+  if (pods_.inRotation() == 0) {
     if (counted) {
       ++facts_.no_pod_rejections;
       finish(record, CheckoutOutcome::failed, FailReason::no_pod, 0);
     }
     return;
   }
-  std::uint32_t pod;
-  do {
-    pod = client_.round_robin;
-    client_.round_robin = client_.round_robin + 1 == pods ? 0 : client_.round_robin + 1;
-  } while (!client_.pods[pod].in_rotation);
-  Pod& p = client_.pods[pod];
+  const std::uint32_t pod = pods_.pickPod(config_.load_balancer.pods);
   if (counted && config_.breaker.enabled && !breakers_.single())
     result_.checkouts[record].breaker_closed =
         breakers_.of(static_cast<std::uint16_t>(pod)).state() == BreakerState::closed;
   if (workers_limit_ > 0) {
-    if (p.workers_busy >= workers_limit_) {
-      noteWorkersFull(p.workers_busy);
-      if (p.worker_queue.size() < config_.workers.queue) {
-        p.worker_queue.push_back({t, key, record, request});
-      } else if (counted) {
+    const ClientPods::WorkerAsk worker = pods_.takeWorker(pod, podLimits());
+    if (!worker.taken) {
+      noteWorkersFull(worker.busy);
+      if (!pods_.queueForWorker(pod, {t, key, record, request}, podLimits()) && counted) {
         ++facts_.worker_rejections;
         finish(record, CheckoutOutcome::failed, FailReason::no_worker, 0);
       }
       return;
     }
-    noteWorkersFree(p.workers_busy);
-    ++p.workers_busy;
-    levels_.workers.set(t, ++client_.workers_busy);
+    noteWorkersFree(worker.busy);
+    levels_.workers.set(t, pods_.workersBusy());
   }
   if (!beginRequest(t, t, static_cast<std::uint16_t>(pod), key, record, request))
     releaseWorker(static_cast<std::uint16_t>(pod), t);
@@ -48,14 +41,13 @@ void Simulation::arriveAtPod(Micros t, std::uint32_t key, std::uint32_t record,
 
 // A worker of the call's pod to make the call on; without one the attempt fails at once.
 bool Simulation::takeCallThread(const PendingCall& call) {
-  Pod& p = client_.pods[call.pod];
-  if (p.workers_busy < workers_limit_) {
-    noteWorkersFree(p.workers_busy);
-    ++p.workers_busy;
-    levels_.workers.set(call.at, ++client_.workers_busy);
+  const ClientPods::WorkerAsk worker = pods_.takeWorker(call.pod, podLimits());
+  if (worker.taken) {
+    noteWorkersFree(worker.busy);
+    levels_.workers.set(call.at, pods_.workersBusy());
     return true;
   }
-  noteWorkersFull(p.workers_busy);
+  noteWorkersFull(worker.busy);
   PendingCall failed = call;
   failed.outcome = CallOutcome::pool_exhausted;
   if (isCheckout(call.record)) ++facts_.pool_exhausted;
@@ -68,44 +60,26 @@ bool Simulation::takeCallThread(const PendingCall& call) {
 // up on it; a call that never answers frees it at the attempt timeout.
 void Simulation::holdCallThread(Micros t, std::uint16_t pod, Micros true_latency, Micros duration) {
   const Micros busy = true_latency == kNever ? duration : std::max(duration, true_latency);
-  client_.thread_releases.push_back({t + busy, pod});
-  std::push_heap(client_.thread_releases.begin(), client_.thread_releases.end(), std::greater<>{});
+  pods_.holdThread(pod, t + busy);
 }
 
 void Simulation::releaseCallThread() {
-  std::pop_heap(client_.thread_releases.begin(), client_.thread_releases.end(), std::greater<>{});
-  const ClientState::ThreadRelease r = client_.thread_releases.back();
-  client_.thread_releases.pop_back();
+  const ClientPods::ThreadRelease r = pods_.popThreadRelease();
   releaseWorker(r.pod, r.at);
 }
 
 // Takes a connection of the call's pod, or queues the call for one. Returns whether it got one.
 bool Simulation::takeConnection(const PendingCall& call) {
-  Pod& p = client_.pods[call.pod];
-  if (p.pool_busy < pool_limit_) {
-    ++p.pool_busy;
-    levels_.pool.set(call.at, ++client_.pool_busy);
-    if (call.at >= incident_.start) ++facts_.pool_acquisitions;
-    return true;
-  }
-  const Micros max_wait = config_.pool.max_wait;
-  const Micros give_up_at = max_wait > 0 ? call.at + max_wait : kNever;
-  const std::uint32_t w = client_.addWaiter(call, give_up_at);
-  p.pool_queue.push_back(w);
-  if (max_wait > 0) client_.addGiveUp({w, client_.pool_waiters[w].generation, give_up_at});
-  return false;
+  if (!pods_.takeConnection(call, podLimits())) return false;
+  levels_.pool.set(call.at, pods_.poolBusy());
+  if (call.at >= incident_.start) ++facts_.pool_acquisitions;
+  return true;
 }
 
 // A waiter's max wait ran out: the attempt fails with pool_exhausted.
 void Simulation::giveUp() {
-  const ClientState::GiveUp g = client_.give_ups.front();
-  client_.give_ups.pop_front();
-  PoolWaiter& w = client_.pool_waiters[g.waiter];
-  if (w.generation != g.generation || w.done) return;
-  w.done = true;  // the pod's queue frees it when it reaches it
-  PendingCall call = w.call;
-  call.at = g.at;
-  call.duration = static_cast<std::int32_t>(g.at - w.call.at);
+  PendingCall call;
+  if (!pods_.popGiveUp(call)) return;  // it had its connection, or its slot went to a later one
   call.outcome = CallOutcome::pool_exhausted;
   if (isCheckout(call.record)) ++facts_.pool_exhausted;
   lead_in_times_.failures = true;
@@ -114,86 +88,58 @@ void Simulation::giveUp() {
 
 // The call's connection goes to the pod's next waiter, or back to the pool.
 void Simulation::releaseConnection(std::uint16_t pod, Micros t) {
-  Pod& p = client_.pods[pod];
-  // A pool shrunk below what it had in use closes connections as they come back.
-  if (p.pool_busy > pool_limit_ || p.pool_queue.empty() || !serveNextWaiter(pod, t)) {
-    --p.pool_busy;
-    levels_.pool.set(t, --client_.pool_busy);
+  PendingCall waiter;
+  if (pods_.returnConnection(pod, podLimits(), waiter)) {
+    serveWaiter(waiter, t);
+  } else {
+    levels_.pool.set(t, pods_.poolBusy());
   }
 }
 
-// Hands a connection that is free (a given-back one, or a new one of a grown pool) to the
-// pod's first live waiter. Whether there was one.
-bool Simulation::serveNextWaiter(std::uint16_t pod, Micros t) {
-  Pod& p = client_.pods[pod];
-  while (!p.pool_queue.empty()) {
-    const std::uint32_t i = p.pool_queue.front();
-    p.pool_queue.pop_front();
-    PoolWaiter& w = client_.pool_waiters[i];
-    const bool waiting = !w.done;
-    const PendingCall call = w.call;
-    client_.freeWaiter(i);
-    if (!waiting) continue;
-    if (t >= incident_.start) {
-      ++facts_.pool_acquisitions;
-      ++facts_.pool_waits;
-      facts_.pool_wait_sum += static_cast<std::uint64_t>(t - call.at);
-    }
-    send(call, t);
-    return true;
+// A connection goes at t to a call that waited for it, which is sent.
+void Simulation::serveWaiter(const PendingCall& waiter, Micros t) {
+  if (t >= incident_.start) {
+    ++facts_.pool_acquisitions;
+    ++facts_.pool_waits;
+    facts_.pool_wait_sum += static_cast<std::uint64_t>(t - waiter.at);
   }
-  return false;
+  send(waiter, t);
 }
 
 // The request's worker goes to the pod's next queued checkout, or becomes free.
 void Simulation::releaseWorker(std::uint16_t pod, Micros t) {
   if (workers_limit_ == 0) return;
-  Pod& p = client_.pods[pod];
-  while (!p.worker_queue.empty()) {
-    const WorkerWaiter w = p.worker_queue.front();
-    p.worker_queue.pop_front();
+  while (pods_.anyWorkerWaiter(pod)) {
+    const WorkerWaiter w = pods_.nextWorkerWaiter(pod);
     if (beginRequest(t, w.arrival, pod, w.key, w.record, w.request)) return;
   }
-  --p.workers_busy;
-  levels_.workers.set(t, --client_.workers_busy);
+  levels_.workers.set(t, pods_.freeWorker(pod));
 }
 
 void Simulation::healthCheck() {
-  const Micros t = client_.next_check_at;
   const HealthCheckConfig& hc = config_.load_balancer.health_check;
-  const std::uint32_t pods = config_.load_balancer.pods;  // the pods in service now
-  const auto index = static_cast<std::uint32_t>(client_.checks_done % pods);
-  ++client_.checks_done;
-  // Pods are checked in turn, spread evenly over the interval.
-  client_.next_check_at =
-      client_.checks_origin + static_cast<Micros>(client_.checks_done) * hc.interval / pods;
-  Pod& p = client_.pods[index];
+  const ClientPods::DueCheck due = pods_.takeDueCheck(hc, config_.load_balancer.pods);
   bool passes = true;
   if (hc.pool != HealthCheckPool::separate && workers_limit_ != 0) {
-    passes = p.workers_busy < workers_limit_;
+    // The check waits for a worker of the pod like a request: it passes when one is free.
+    const std::uint32_t busy = pods_.workersBusyOn(due.pod);
+    passes = busy < workers_limit_;
     if (passes) {
-      noteWorkersFree(p.workers_busy);
+      noteWorkersFree(busy);
     } else {
-      noteWorkersFull(p.workers_busy);
+      noteWorkersFull(busy);
     }
   }
-  if (passes) {
-    p.failed_checks = 0;
-    ++p.passed_checks;
-    if (!p.in_rotation && p.passed_checks >= hc.healthy_after) setRotation(t, index, true);
-  } else {
-    p.passed_checks = 0;
-    ++p.failed_checks;
-    if (p.in_rotation && p.failed_checks >= hc.unhealthy_after) setRotation(t, index, false);
-  }
+  const ClientPods::RotationMove move = pods_.countCheck(due.pod, passes, hc);
+  if (move != ClientPods::RotationMove::none)
+    setRotation(due.at, due.pod, move == ClientPods::RotationMove::join);
 }
 
 void Simulation::setRotation(Micros t, std::uint32_t pod, bool in) {
-  client_.pods[pod].in_rotation = in;
-  client_.in_rotation += in ? 1 : -1;
-  levels_.ejected.set(t, shape_.max_pods - client_.in_rotation);
+  const std::uint32_t in_rotation = pods_.setRotation(pod, in);
+  levels_.ejected.set(t, shape_.max_pods - in_rotation);
   if (t >= incident_.start && t <= incident_.end)
-    facts_.pod_events.push_back({t, pod, !in, client_.in_rotation});
+    facts_.pod_events.push_back({t, pod, !in, in_rotation});
 }
 
 }  // namespace breakerlab

@@ -11,6 +11,7 @@
 #include "dependency/traffic_model.h"
 #include "outcome/run_facts.h"
 #include "replay/parts/breaker_fleet.h"
+#include "replay/parts/client_pods.h"
 #include "replay/parts/client_state.h"
 #include "replay/parts/held_call.h"
 #include "replay/parts/in_flight.h"
@@ -134,6 +135,7 @@ struct ReplayCache::Snapshot {
   InFlight in_flight;
   RetryLoop retries;
   ClientState client;
+  ClientPods pods;
   std::vector<HeldCall> held;
   std::vector<std::uint32_t> free_held;
   std::uint64_t lead_in_requests;

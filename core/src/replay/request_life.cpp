@@ -27,8 +27,7 @@ void Simulation::arriveWithKey(Micros t, std::uint64_t request, std::uint32_t re
   const bool counted = record != kLeadInRecord;
   if (trace_ != nullptr && counted) [[unlikely]] {
     trace_->keys.push_back(key);
-    trace_->pods.push_back(static_cast<std::uint16_t>(
-        resources_ && client_.in_rotation > 0 ? client_.round_robin : 0));
+    trace_->pods.push_back(static_cast<std::uint16_t>(resources_ ? pods_.roundRobinAt() : 0));
   }
   // The state a checkout met: the fleet's one breaker; per pod, the one of the pod it is routed
   // to (set there).

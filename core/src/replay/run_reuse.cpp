@@ -75,8 +75,8 @@ bool Simulation::checkpointsThrough(Micros t, std::uint32_t arrived) {
     mine.quiet = true;
     mine.records = arrived;
     mine.counters = countersOf(facts_);
-    mine.next_check_at = client_.next_check_at;
-    mine.checks_done = client_.checks_done;
+    mine.next_check_at = pods_.nextCheckAt();
+    mine.checks_done = pods_.checksDone();
     mine.admissions = in_flight_.admissions();
     closeInterval(second);
     if (reference_ != nullptr && join(*reference_, mine, second)) return true;
@@ -89,10 +89,8 @@ bool Simulation::checkpointsThrough(Micros t, std::uint32_t arrived) {
 // between two quiet runs: a run joins only where no check fails in the rest of the other
 // (TailRun::Checkpoint::joinable), so every pod's next check resets them alike.
 bool Simulation::quietAt(Micros t) const {
-  return client_.workers_busy == 0 && client_.pool_busy == 0 && client_.calls_in_flight == 0 &&
-         in_flight_.empty() && retries_.empty() && client_.give_ups.empty() &&
-         client_.thread_releases.empty() && held_.size() == free_held_.size() &&
-         client_.in_rotation == client_.pods.size() && client_.servers.idleAt(t);
+  return pods_.idle() && client_.calls_in_flight == 0 && in_flight_.empty() && retries_.empty() &&
+         held_.size() == free_held_.size() && client_.servers.idleAt(t);
 }
 
 // The comparisons with the worker limit since the last quiet second belong to its stretch;

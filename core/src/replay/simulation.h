@@ -4,8 +4,9 @@
 //   simulation_stages.cpp  set-up and the stages (lead-in, window, tail, report), in order;
 //   request_life.cpp       a request from arrival to its answer: breaker, attempts, retries,
 //                          fallback;
-//   client_pods.cpp        the client's pods: the load balancer, workers, call threads, the
-//                          connection pool and health checks;
+//   client_pods.cpp        the client's pods as the replay drives them: ClientPods
+//                          (parts/client_pods.h) owns their state and transitions, this file
+//                          records what they did and goes on with the request;
 //   timed_changes.cpp      the operators' changes made as their times come;
 //   run_reuse.cpp          standing in for runs under other worker limits, and joining tails.
 // The event loop (dispatch) and the hot path of a call (beginRequest, startAttempt, send) stay
@@ -29,6 +30,7 @@
 #include "dependency/traffic_model.h"
 #include "outcome/run_facts.h"
 #include "replay/parts/breaker_fleet.h"
+#include "replay/parts/client_pods.h"
 #include "replay/parts/client_state.h"
 #include "replay/parts/held_call.h"
 #include "replay/parts/in_flight.h"
@@ -46,13 +48,13 @@ class Simulation {
              const std::function<bool(const ReplayProgress&)>* progress,
              const std::vector<TimedChange>& changes);
 
-  // Connections per pod; "unlimited" is a limit never reached, so that a run whose pool a
-  // change limits counts connections from the start.
   // How many of a stateful part the run keeps: one per pod the fleet ever has, or one.
   std::uint32_t instances(StateScope scope) const {
     return scope == StateScope::per_pod ? shape_.max_pods : 1;
   }
 
+  // Connections per pod; "unlimited" is a limit never reached, so that a run whose pool a
+  // change limits counts connections from the start.
   static std::uint32_t poolLimit(const Config& c) {
     return c.pool.size == 0 ? UINT32_MAX : c.pool.size;
   }
@@ -193,7 +195,7 @@ class Simulation {
   Micros nextEventAt() {
     Micros t = earliest(in_flight_.nextAt(), breakerTimer(), retries_.nextAt());
     if (resources_)
-      t = earliest(t, client_.nextGiveUp(), client_.next_check_at, client_.nextThreadRelease());
+      t = earliest(t, pods_.nextGiveUp(), pods_.nextCheckAt(), pods_.nextThreadRelease());
     return t;
   }
 
@@ -218,9 +220,9 @@ class Simulation {
       const Micros completion = in_flight_.nextAt();
       const Micros timer = breakerTimer();
       const Micros retry = retries_.nextAt();
-      const Micros give_up = kResources ? client_.nextGiveUp() : kNever;
-      const Micros thread = kResources ? client_.nextThreadRelease() : kNever;
-      const Micros check = kResources && !kTail ? client_.next_check_at : kNever;
+      const Micros give_up = kResources ? pods_.nextGiveUp() : kNever;
+      const Micros thread = kResources ? pods_.nextThreadRelease() : kNever;
+      const Micros check = kResources && !kTail ? pods_.nextCheckAt() : kNever;
       Micros next;
       if constexpr (kResources) {
         const Micros other = earliest(completion, retry, give_up, thread, check);
@@ -416,6 +418,12 @@ class Simulation {
     interval_full_ = true;
   }
 
+  // What the pods read of the config in force, for ClientPods: built at each call from the
+  // config, so that a timed change is seen at once.
+  PodLimits podLimits() const {
+    return {workers_limit_, config_.workers.queue, pool_limit_, config_.pool.max_wait};
+  }
+
   // A worker of the call's pod to make the call on; without one the attempt fails at once.
   [[gnu::noinline]] bool takeCallThread(const PendingCall& call);
 
@@ -499,9 +507,9 @@ class Simulation {
   // The call's connection goes to the pod's next waiter, or back to the pool.
   [[gnu::noinline]] void releaseConnection(std::uint16_t pod, Micros t);
 
-  // Hands a connection that is free (a given-back one, or a new one of a grown pool) to the
-  // pod's first live waiter. Whether there was one.
-  bool serveNextWaiter(std::uint16_t pod, Micros t);
+  // A connection that is free (a given-back one, or a new one of a grown pool) goes at t to a
+  // call that waited for it (ClientPods::nextConnectionWaiter), which is sent.
+  void serveWaiter(const PendingCall& waiter, Micros t);
 
   // The request's worker goes to the pod's next queued checkout, or becomes free.
   [[gnu::noinline]] void releaseWorker(std::uint16_t pod, Micros t);
@@ -558,6 +566,7 @@ class Simulation {
   InFlight in_flight_;
   RetryLoop retries_;
   ClientState client_;
+  ClientPods pods_;
   std::uint32_t workers_limit_;
   // The worker limits per pod under which every comparison with the limit so far (the lead-in's
   // included) would have come out as it did: see WorkerLimitRun. Whatever decides something by

@@ -23,8 +23,8 @@ Simulation::Simulation(const Incident& incident, const Config& config,
       caches_(instances(config.cache.scope), PriceCache(keys_.count())),
       in_flight_(incident.start - incident.traffic.lead_in, shape_.longest_timeout),
       retries_(config.retry, shape_.max_pods),
-      client_(config.load_balancer.pods, keys_.count() * instances(config.cache.scope),
-              incident.dependency.capacity),
+      client_(keys_.count() * instances(config.cache.scope), incident.dependency.capacity),
+      pods_(config.load_balancer.pods),
       workers_limit_(config.workers.per_pod),
       pool_limit_(poolLimit(config)),
       health_checks_(config.load_balancer.health_check.enabled),
@@ -48,10 +48,7 @@ Simulation::Simulation(const Incident& incident, const Config& config,
     breakers_.setBorn(kNever);
     breaker_off_since_ = incident.start - incident.traffic.lead_in;
   }
-  if (health_checks_) {
-    client_.checks_origin = incident.start - incident.traffic.lead_in;
-    client_.next_check_at = client_.checks_origin;
-  }
+  if (health_checks_) pods_.startChecks(incident.start - incident.traffic.lead_in);
 }
 
 // The stages of a replay, in order: the lead-in (or its snapshot), the window's arrivals, the
@@ -96,6 +93,7 @@ std::uint64_t Simulation::leadIn(ReplayCache* cache) {
     in_flight_ = snapshot->in_flight;
     retries_ = snapshot->retries;
     client_ = snapshot->client;
+    pods_ = snapshot->pods;
     held_ = snapshot->held;
     free_held_ = snapshot->free_held;
     lead_in_times_ = snapshot->times;
@@ -125,8 +123,8 @@ std::uint64_t Simulation::leadIn(ReplayCache* cache) {
         cache->snapshot_ != nullptr ? std::move(cache->snapshot_->tail_run) : nullptr;
     cache->snapshot_ = std::make_unique<ReplayCache::Snapshot>(ReplayCache::Snapshot{
         &incident_, incident_.seed, traffic.lead_in, config_, shape_, breakers_.anyTransitions(),
-        lead_in_times_, breakers_, dependency_, caches_, in_flight_, retries_, client_, held_,
-        free_held_, requests, std::move(arrivals)});
+        lead_in_times_, breakers_, dependency_, caches_, in_flight_, retries_, client_, pods_,
+        held_, free_held_, requests, std::move(arrivals)});
     cache->snapshot_->workers_lo = workers_lo_;
     cache->snapshot_->workers_hi = workers_hi_;
     cache->snapshot_->worker_limit_run = std::move(worker_limit_run);
@@ -249,19 +247,19 @@ void Simulation::beginTracking() {
   // A level not begun is not followed (report parts left out).
   if (resources_) {
     if (workers_limit_ > 0 && parts_.has(ReportPart::worker_levels))
-      levels_.workers.begin(start, end, client_.workers_busy);
+      levels_.workers.begin(start, end, pods_.workersBusy());
     if (shape_.pool_tracked && parts_.has(ReportPart::pool_levels))
-      levels_.pool.begin(start, end, client_.pool_busy);
+      levels_.pool.begin(start, end, pods_.poolBusy());
     if ((health_checks_ || shape_.max_pods != config_.load_balancer.pods) &&
         parts_.has(ReportPart::pods_in_rotation))
-      levels_.ejected.begin(start, end, shape_.max_pods - client_.in_rotation);
+      levels_.ejected.begin(start, end, shape_.max_pods - pods_.inRotation());
     if (parts_.has(ReportPart::calls_in_flight))
       levels_.load.begin(start, end, client_.calls_in_flight);
   }
   if (shape_.retries && parts_.has(ReportPart::pending_retries))
     levels_.pending.begin(start, end, static_cast<std::uint32_t>(retries_.waiting()));
   facts_.pods = config_.load_balancer.pods;
-  facts_.pods_in_rotation_at_start = client_.in_rotation;
+  facts_.pods_in_rotation_at_start = pods_.inRotation();
   facts_.health_checks = health_checks_;
   // With pods scaled during the run, the capacities are the largest it reaches.
   facts_.worker_capacity = workers_limit_ * shape_.max_pods;

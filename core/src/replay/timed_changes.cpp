@@ -25,11 +25,12 @@ void Simulation::applyTimedChange(const TimedChange& change) {
   cache_first_ = config_.pricing.mode == PricingMode::cache_first && config_.cache.enabled;
   pool_limit_ = poolLimit(config_);
   if (config_.pool.size > before.pool.size || (before.pool.size > 0 && config_.pool.size == 0))
-    for (std::size_t pod = 0; pod < client_.pods.size(); ++pod)
-      while (client_.pods[pod].pool_busy < pool_limit_ &&
-             serveNextWaiter(static_cast<std::uint16_t>(pod), t)) {
-        ++client_.pods[pod].pool_busy;
-        levels_.pool.set(t, ++client_.pool_busy);
+    for (std::uint16_t pod = 0; pod < pods_.size(); ++pod)
+      // A grown pool opens a connection for each waiter, up to its new size.
+      for (PendingCall waiter; pods_.belowConnectionLimit(pod, podLimits()) &&
+                               pods_.nextConnectionWaiter(pod, waiter);) {
+        serveWaiter(waiter, t);
+        levels_.pool.set(t, pods_.openConnection(pod));
       }
   if (config_.load_balancer.pods != before.load_balancer.pods) scalePods(t, before);
   if (config_.breaker.enabled != before.breaker.enabled) switchBreaker(t);
@@ -37,41 +38,21 @@ void Simulation::applyTimedChange(const TimedChange& change) {
 
 void Simulation::scalePods(Micros t, const Config& before) {
   const std::uint32_t pods = config_.load_balancer.pods;
-  if (client_.pods.size() < pods) {
-    // New pods join below, counted as they do.
-    const std::size_t old_size = client_.pods.size();
-    client_.pods.resize(pods);
-    for (std::size_t i = old_size; i < pods; ++i) client_.pods[i].in_rotation = false;
-  }
-  for (std::uint32_t i = 0; i < client_.pods.size(); ++i) {
-    Pod& p = client_.pods[i];
+  // Added (or added back) pods are in rotation with their health counters fresh; scaled-in ones
+  // leave it.
+  pods_.scale(pods, before.load_balancer.pods);
+  for (std::uint32_t i = 0; i < pods_.size(); ++i) {
     const bool serving = i < pods;
-    if (serving && i >= before.load_balancer.pods) {
-      // Added (or added back): in rotation, its health counters fresh, and its breaker, cache
-      // and retry accounts new (per pod).
-      p.failed_checks = p.passed_checks = 0;
-      renewPod(t, static_cast<std::uint16_t>(i));
-      if (!p.in_rotation) {
-        p.in_rotation = true;
-        ++client_.in_rotation;
-      }
-    } else if (!serving && p.in_rotation) {
-      p.in_rotation = false;
-      --client_.in_rotation;
-    }
+    // An added pod's breaker, cache and retry accounts are new (per pod).
+    if (serving && i >= before.load_balancer.pods) renewPod(t, static_cast<std::uint16_t>(i));
     if (!serving && i < in_service_since_.size() && in_service_since_[i] != kNever) {
       // Scaled in: the pod's state goes with it.
       pod_spans_.push_back({i, in_service_since_[i], t});
       in_service_since_[i] = kNever;
     }
   }
-  levels_.ejected.set(t, shape_.max_pods - client_.in_rotation);
-  if (client_.round_robin >= pods) client_.round_robin = 0;
-  if (health_checks_) {
-    client_.checks_origin = std::max(t, client_.next_check_at);
-    client_.checks_done = 0;
-    client_.next_check_at = client_.checks_origin;
-  }
+  levels_.ejected.set(t, shape_.max_pods - pods_.inRotation());
+  if (health_checks_) pods_.restartChecks(t);
 }
 
 void Simulation::renewPod(Micros t, std::uint16_t pod) {
