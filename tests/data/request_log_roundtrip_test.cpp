@@ -12,6 +12,7 @@
 #include "breakerlab/data/calls_out.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
+#include "fleet_replay.h"
 #include "test_support.h"
 
 namespace breakerlab {
@@ -97,22 +98,11 @@ TEST(RequestLogRoundTrip, JsonLinesToo) {
 // tolerance (the gap 99.9% of a pod's requests are within), as a boundary is only seen at the
 // pod's next request.
 TEST(RequestLogRoundTrip, APerPodFleetsLogReadsBackAsItsPodsBreakers) {
-  const Incident incident =
-      loadIncident(test::resourcePath("incidents/inc-2026-0912-payment-timeout.yaml"));
-  const WhatIf* what_if = incident.whatIf("breaker-at-40-pods");
-  ASSERT_NE(what_if, nullptr);
-  Config config = what_if->config;
-  config.breaker.scope = StateScope::per_pod;
-  const std::vector<TimedChange>& changes = what_if->changes ? *what_if->changes : incident.changes;
-  CallTrace trace;
-  const Result original = simulate(incident, config, trace, &changes);
-  ASSERT_EQ(original.pod_breakers.size(), 40u);
-  ASSERT_FALSE(trace.rejections.empty());
+  const test::FleetReplay fleet = test::perPodFleetOf0912();
   const auto log = tempFile("fleet-0912.csv");
-  writeCallsOut(log, RequestLogFormat::csv, original, trace);
-
+  writeCallsOut(log, RequestLogFormat::csv, fleet.result, fleet.trace);
   ImportOptions options;
-  options.request_log_config = config;
+  options.request_log_config = fleet.config;
   ImportedIncident imported = openIncidentFile(log, options);
   std::filesystem::remove(log);
   const Incident& again = imported.incident;
@@ -120,37 +110,17 @@ TEST(RequestLogRoundTrip, APerPodFleetsLogReadsBackAsItsPodsBreakers) {
   // Pods "0".."39" in the order of their numbers: recorded pod k is the replay's pod k+1.
   EXPECT_EQ(again.recorded.pod_breakers[2].name, "2");
   EXPECT_EQ(again.recorded.pod_breakers[10].name, "10");
-  EXPECT_EQ(again.deployed.load_balancer.pods, config.load_balancer.pods);
-  const auto check = std::find_if(again.expect.begin(), again.expect.end(), [](const auto& e) {
-    return e.kind == Expectation::Kind::lane && e.lane == kEveryPodLane;
-  });
-  ASSERT_NE(check, again.expect.end());
-  EXPECT_GE(check->within, 500 * kMillisecond);
+  EXPECT_EQ(again.deployed.load_balancer.pods, fleet.config.load_balancer.pods);
   ASSERT_NE(again.recorded.lane("breaker"), nullptr);  // the fleet at a glance
-
-  // Recorded from the replay's rejections against the replay's own lanes. The log is moved to
-  // the first request's second (t = 0 there): the replay's window starts at the incident's.
-  std::vector<Lane> recorded = again.recorded.pod_breakers;
-  const Micros shift = original.checkouts.front().arrival / kSecond * kSecond;
-  for (Lane& lane : recorded)
-    for (LaneInterval& i : lane.intervals) i.from += shift, i.to += shift;
-  std::vector<Lane> replayed = original.pod_breakers;
-  const PodLaneComparison c = comparePodLanes(recorded, replayed, check->within);
-  std::printf("[ fleet log ] %zu rejections, within %.2f s: %s (states line up: %zu)\n",
-              trace.rejections.size(), toSeconds(check->within), c.summary().c_str(),
-              c.states_match);
-  std::size_t trips_recorded = 0, trips_replayed = 0;
-  for (std::size_t k = 0; k < 40; ++k)
-    for (std::size_t i = 1; i < recorded[k].intervals.size(); ++i) {
-      trips_recorded += recorded[k].intervals[i - 1].state == "closed" &&
-                        recorded[k].intervals[i].state == "open";
-    }
-  for (std::size_t k = 0; k < 40; ++k)
-    for (std::size_t i = 1; i < replayed[k].intervals.size(); ++i)
-      trips_replayed += replayed[k].intervals[i - 1].state == "closed" &&
-                        replayed[k].intervals[i].state == "open";
-  std::printf("[ fleet log ] trips: %zu recorded, %zu replayed\n", trips_recorded, trips_replayed);
-  EXPECT_EQ(trips_recorded, trips_replayed);
+  const PodLaneComparison c = test::comparedWithReplay(again, fleet.result);
+  auto trips = [](const std::vector<Lane>& lanes) {
+    std::size_t n = 0;
+    for (const Lane& lane : lanes)
+      for (std::size_t i = 1; i < lane.intervals.size(); ++i)
+        n += lane.intervals[i - 1].state == "closed" && lane.intervals[i].state == "open";
+    return n;
+  };
+  EXPECT_EQ(trips(again.recorded.pod_breakers), trips(fleet.result.pod_breakers));
   EXPECT_EQ(c.states_match, 40u);
   EXPECT_TRUE(c.allMatch()) << c.summary();
 }
