@@ -86,6 +86,11 @@ INSTANTIATE_TEST_SUITE_P(
         PhraseCase{"40% of the window failed", "Trip threshold", "breaker.failure_rate", "40%"},
         PhraseCase{"Fixed 25 s", "Open interval", "breaker.open.interval", "25s"},
         PhraseCase{"4 calls pass through", "Half-open", "breaker.half_open.probes", "4"},
+        // A spec row "Half-open probes: 2 calls, 750 ms apart", split into its clauses.
+        PhraseCase{"2 calls", "Half-open probes", "breaker.half_open.probes", "2"},
+        PhraseCase{"750 ms apart", "Half-open probes", "breaker.half_open.spacing", "750ms"},
+        PhraseCase{"one every 250 ms", "Probes", "breaker.half_open.spacing", "250ms"},
+        PhraseCase{"spaced 1 s", "Half-open trial calls", "breaker.half_open.spacing", "1s"},
         PhraseCase{"Price cache, TTL 90 s", "", "fallback.cache.ttl", "90s"},
         PhraseCase{"retry ×2, no backoff", "", "retry.max_attempts", "3"},
         PhraseCase{"retry ×2, no backoff", "", "retry.backoff.kind", "none"},
@@ -182,6 +187,35 @@ TEST(PostmortemImport, WithoutCalibrationTheTimingOutRowIsTakenAsItIs) {
     if (x.kind == K::assumed && x.detail.find("calibration was turned off") != std::string::npos)
       f = &x;
   EXPECT_NE(f, nullptr);
+}
+
+// Issue 33, item 5: a spec row "Half-open probes: N calls, S apart" is read as it is written
+// (the import once assumed 3 probes 500 ms apart over it), and a spec row the import cannot read
+// is listed with its line rather than silently left to an assumption.
+TEST(PostmortemImport, AProbeRowWithCountAndSpacingIsReadAndAnUnreadRowIsListed) {
+  ImportOptions options;
+  options.calibrate = false;
+  const std::string probes = test::replaceFirst(
+      readResource(k0908), "value: \"3 calls pass through; all 3 must return 200 to close.\"",
+      "value: \"2 calls, 750 ms apart\"");
+  const ImportedIncident read = importIncident(probes, "probes.md", options);
+  EXPECT_EQ(read.incident.deployed.breaker.probes, 2u);
+  EXPECT_EQ(read.incident.deployed.breaker.probe_spacing, 750 * kMillisecond);
+  const ImportFinding* spacing = finding(read.report, K::recognised, "breaker.half_open.spacing");
+  ASSERT_NE(spacing, nullptr);
+  EXPECT_NE(lineOf(probes, spacing->line).find("750 ms apart"), std::string::npos);
+
+  const std::string unread = test::replaceFirst(
+      readResource(k0908), "value: \"3 calls pass through; all 3 must return 200 to close.\"",
+      "value: \"as the platform team decides\"");
+  const ImportedIncident listed = importIncident(unread, "unread.md", options);
+  const ImportFinding* note = nullptr;
+  for (const ImportFinding& f : listed.report.findings)
+    if (f.kind == K::note && f.what == "spec row") note = &f;
+  ASSERT_NE(note, nullptr);
+  EXPECT_NE(note->detail.find("Half-open probes: as the platform team decides"), std::string::npos)
+      << note->detail;
+  EXPECT_NE(lineOf(unread, note->line).find("as the platform team decides"), std::string::npos);
 }
 
 TEST(PostmortemImport, CalibrationAboveItsWorkLimitIsSkippedAndSaysHowMuchItWouldBe) {

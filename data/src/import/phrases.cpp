@@ -521,11 +521,28 @@ std::vector<PhraseHint> recognisePhrases(std::string_view clause, std::string_vi
       const bool calls_pass = startsWith(next, "call") && i + 2 < t.size() &&
                               (isWord(t[i + 2], "pass") || isWord(t[i + 2], "go") ||
                                isWord(t[i + 2], "allowed") || isWord(t[i + 2], "through"));
+      // "N calls" or "N requests" where the context already says these are the probes (a spec
+      // row labelled "Half-open probes: 3 calls, 500 ms apart").
+      const bool counted_in_probe_context =
+          (contains(context, "probe") || contains(context, "trial")) &&
+          (startsWith(next, "call") || startsWith(next, "request"));
       const bool probes = startsWith(next, "probe") || startsWith(next, "trial") ||
+                          counted_in_probe_context ||
                           (isWord(next, "half-open") && i + 2 < t.size() &&
                            (startsWith(t[i + 2], "trial") || startsWith(t[i + 2], "probe")));
       if (calls_pass || probes) {
         hint("breaker.half_open.probes", countText(*n));
+        break;
+      }
+    }
+    // Their spacing: "500 ms apart", "spaced 500 ms", "one every 500 ms", "500 ms between them".
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i].kind != Kind::duration || t[i].micros <= 0) continue;
+      const bool after =
+          i + 1 < t.size() && (isWord(t[i + 1], "apart") || isWord(t[i + 1], "between"));
+      const bool before = i >= 1 && (startsWith(t[i - 1], "spaced") || isWord(t[i - 1], "every"));
+      if (after || before) {
+        hint("breaker.half_open.spacing", formatDuration(t[i].micros));
         break;
       }
     }

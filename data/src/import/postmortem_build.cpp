@@ -599,6 +599,11 @@ class Builder {
     BreakerConfig& b = inc.deployed.breaker;
     const Lane* lane = inc.recorded.lane("breaker");
     if (lane == nullptr || !b.enabled || b.probes < 2) return;
+    // A spacing the document states is what ran: the lane never overrides it.
+    const std::vector<FactHint> hints = chosen(f_.hints);
+    if (std::any_of(hints.begin(), hints.end(),
+                    [](const FactHint& h) { return h.key == "breaker.half_open.spacing"; }))
+      return;
     std::vector<Micros> lengths;
     for (const LaneInterval& i : lane->intervals)
       if (i.state == "half-open" && i.to < inc.end) lengths.push_back(i.to - i.from);

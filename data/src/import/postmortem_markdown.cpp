@@ -279,9 +279,17 @@ class Reader {
         if (!w.hints.empty()) facts_.what_ifs.push_back(std::move(w));
         continue;
       }
+      const std::size_t before = facts_.hints.size();
       for (const std::string& t : texts)
         for (const std::string& clause : splitClauses(t))
           deployed(clause, label, row_line, kPrioritySpec);
+      // A row that states a setting the import cannot read is listed, so that a default it
+      // assumes instead is never taken for what the document says.
+      if (facts_.hints.size() == before && !texts.empty())
+        note(row_line, "spec row",
+             "'" + clipText(label, 40) + ": " + clipText(texts.front(), 60) +
+                 "' is not recognised: nothing is read from it, and a setting it states keeps "
+                 "the import's assumption (check it in the config)");
     }
   }
 

@@ -134,9 +134,9 @@ TEST(PrometheusFleet, EachPodsSeriesBecomeItsRecordedLane) {
           {0, 0, 0, 0, 0, 0, 0}),
   });
   const FleetCase cases[] = {
-      {"resilience4j, three instances, sorted by the label as text",
+      {"resilience4j, three instances, sorted by the label with its numbers by value",
        threeInstances(),
-       {named(c, "10.0.0.10:8080"), named(a, "10.0.0.7:8080"), named(b, "10.0.0.9:8080")},
+       {named(a, "10.0.0.7:8080"), named(b, "10.0.0.9:8080"), named(c, "10.0.0.10:8080")},
        lane("breaker", {{"closed", 0}, {"open", 20 * s}, {"closed", 60 * s}})},
       {"resilience4j on Kubernetes: kubernetes_pod_name",
        response(join({r4jPod(R"("kubernetes_pod_name":"checkout-7f9c-x2")", kPodB),
@@ -176,8 +176,8 @@ TEST(PrometheusFleet, TheReportSaysHowThePodsWereRead) {
     if (f.what == "pod lanes") pods = f.detail;
     if (f.what == "load_balancer.pods") lb = f.detail;
   }
-  EXPECT_NE(pods.find("3 pods by the label 'instance' (10.0.0.10:8080, 10.0.0.7:8080, "
-                      "10.0.0.9:8080), sorted by it"),
+  EXPECT_NE(pods.find("3 pods by the label 'instance' (10.0.0.7:8080, 10.0.0.9:8080, "
+                      "10.0.0.10:8080), sorted by it"),
             std::string::npos)
       << pods;
   EXPECT_NE(pods.find("(resilience4j, resilience4j_circuitbreaker_state)"), std::string::npos)
@@ -294,7 +294,7 @@ TEST(PrometheusFleet, PodLaneChecksNameRecordedPods) {
   };
   EXPECT_NE(error(test::replaceFirst(yaml, "lane: every pod", "lane: \"pod:10.0.0.8:8080\""))
                 .find("there is no recorded pod lane '10.0.0.8:8080' (recorded.pod_breakers has "
-                      "10.0.0.10:8080, 10.0.0.7:8080, 10.0.0.9:8080)"),
+                      "10.0.0.7:8080, 10.0.0.9:8080, 10.0.0.10:8080)"),
             std::string::npos);
   // Without recorded pod lanes, `every pod` has nothing to compare with.
   const std::string no_pods = test::replaceFirst(yaml, "pod_breakers:", "other_pods:");
