@@ -207,13 +207,12 @@ std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
                     "): application code; answer from a cached price younger than " +
                     formatDuration(c.cache.ttl) + " at once and refresh it in the background");
   if (c.retry.max_attempts > 1 && c.retry.mode == RetryMode::background)
-    items.push_back(std::string("background retries (retry.mode background): application code; ") +
-                    "answer with the first attempt's outcome and run the retries " +
-                    (go ? "from a goroutine or queue" : "from a queue or executor") +
-                    " off the request path" +
-                    (target == ExportTarget::resilience4j
-                         ? " (resilience4j's Retry runs in the calling thread)"
-                         : ""));
+    items.push_back(
+        std::string("background retries (retry.mode background): application code; ") +
+        "answer with the first attempt's outcome and run the retries " +
+        (go ? "from a goroutine or queue" : "from a queue or executor") + " off the request path" +
+        (target == ExportTarget::resilience4j ? " (resilience4j's Retry runs in the calling thread)"
+                                              : ""));
   return items;
 }
 
@@ -232,8 +231,9 @@ std::string attemptTimeoutItem(const Config& c, ExportTarget target) {
     case ExportTarget::polly:
       return head + "add a timeout strategy (AddTimeout) as the innermost of the pipeline";
     case ExportTarget::opossum:
-      return head + "set it on the HTTP client (opossum's own timeout answers the caller but "
-                    "lets the call run on)";
+      return head +
+             "set it on the HTTP client (opossum's own timeout answers the caller but "
+             "lets the call run on)";
     case ExportTarget::cockatiel:
       return head + "wrap a timeout policy (timeout(ms, TimeoutStrategy.Aggressive))";
     case ExportTarget::resilience4j:
