@@ -33,10 +33,12 @@ std::string nameAsRead(const Config& c) {
 
 // Whether the source states how long an attempt may take; if not, the base config's
 // timeout.attempt is not the source's and its absence from the export is no loss.
-bool statesAttemptTimeout(const ConfigFile& source) {
+bool statesAttemptTimeout(const ConfigFile& source, BreakerLibrary target) {
   if (source.breakerlab_format) return true;
   if (source.native.calls.attempt_timeout) return true;
-  return source.native.library == BreakerLibrary::opossum &&
+  // opossum's own timeout is written back as itself; into another library it becomes
+  // timeout.attempt (translateToLibrary), which that library may not carry.
+  return source.native.library == BreakerLibrary::opossum && target != BreakerLibrary::opossum &&
          source.native.native.opossum.timeout > 0;
 }
 
@@ -112,7 +114,7 @@ PolicyExport exportPolicy(const ConfigFile& source, std::string_view source_text
     config = std::move(generic.config);
   }
   ExportedConfig exported = exportConfig(config, out.target, name);
-  const bool timeout_stated = statesAttemptTimeout(source);
+  const bool timeout_stated = statesAttemptTimeout(source, to);
   for (std::string& item : exported.not_expressible)
     if (timeout_stated || item.rfind("per-call timeout ", 0) != 0)
       out.not_carried.push_back(std::move(item));
