@@ -98,6 +98,27 @@ void addBreaker(CLI::App& app, BreakerOptions& o) {
       ->required();
   breaker->add_flag("--json", o.json, "Print JSON instead of text");
 }
+void addExport(CLI::App& app, ExportOptions& o) {
+  CLI::App* exporter = app.add_subcommand(
+      "export",
+      "Write a config file in a breaker library's own form, listing what it cannot carry");
+  exporter
+      ->add_option("--policy", o.policy,
+                   "A config in any format BreakerLab reads: breakerlab-config/1, "
+                   "application.yml or .properties, a Go file with gobreaker.Settings, "
+                   "appsettings.json, opossum or cockatiel JSON, Envoy cluster YAML")
+      ->required();
+  exporter->add_option("--library", o.library,
+                       "Whose form: resilience4j, gobreaker, polly, opossum, cockatiel, envoy or "
+                       "breakerlab (BreakerLab YAML); default: the policy's own library");
+  exporter->add_option("-o,--output", o.output, "Write the file here (- for standard output)")
+      ->required();
+  exporter->footer(
+      "Everything of the policy the written file does not carry (a section, instance or key "
+      "BreakerLab\ndoes not model, a setting the library cannot express) is listed on stderr.\n"
+      "Exit codes: 0 written; 2 bad input or usage; 3 internal error.");
+}
+
 void addImport(CLI::App& app, ImportCommandOptions& o) {
   CLI::App* import = app.add_subcommand(
       "import",
@@ -410,6 +431,8 @@ int main(int argc, char** argv) {
   addReplay(app, replay);
   addBreaker(app, breaker);
   addImport(app, import);
+  ExportOptions exporter;
+  addExport(app, exporter);
   RunsOptions runs;
   addRuns(app, runs);
   ReportArguments report;
@@ -434,6 +457,8 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("replay"))
       return runReplay(replay, textStreamBeside({replay.calls_out}));
     if (app.got_subcommand("import")) return runImport(import, textStreamBeside({import.output}));
+    if (app.got_subcommand("export"))
+      return runExport(exporter, textStreamBeside({exporter.output}));
     if (app.got_subcommand("runs")) return runRuns(runs, std::cout);
     if (app.got_subcommand("gate")) return runGate(gate, textStreamBeside({gate.markdown}));
     if (app.got_subcommand("tune"))

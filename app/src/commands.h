@@ -119,6 +119,15 @@ int runGate(const GateOptions& options, std::ostream& out);
 int runRuns(const RunsOptions& options, std::ostream& out);
 int runImport(const ImportCommandOptions& options, std::ostream& out);
 int runBreaker(const BreakerOptions& options, std::ostream& out);
+
+struct ExportOptions {
+  std::string policy;   // a config file of any format BreakerLab reads
+  std::string library;  // empty: the policy's own library
+  std::string output;
+};
+// `breakerlab-cli export`: the policy in the library's form, written to `output`; what it does
+// not carry on stderr, one "not carried:" line each; a summary line on `out`.
+int runExport(const ExportOptions& options, std::ostream& out);
 // Needs a build with Qt (BREAKERLAB_BUILD_GUI); without it, throws UsageError saying so.
 int runReport(const ReportOptions& options, std::ostream& out);
 

@@ -207,13 +207,12 @@ std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
                     "): application code; answer from a cached price younger than " +
                     formatDuration(c.cache.ttl) + " at once and refresh it in the background");
   if (c.retry.max_attempts > 1 && c.retry.mode == RetryMode::background)
-    items.push_back(std::string("background retries (retry.mode background): application code; ") +
-                    "answer with the first attempt's outcome and run the retries " +
-                    (go ? "from a goroutine or queue" : "from a queue or executor") +
-                    " off the request path" +
-                    (target == ExportTarget::resilience4j
-                         ? " (resilience4j's Retry runs in the calling thread)"
-                         : ""));
+    items.push_back(
+        std::string("background retries (retry.mode background): application code; ") +
+        "answer with the first attempt's outcome and run the retries " +
+        (go ? "from a goroutine or queue" : "from a queue or executor") + " off the request path" +
+        (target == ExportTarget::resilience4j ? " (resilience4j's Retry runs in the calling thread)"
+                                              : ""));
   return items;
 }
 
@@ -221,8 +220,33 @@ std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
 
 namespace breakerlab::export_detail {
 
-std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target) {
+std::string attemptTimeoutItem(const Config& c, ExportTarget target) {
+  const std::string head = "per-call timeout " + formatDuration(c.timeout.attempt) +
+                           " (timeout.attempt): not part of this export; ";
+  switch (target) {
+    case ExportTarget::gobreaker:
+      return head + "run each call under context.WithTimeout";
+    case ExportTarget::envoy:
+      return head + "set the route's timeout (route.timeout) or the client's";
+    case ExportTarget::polly:
+      return head + "add a timeout strategy (AddTimeout) as the innermost of the pipeline";
+    case ExportTarget::opossum:
+      return head +
+             "set it on the HTTP client (opossum's own timeout answers the caller but "
+             "lets the call run on)";
+    case ExportTarget::cockatiel:
+      return head + "wrap a timeout policy (timeout(ms, TimeoutStrategy.Aggressive))";
+    case ExportTarget::resilience4j:
+    case ExportTarget::breakerlab_yaml:
+      break;
+  }
+  return head + "set it on the HTTP client";
+}
+
+std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target,
+                                           AttemptTimeout attempt) {
   std::vector<std::string> notes;
+  if (attempt == AttemptTimeout::listed) notes.push_back(attemptTimeoutItem(c, target));
   if (c.cache.enabled) notes.push_back(cacheItem(c, "serving"));
   for (auto& item : retryItems(c, "the client's retry policy")) notes.push_back(std::move(item));
   for (auto& item : serviceItems(c, target)) notes.push_back(std::move(item));

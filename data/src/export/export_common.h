@@ -143,9 +143,15 @@ ExportedConfig exportOpossumNative(const Config& c, const std::string& name);
 ExportedConfig exportCockatielNative(const Config& c, const std::string& name);
 ExportedConfig exportEnvoyNative(const Config& c, const std::string& name);
 
-// What the rest of the config (retries, deadline, pool, workers, load balancer, pricing, cache)
-// adds that no breaker library configures.
-std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target);
+// Whether the export writes timeout.attempt itself (resilience4j's TimeLimiter, opossum's
+// timeout translated from the generic machine) or must list it.
+enum class AttemptTimeout { carried, listed };
+// "per-call timeout 800ms (timeout.attempt): ..." with what the target's users do instead.
+std::string attemptTimeoutItem(const Config& c, ExportTarget target);
+// What the rest of the config (the attempt timeout, retries, deadline, pool, workers, load
+// balancer, pricing, cache) adds that no breaker library configures.
+std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target,
+                                           AttemptTimeout attempt = AttemptTimeout::listed);
 // The header and the text, as every export returns them.
 ExportedConfig withHeader(std::string_view comment, ExportTarget target,
                           std::string_view target_short, std::vector<std::string> notes,

@@ -71,7 +71,8 @@ ExportedConfig exportOpossumFromGeneric(const Config& c, const std::string& name
         "early probe on health green: healthCheck() only opens; call "
         "breaker.close() on green, which closes without a trial");
   o.classification.failures = b.failures;
-  for (auto& item : outsideTheBreaker(c, ExportTarget::opossum)) notes.push_back(std::move(item));
+  for (auto& item : outsideTheBreaker(c, ExportTarget::opossum, AttemptTimeout::carried))
+    notes.push_back(std::move(item));
   return opossumFile(o, name, std::move(notes));
 }
 

@@ -244,14 +244,24 @@ ExportedConfig exportResilience4jFromGeneric(const Config& c, const std::string&
 namespace breakerlab::export_detail {
 
 ExportedConfig exportResilience4jNative(const Config& c, const std::string& name) {
+  // The instance keeps the name it was read under: the application looks its breaker up by it
+  // (circuitBreakerRegistry.circuitBreaker("pricing")), so a renamed instance is a new breaker.
+  const std::string& instance =
+      c.native.resilience4j.name.empty() ? name : c.native.resilience4j.name;
+  checkInstanceName(instance);
   YAML::Node instances(YAML::NodeType::Map);
-  instances[springMapKey(name)] =
+  instances[springMapKey(instance)] =
       data_detail::jsonToYaml(data_detail::resilience4jInstanceJson(c.native.resilience4j));
   YAML::Node root;
   root["resilience4j"]["circuitbreaker"]["instances"] = instances;
+  // The reader takes the TimeLimiter's timeoutDuration as timeout.attempt: written back, the
+  // file reads back with the attempt timeout it was read with.
+  root["resilience4j"]["timelimiter"]["instances"][springMapKey(instance)]["timeoutDuration"] =
+      formatDuration(c.timeout.attempt);
   YAML::Emitter out;
   out << root;
-  std::vector<std::string> notes = outsideTheBreaker(c, ExportTarget::resilience4j);
+  std::vector<std::string> notes =
+      outsideTheBreaker(c, ExportTarget::resilience4j, AttemptTimeout::carried);
   return withHeader("#", ExportTarget::resilience4j, "resilience4j", std::move(notes),
                     std::string(out.c_str()) + "\n");
 }

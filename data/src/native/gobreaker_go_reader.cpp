@@ -294,7 +294,10 @@ void readGobreakerGo(const Source& src, std::string_view text, GobreakerSettings
                                "classification of the breakerlab lists (every error class is a "
                                "failure unless said otherwise)");
       } else if (k == "OnStateChange") {
-        // A callback: no effect on decisions.
+        // A callback: no effect on decisions, but code an export does not write back.
+        f.note(key,
+               "OnStateChange: a callback, no effect on the breaker's decisions; an export "
+               "does not write it back");
       } else {
         f.note(key, clipText(k) + ": not a gobreaker v2 Settings field BreakerLab models; ignored");
       }

@@ -390,6 +390,14 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, NativeR
   if (cb.IsDefined()) requireFewInstances(src, cb, "resilience4j.circuitbreaker");
   if (limiter.IsDefined()) requireFewInstances(src, limiter, "resilience4j.timelimiter");
   if (retry.IsDefined()) requireFewInstances(src, retry, "resilience4j.retry");
+  // application.yml holds the whole application (spring:, server:, ...): BreakerLab reads
+  // only resilience4j, and says so, since an export written from it carries nothing else.
+  if (top.IsDefined())
+    for (const auto& kv : root)
+      if (canonical(kv.first.Scalar()) != "resilience4j")
+        r.remark(kv.first, clipText(kv.first.Scalar()) +
+                               ": not resilience4j; BreakerLab reads only the resilience4j "
+                               "section of an application.yml");
   for (const auto& kv : top) {
     const std::string k = canonical(kv.first.Scalar());
     if (k != "circuitbreaker" && k != "timelimiter" && k != "retry")

@@ -1,4 +1,5 @@
 // Exported by BreakerLab as gobreaker (Go Settings).
+// Not expressible in gobreaker: per-call timeout 800ms (timeout.attempt): not part of this export; run each call under context.WithTimeout
 // Not expressible in gobreaker: fallback cache (ttl 60s): application code, serving a cached price younger than 60s
 
 package breakers

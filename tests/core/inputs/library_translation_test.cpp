@@ -1,0 +1,115 @@
+// translateToLibrary: the 8 Sep breaker (the default config: the last 20 calls, 50%, open 20 s,
+// 3 probes 1 s apart, all_succeed) as each library's settings, and back.
+#include "breakerlab/core/inputs/library_translation.h"
+
+#include <gtest/gtest.h>
+
+namespace breakerlab {
+namespace {
+
+bool lists(const LibraryTranslation& t, const std::string& setting) {
+  for (const NotCarriedOver& item : t.not_carried)
+    if (item.setting == setting) return true;
+  return false;
+}
+
+// CircuitBreakerConfig (resilience4j-circuitbreaker): slidingWindowSize, minimumNumberOfCalls,
+// failureRateThreshold, waitDurationInOpenState, permittedNumberOfCallsInHalfOpenState.
+TEST(LibraryTranslation, GenericToResilience4jKeepsThe20CallsAnd20Seconds) {
+  const LibraryTranslation t = translateToLibrary(Config{}, BreakerLibrary::resilience4j);
+  const Resilience4jSettings& r = t.config.native.resilience4j;
+  EXPECT_EQ(t.config.breaker.library, BreakerLibrary::resilience4j);
+  EXPECT_EQ(r.sliding_window_type, SlidingWindowType::count_based);
+  EXPECT_EQ(r.sliding_window_size, 20u);
+  EXPECT_EQ(r.minimum_number_of_calls, 20u);
+  EXPECT_EQ(r.failure_rate_threshold, 50);
+  EXPECT_EQ(r.wait_duration_in_open_state, 20 * kSecond);
+  EXPECT_EQ(r.permitted_number_of_calls_in_half_open_state, 3u);
+  EXPECT_TRUE(r.automatic_transition_from_open_to_half_open_enabled);
+  // The probes' spacing, and the close rule: at 50%, resilience4j closes with 1 of 3 failed.
+  EXPECT_TRUE(lists(t, "breaker.half_open.spacing"));
+  EXPECT_TRUE(lists(t, "breaker.half_open.close_when"));
+  EXPECT_TRUE(validate(t.config).empty()) << validate(t.config);
+}
+
+// gobreaker.go: Settings.MaxRequests, Timeout, Interval, ReadyToTrip(Counts).
+TEST(LibraryTranslation, GenericToGobreaker) {
+  const LibraryTranslation t = translateToLibrary(Config{}, BreakerLibrary::gobreaker);
+  const GobreakerSettings& g = t.config.native.gobreaker;
+  EXPECT_EQ(g.max_requests, 3u);
+  EXPECT_EQ(g.timeout, 20 * kSecond);
+  EXPECT_EQ(g.interval, 0);
+  EXPECT_EQ(g.ready_to_trip, GobreakerTripRule::failureRatio(20, 0.5));
+  EXPECT_TRUE(lists(t, "breaker.window"));        // cumulative counts, not the last 20
+  EXPECT_TRUE(lists(t, "breaker.failure_rate"));  // asked only on a failure
+  EXPECT_TRUE(validate(t.config).empty());
+}
+
+// opossum lib/circuit.js options: errorThresholdPercentage, resetTimeout, volumeThreshold,
+// timeout.
+TEST(LibraryTranslation, GenericToOpossum) {
+  const LibraryTranslation t = translateToLibrary(Config{}, BreakerLibrary::opossum);
+  const OpossumOptions& o = t.config.native.opossum;
+  EXPECT_EQ(o.error_threshold_percentage, 50);
+  EXPECT_EQ(o.reset_timeout, 20 * kSecond);
+  EXPECT_EQ(o.volume_threshold, 20u);
+  EXPECT_EQ(o.timeout, 800 * kMillisecond);
+  EXPECT_TRUE(lists(t, "breaker.half_open.probes"));
+  EXPECT_TRUE(validate(t.config).empty());
+}
+
+// cockatiel CountBreaker({threshold, size, minimumNumberOfCalls}), halfOpenAfter.
+TEST(LibraryTranslation, GenericToCockatiel) {
+  const LibraryTranslation t = translateToLibrary(Config{}, BreakerLibrary::cockatiel);
+  const CockatielSettings& s = t.config.native.cockatiel;
+  EXPECT_EQ(s.breaker.kind, CockatielBreakerSpec::Kind::count);
+  EXPECT_EQ(s.breaker.size, 20u);
+  EXPECT_EQ(s.breaker.minimum_number_of_calls, 20u);
+  EXPECT_DOUBLE_EQ(s.breaker.threshold, 0.5);
+  EXPECT_EQ(s.half_open_after.delay, 20 * kSecond);
+  EXPECT_EQ(s.half_open_calls, 3u);
+  EXPECT_TRUE(validate(t.config).empty());
+}
+
+TEST(LibraryTranslation, BackToTheGenericMachine) {
+  for (BreakerLibrary library :
+       {BreakerLibrary::resilience4j, BreakerLibrary::gobreaker, BreakerLibrary::cockatiel}) {
+    SCOPED_TRACE(std::string(toString(library)));
+    const Config there = translateToLibrary(Config{}, library).config;
+    const LibraryTranslation back = translateToLibrary(there, BreakerLibrary::breakerlab);
+    const BreakerConfig& b = back.config.breaker;
+    EXPECT_EQ(b.library, BreakerLibrary::breakerlab);
+    EXPECT_EQ(b.open_interval, 20 * kSecond);
+    EXPECT_EQ(b.probes, 3u);
+    EXPECT_EQ(b.failure_rate_pct, 50);
+    EXPECT_EQ(b.min_calls, 20u);
+    EXPECT_TRUE(validate(back.config).empty()) << validate(back.config);
+  }
+  // gobreaker's default ReadyToTrip is ConsecutiveFailures > 5.
+  Config g;
+  g.breaker.library = BreakerLibrary::gobreaker;
+  const LibraryTranslation t = translateToLibrary(g, BreakerLibrary::breakerlab);
+  EXPECT_EQ(t.config.breaker.window_type, WindowType::consecutive);
+  EXPECT_EQ(t.config.breaker.consecutive_failures, 6u);
+  EXPECT_EQ(t.config.native.gobreaker.timeout, 0);
+  EXPECT_EQ(t.config.breaker.open_interval, 60 * kSecond);  // Timeout 0 is 60 s
+}
+
+TEST(LibraryTranslation, EveryPairValidatesAndTheSameLibraryIsUnchanged) {
+  for (const auto& from : kBreakerLibraries)
+    for (const auto& to : kBreakerLibraries) {
+      Config c;
+      c = translateToLibrary(c, from.id).config;
+      const LibraryTranslation t = translateToLibrary(c, to.id);
+      EXPECT_EQ(t.config.breaker.library, to.id);
+      EXPECT_TRUE(validate(t.config).empty())
+          << from.key << " -> " << to.key << ": " << validate(t.config);
+      if (from.id == to.id) {
+        EXPECT_EQ(t.config, c);
+        EXPECT_TRUE(t.not_carried.empty());
+      }
+    }
+}
+
+}  // namespace
+}  // namespace breakerlab
