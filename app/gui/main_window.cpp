@@ -846,9 +846,52 @@ void MainWindow::applyChanges(const std::vector<TimedChange>& changes) {
 }
 
 void MainWindow::onKnobEdited(const QString& id, const Config& before, const Config& after) {
+  if (after.breaker.library != before.breaker.library) {
+    switchLibrary(before, after);
+    return;
+  }
   undo_->push(new KnobCommand(id, before, after, [this](const Config& c) { applyConfig(c); }));
   exported_since_tuning_ = false;
   session_->setConfig(after);
+}
+
+// The panel has translated the breaker in force into the new library (translateToLibrary) and
+// lists what it could not carry over. One undo step that never merges with the next switch: a
+// switch through a third library loses what each step lost, and undo must give back exactly the
+// library and settings before.
+void MainWindow::switchLibrary(const Config& before, const Config& after) {
+  const std::vector<NotCarriedOver> lost = knobs_->notCarriedOver();
+  const BreakerLibrary target = after.breaker.library;
+  undo_->push(
+      new ValueCommand<Config>(tr("switch the breaker to %1").arg(qs(libraryInfo(target).title)),
+                               before, after, [this, after, lost, target](const Config& c) {
+                                 applyConfig(c);
+                                 if (c == after)
+                                   sayWhatWasCarriedOver(target, lost);  // a redo says it again
+                               }));
+  exported_since_tuning_ = false;
+  session_->setConfig(after);
+  sayWhatWasCarriedOver(target, lost);
+}
+
+void MainWindow::sayWhatWasCarriedOver(BreakerLibrary target,
+                                       const std::vector<NotCarriedOver>& lost) {
+  knobs_->showNotCarriedOver(target, lost);
+  const QString title = qs(libraryInfo(target).title);
+  if (lost.empty()) {
+    status_->setText(tr("The same breaker under %1's rules").arg(title));
+    return;
+  }
+  // The settings themselves are listed in the panel: a status bar label as long as the list
+  // would widen the window.
+  status_->setText(tr("The same breaker under %1's rules · %n setting(s) not carried over, "
+                      "listed under Breaker library",
+                      "", static_cast<int>(lost.size()))
+                       .arg(title));
+}
+
+QString MainWindow::statusText() const {
+  return status_->text();
 }
 
 void MainWindow::updateTitle() {

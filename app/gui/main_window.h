@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/core/inputs/scenario.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/prometheus_query.h"
@@ -111,6 +112,8 @@ class MainWindow : public QMainWindow {
   views::OutcomeChart* chart() const { return chart_; }
   views::ResourceChart* resources() const { return resources_; }
   QUndoStack* undoStack() const { return undo_; }
+  // The status bar's message (what the last action said, or the replay's count).
+  QString statusText() const;
   QAction* action(const QString& name) const;
   // The knobs, metrics and charts docks.
   std::vector<QDockWidget*> docks() const;
@@ -138,6 +141,8 @@ class MainWindow : public QMainWindow {
   void showResourceChart(bool show);
   void applyConfig(const Config& config);
   void onKnobEdited(const QString& id, const Config& before, const Config& after);
+  void switchLibrary(const Config& before, const Config& after);
+  void sayWhatWasCarriedOver(BreakerLibrary target, const std::vector<NotCarriedOver>& lost);
   void addRecentFile(const QString& path);
   void refreshRecentMenu();
   void updateTitle();

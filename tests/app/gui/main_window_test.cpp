@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -329,6 +330,63 @@ TEST_F(Workbench, ChoosingALibraryShowsItsOwnKnobsWithItsNamesAndUnits) {
   window.undoStack()->undo();
   window.undoStack()->undo();
   EXPECT_EQ(window.session().config().breaker.library, BreakerLibrary::breakerlab);
+}
+
+// Issue #33: a new library takes the breaker in force under its own rules, not its defaults
+// (resilience4j's 100-call window and 60 s open); what it cannot hold is listed where the user
+// looks, and one undo step gives back the library and its settings.
+TEST_F(Workbench, ChoosingALibraryCarriesTheBreakerInForceOverAndListsWhatItCannot) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  const Config deployed = window.session().config();
+  ASSERT_EQ(deployed.breaker.window_size, 20u);
+  ASSERT_EQ(deployed.breaker.open_interval, 20 * kSecond);
+  views::KnobPanel* knobs = window.knobs();
+  QLabel* note = knobs->notCarriedOverNote();
+  ASSERT_NE(note, nullptr);
+  EXPECT_FALSE(note->isVisibleTo(&window));
+
+  knobs->comboBox("breaker.library")->setCurrentText("resilience4j");
+  const Config& r4j = window.session().config();
+  EXPECT_EQ(r4j.breaker.library, BreakerLibrary::resilience4j);
+  EXPECT_EQ(r4j.native.resilience4j.sliding_window_size, 20u) << "not resilience4j's 100 calls";
+  EXPECT_EQ(r4j.native.resilience4j.minimum_number_of_calls, 20u);
+  EXPECT_EQ(r4j.native.resilience4j.wait_duration_in_open_state, 20 * kSecond)
+      << "not resilience4j's 60 s";
+  EXPECT_DOUBLE_EQ(knobs->spinBox("resilience4j.slidingWindowSize")->value(), 20);
+  EXPECT_DOUBLE_EQ(knobs->spinBox("resilience4j.waitDurationInOpenState")->value(), 20);
+  // The replayed breaker's first open spell lasts the 20 s in force, as the bracket says.
+  const auto spans = window.lanes()->rowSpans("breaker", views::RowKind::replayed);
+  ASSERT_GE(spans.size(), 2u);
+  EXPECT_NEAR(spans[1].second - spans[1].first, 20.0, 1.0);
+  // Only the library is a change from the deployed breaker: its knobs hold what was deployed.
+  EXPECT_TRUE(knobs->isMarked("breaker.library"));
+  EXPECT_FALSE(knobs->isMarked("resilience4j.slidingWindowSize"));
+  EXPECT_FALSE(knobs->isMarked("resilience4j.waitDurationInOpenState"));
+  // The probes' spacing does not carry over: said under the choice and in the status bar.
+  EXPECT_TRUE(note->isVisibleTo(&window));
+  EXPECT_TRUE(note->text().contains("breaker.half_open.spacing")) << note->text().toStdString();
+  EXPECT_TRUE(window.statusText().contains("not carried over"))
+      << window.statusText().toStdString();
+  EXPECT_EQ(window.undoStack()->count(), 1) << "one switch, one undo step";
+
+  window.undoStack()->undo();
+  EXPECT_EQ(window.session().config(), deployed) << "the generic machine and its settings";
+  EXPECT_EQ(knobs->comboBox("breaker.library")->currentText(), "BreakerLab (generic)");
+  EXPECT_DOUBLE_EQ(knobs->spinBox("breaker.open.interval")->value(), 20);
+  EXPECT_FALSE(note->isVisibleTo(&window)) << "the list spoke of the switch undone";
+  window.undoStack()->redo();
+  EXPECT_EQ(window.session().config().native.resilience4j.sliding_window_size, 20u);
+  EXPECT_TRUE(note->isVisibleTo(&window)) << "a redo lists it again";
+  window.undoStack()->undo();
+
+  // gobreaker counts since the last clear, not the last 20 calls: listed.
+  knobs->comboBox("breaker.library")->setCurrentText("gobreaker");
+  EXPECT_EQ(window.session().config().native.gobreaker.timeout, 20 * kSecond)
+      << "not gobreaker's 60 s";
+  EXPECT_TRUE(note->isVisibleTo(&window));
+  EXPECT_TRUE(note->text().contains("gobreaker")) << note->text().toStdString();
+  EXPECT_TRUE(note->text().contains("breaker.window")) << note->text().toStdString();
+  EXPECT_LE(knobs->width(), window.docks()[0]->width()) << "the list does not widen the panel";
 }
 
 TEST_F(Workbench, APostmortemOpensDirectlyWithItsReportAndSavesAsAnIncident) {

@@ -13,6 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <map>
 
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/views/knob_spin_box.h"
@@ -131,6 +132,18 @@ void KnobPanel::build() {
         w.label = knobLabel(spec);
         w.row = fieldRow(w.combo, w.reset);
         form->addRow(w.label, w.row);
+        if (spec.id == "breaker.library") {
+          // Under the choice, where the eye is when the library changes; the status bar's
+          // message is soon replaced by the replay's.
+          not_carried_note_ = new QLabel;
+          not_carried_note_->setObjectName(QStringLiteral("not-carried-over"));
+          not_carried_note_->setWordWrap(true);
+          not_carried_note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+          // A long setting key must wrap or clip, never widen the panel.
+          not_carried_note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+          form->addRow(not_carried_note_);
+          form->setRowVisible(not_carried_note_, false);
+        }
         break;
       case KnobSpec::Kind::number: {
         w.slider_max = spec.max;
@@ -196,15 +209,44 @@ void KnobPanel::build() {
 
 void KnobPanel::setConfig(const Config& config) {
   config_ = config;
+  showNotCarriedOver(config.breaker.library, {});
   widenRanges();
   showValues();
 }
 
+void KnobPanel::showNotCarriedOver(BreakerLibrary target, const std::vector<NotCarriedOver>& lost) {
+  not_carried_ = lost;
+  QString text;
+  if (!lost.empty()) {
+    text = tr("Not carried over to %1:").arg(qs(libraryInfo(target).title));
+    for (const NotCarriedOver& n : lost)
+      text += QStringLiteral("\n• ") + qs(n.setting) + QStringLiteral(": ") + qs(n.why);
+  }
+  not_carried_note_->setText(text);
+  widgets_.value(QStringLiteral("breaker.library"))
+      .form->setRowVisible(not_carried_note_, !lost.empty());
+}
+
+const Config* KnobPanel::deployedUnderLibrary(BreakerLibrary library) {
+  if (!deployed_) return nullptr;
+  if (deployed_->breaker.library == library) return &*deployed_;
+  if (!deployed_translated_ || deployed_translated_->breaker.library != library)
+    deployed_translated_ = translateToLibrary(*deployed_, library).config;
+  return &*deployed_translated_;
+}
+
 void KnobPanel::setDeployed(const Config& deployed) {
   deployed_ = deployed;
+  deployed_translated_.reset();
   widenRanges();
+  std::map<BreakerLibrary, Config> under_library;
   for (KnobWidgets& w : widgets_) {
-    const QString text = valueText(w, w.spec->get(deployed));
+    // A library's knob resets to the deployed breaker under that library's rules.
+    const std::optional<BreakerLibrary> library = w.spec->library;
+    if (library && !under_library.contains(*library))
+      under_library.emplace(*library, *deployedUnderLibrary(*library));
+    const Config& compared = library ? under_library.at(*library) : deployed;
+    const QString text = valueText(w, w.spec->get(compared));
     w.reset_action->setText(tr("Reset to deployed (%1)").arg(text));
     w.reset->setToolTip(w.reset_action->text());
   }
@@ -214,13 +256,28 @@ void KnobPanel::setDeployed(const Config& deployed) {
 void KnobPanel::resetToDeployed(const QString& id) {
   const auto it = widgets_.constFind(id);
   if (it == widgets_.cend() || !deployed_) return;
-  Config after = config_;
-  it->spec->set(after, it->spec->get(*deployed_));
+  const KnobSpec& spec = *it->spec;
+  const Config& compared =
+      spec.library ? *deployedUnderLibrary(config_.breaker.library) : *deployed_;
+  const Config after = withValue(spec, spec.get(compared));
   if (after == config_) return;
   const Config before = config_;
   config_ = after;
   showValues();
   emit configEdited(QStringLiteral("reset ") + id, before, after);
+}
+
+// `spec` set to `value` in the config in force. A new library takes the breaker in force, not
+// its own defaults (issue #33): what it cannot hold is listed under the choice.
+Config KnobPanel::withValue(const KnobSpec& spec, double value) {
+  Config after = config_;
+  spec.set(after, value);
+  if (after.breaker.library != config_.breaker.library) {
+    LibraryTranslation translated = translateToLibrary(config_, after.breaker.library);
+    showNotCarriedOver(after.breaker.library, translated.not_carried);
+    return std::move(translated.config);
+  }
+  return after;
 }
 
 // An incident may deploy a value beyond the usual range: widen rather than clamp it. Only when a
@@ -260,8 +317,7 @@ QString KnobPanel::valueText(const KnobWidgets& w, double value) const {
 }
 
 void KnobPanel::edit(const KnobSpec& spec, double value) {
-  Config after = config_;
-  spec.set(after, value);
+  const Config after = withValue(spec, value);
   if (after == config_) return;
   const Config before = config_;
   config_ = after;
@@ -318,9 +374,12 @@ void KnobPanel::showValues() {
 }
 
 void KnobPanel::showMarks() {
+  if (!deployed_) return;
+  const Config& deployed_breaker = *deployedUnderLibrary(config_.breaker.library);
   for (KnobWidgets& w : widgets_) {
+    const Config& compared = w.spec->library ? deployed_breaker : *deployed_;
     const bool differs =
-        deployed_ && knobShown(*w.spec, config_) && w.spec->get(config_) != w.spec->get(*deployed_);
+        knobShown(*w.spec, config_) && w.spec->get(config_) != w.spec->get(compared);
     if (differs != w.marked) setMarked(w, differs);
   }
 }

@@ -7,8 +7,10 @@
 #include <QHash>
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 #include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/library_translation.h"
 
 class QSlider;
 class QDoubleSpinBox;
@@ -31,7 +33,8 @@ class KnobPanel : public QWidget {
  public:
   explicit KnobPanel(QWidget* parent = nullptr);
 
-  // Shows `config` without reporting an edit (load, undo, reset).
+  // Shows `config` without reporting an edit (load, undo, reset). Clears the note on what a
+  // change of library could not carry over: it spoke of the config before.
   void setConfig(const Config& config);
   const Config& config() const { return config_; }
   // The config the knobs are compared with (the incident's deployed config); until it is set,
@@ -43,6 +46,14 @@ class KnobPanel : public QWidget {
   // Sets a knob back to its deployed value, reported as an edit of "reset <id>": an undo step of
   // its own, not merged into the drag before it.
   void resetToDeployed(const QString& id);
+
+  // Choosing another breaker library translates the breaker in force into its settings
+  // (translateToLibrary) instead of taking the library's defaults; what could not be carried over
+  // is listed under the library's choice until the next config is shown. A redo shows the list
+  // of its switch again with showNotCarriedOver.
+  const std::vector<NotCarriedOver>& notCarriedOver() const { return not_carried_; }
+  void showNotCarriedOver(BreakerLibrary target, const std::vector<NotCarriedOver>& lost);
+  QLabel* notCarriedOverNote() const { return not_carried_note_; }
 
   // The widgets of a knob, by its config key (for tests and keyboard focus).
   QSlider* slider(const QString& id) const { return widgets_.value(id).slider; }
@@ -77,14 +88,21 @@ class KnobPanel : public QWidget {
   };
   void build();
   void edit(const KnobSpec& spec, double value);
+  Config withValue(const KnobSpec& spec, double value);
   void showValues();
   void widenRanges();
   void showMarks();
   void setMarked(KnobWidgets& w, bool marked);
   QString valueText(const KnobWidgets& w, double value) const;
+  const Config* deployedUnderLibrary(BreakerLibrary library);
   QHash<QString, KnobWidgets> widgets_;
   Config config_;
   std::optional<Config> deployed_;
+  // The deployed breaker translated into the library in force, as a switch would give it: what
+  // that library's knobs are marked against and reset to (its own defaults were never in force).
+  std::optional<Config> deployed_translated_;
+  std::vector<NotCarriedOver> not_carried_;
+  QLabel* not_carried_note_ = nullptr;
   const QSlider* dragged_ = nullptr;  // the slider whose move is being applied
 };
 
