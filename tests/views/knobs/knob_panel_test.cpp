@@ -256,6 +256,83 @@ TEST(KnobPanel, AChangedKnobIsMarkedAndResetsToDeployed) {
   EXPECT_FALSE(panel.isMarked("pricing.mode"));
 }
 
+// Choosing a library carries the deployed breaker over (issue #33): its knobs hold what was
+// deployed, so only the choice is marked, and a reset gives the deployed value under its rules.
+TEST(KnobPanel, ALibrarysKnobsAreComparedWithTheDeployedBreakerUnderItsRules) {
+  const Config deployed = test::incident0908().deployed;
+  KnobPanel panel;
+  panel.setDeployed(deployed);
+  panel.setConfig(deployed);
+  QSignalSpy edits(&panel, &KnobPanel::configEdited);
+  panel.comboBox("breaker.library")->setCurrentText("resilience4j");
+  ASSERT_EQ(edits.count(), 1);
+  const Config switched = edits.last().at(2).value<Config>();
+  EXPECT_EQ(switched.native.resilience4j.wait_duration_in_open_state, 20 * kSecond);
+  EXPECT_EQ(panel.config(), switched);
+  EXPECT_FALSE(panel.notCarriedOver().empty());
+  EXPECT_TRUE(panel.isMarked("breaker.library"));
+  const QString wait = "resilience4j.waitDurationInOpenState";
+  EXPECT_FALSE(panel.isMarked(wait));
+  panel.spinBox(wait)->setValue(45);
+  EXPECT_TRUE(panel.isMarked(wait));
+  panel.resetToDeployed(wait);
+  EXPECT_EQ(panel.config().native.resilience4j.wait_duration_in_open_state, 20 * kSecond)
+      << "the deployed 20 s, not resilience4j's 60 s default";
+  // A config shown from elsewhere (undo, load) clears the list: it spoke of another switch.
+  panel.setConfig(deployed);
+  EXPECT_TRUE(panel.notCarriedOver().empty());
+  EXPECT_TRUE(panel.notCarriedOverNote()->text().isEmpty());
+}
+
+// Issue #33, item 2: a changed knob's bold name with its dot must not widen the panel. It did:
+// the form's label column grew to the bold name, the sliders shrank and the value boxes and
+// reset buttons went past the right edge, which the panel cannot scroll to.
+TEST(KnobPanel, MarkingEveryKnobOfALibraryDoesNotWidenThePanel) {
+  const Config deployed = test::incident0908().deployed;
+  KnobPanel panel;
+  panel.setDeployed(deployed);
+  panel.setConfig(deployed);
+  panel.resize(panel.minimumWidth(), 700);
+  panel.show();
+  panel.comboBox("breaker.library")->setCurrentText("resilience4j");
+  QApplication::processEvents();
+  auto* scroll = panel.findChild<QScrollArea*>();
+  ASSERT_NE(scroll, nullptr);
+  const int panel_width = panel.width();
+  const QString size = "resilience4j.slidingWindowSize";
+  const int slider_width = panel.slider(size)->width();
+  EXPECT_LE(scroll->widget()->width(), scroll->viewport()->width()) << "resilience4j's knobs fit";
+
+  for (const KnobSpec& spec : knobSpecs()) {
+    if (spec.library != BreakerLibrary::resilience4j) continue;
+    const QString id = QString::fromUtf8(spec.id.data(), static_cast<qsizetype>(spec.id.size()));
+    if (QDoubleSpinBox* spin = panel.spinBox(id))
+      spin->setValue(spin->value() < spin->maximum() ? spin->value() + spin->singleStep()
+                                                     : spin->value() - spin->singleStep());
+    else if (QCheckBox* check = panel.checkBox(id))
+      check->toggle();
+    else if (QComboBox* combo = panel.comboBox(id))
+      combo->setCurrentIndex(combo->currentIndex() == 0 ? 1 : 0);
+    EXPECT_TRUE(panel.isMarked(id)) << spec.id;
+  }
+  QApplication::processEvents();
+  EXPECT_EQ(panel.width(), panel_width);
+  EXPECT_LE(scroll->widget()->width(), scroll->viewport()->width())
+      << "nothing past the right edge";
+  EXPECT_GE(panel.slider(size)->width(), slider_width) << "the sliders keep their length";
+  for (const KnobSpec& spec : knobSpecs()) {
+    if (spec.library != BreakerLibrary::resilience4j) continue;
+    const QString id = QString::fromUtf8(spec.id.data(), static_cast<qsizetype>(spec.id.size()));
+    QToolButton* reset = panel.resetButton(id);
+    const int right = reset->mapTo(scroll->viewport(), QPoint(reset->width(), 0)).x();
+    EXPECT_LE(right, scroll->viewport()->width()) << spec.id << ": its reset button shows";
+    if (QLabel* label = panel.label(id)) {
+      EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+          << spec.id << ": no line of its name cut off";
+    }
+  }
+}
+
 TEST(KnobSpecs, EveryKnobRoundTripsItsValue) {
   Config config;
   for (const KnobSpec& k : knobSpecs()) {

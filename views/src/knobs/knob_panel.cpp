@@ -18,6 +18,7 @@
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/views/knob_spin_box.h"
 #include "breakerlab/views/qt_text.h"
+#include "knobs/knob_label.h"
 #include "knobs/knob_scale.h"
 #include "knobs/wheel_guard.h"
 
@@ -40,9 +41,7 @@ QString labelText(const KnobSpec& spec) {
 }
 
 QLabel* knobLabel(const KnobSpec& spec) {
-  auto* label = new QLabel(labelText(spec));
-  label->setWordWrap(true);
-  return label;
+  return new KnobLabel(labelText(spec));
 }
 
 // A small button after a knob's field; shown only while the knob differs from deployed, its
@@ -102,7 +101,7 @@ void KnobPanel::build() {
     connect(w.reset_action, &QAction::triggered, this, [this, id] { resetToDeployed(id); });
     switch (spec.kind) {
       case KnobSpec::Kind::toggle:
-        w.check = new QCheckBox(qs(spec.label));
+        w.check = new KnobCheckBox(qs(spec.label));
         w.check->setToolTip(tip);
         w.check->setObjectName(id);
         w.text = w.check->text();
@@ -187,6 +186,7 @@ void KnobPanel::build() {
       }
     }
     if (w.label) {
+      w.label->setToolTip(qs(spec.label) + QStringLiteral("\n") + tip);  // the name whole
       w.text = w.label->text();
       w.label->addAction(w.reset_action);
       w.label->setContextMenuPolicy(Qt::ActionsContextMenu);
