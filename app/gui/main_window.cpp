@@ -884,10 +884,13 @@ void MainWindow::sayWhatWasCarriedOver(BreakerLibrary target,
   }
   // The settings themselves are listed in the panel: a status bar label as long as the list
   // would widen the window.
-  status_->setText(tr("The same breaker under %1's rules · %n setting(s) not carried over, "
-                      "listed under Breaker library",
-                      "", static_cast<int>(lost.size()))
-                       .arg(title));
+  // Plural by hand: no translation file is loaded, so tr()'s %n would show "setting(s)".
+  const QString settings = lost.size() == 1
+                               ? tr("1 setting")
+                               : tr("%1 settings").arg(static_cast<qulonglong>(lost.size()));
+  status_->setText(tr("The same breaker under %1's rules · %2 not carried over, listed under "
+                      "Breaker library")
+                       .arg(title, settings));
 }
 
 QString MainWindow::statusText() const {
