@@ -88,7 +88,12 @@ Micros PodBreakerInference::requestGapQuantile(double q) const {
     if (seen >= std::max<std::uint64_t>(wanted, 1)) {
       // The bucket's upper end: (16 + fraction + 1) / 16 * 2^power.
       const int power = static_cast<int>(b / 16), fraction = static_cast<int>(b % 16);
-      return static_cast<Micros>(std::ldexp(static_cast<double>(16 + fraction + 1), power - 4));
+      const auto upper =
+          static_cast<Micros>(std::ldexp(static_cast<double>(16 + fraction + 1), power - 4));
+      // In whole 10 ms: the tolerance a report and an incident file show ("2630ms", not
+      // "2621440us").
+      constexpr Micros kStep = 10 * kMillisecond;
+      return (upper + kStep - 1) / kStep * kStep;
     }
   }
   return kNever;

@@ -60,7 +60,8 @@ class PodBreakerInference {
   std::uint64_t rejections() const { return rejections_; }
 
   // The gap between a pod's consecutive requests (first calls and rejections) that a share `q`
-  // of the gaps do not exceed, rounded up to within 1/16 of its power of two; 0 without gaps.
+  // of the gaps do not exceed, rounded up to within 1/16 of its power of two and then to whole
+  // 10 ms; 0 without gaps.
   // A boundary is read at the pod's first request after it, so this bounds its error.
   Micros requestGapQuantile(double q) const;
 
