@@ -12,6 +12,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/native_config.h"
 #include "breakerlab/data/output_file.h"
+#include "same_native_settings.h"
 #include "test_support.h"
 
 namespace breakerlab {
@@ -107,25 +108,7 @@ const BreakerLibrary kLibraries[] = {BreakerLibrary::resilience4j, BreakerLibrar
                                      BreakerLibrary::polly,        BreakerLibrary::opossum,
                                      BreakerLibrary::cockatiel,    BreakerLibrary::envoy};
 
-bool sameSettings(const NativeBreakers& a, const NativeBreakers& b, BreakerLibrary library) {
-  switch (library) {
-    case BreakerLibrary::resilience4j:
-      return a.resilience4j == b.resilience4j;
-    case BreakerLibrary::gobreaker:
-      return a.gobreaker == b.gobreaker;
-    case BreakerLibrary::polly:
-      return a.polly == b.polly;
-    case BreakerLibrary::opossum:
-      return a.opossum == b.opossum;
-    case BreakerLibrary::cockatiel:
-      return a.cockatiel == b.cockatiel;
-    case BreakerLibrary::envoy:
-      return a.envoy == b.envoy;
-    case BreakerLibrary::breakerlab:
-      break;
-  }
-  return false;
-}
+using test::sameSettings;
 
 TEST(NativeConfig, EveryExportReimportsToTheSameSettings) {
   for (BreakerLibrary library : kLibraries) {

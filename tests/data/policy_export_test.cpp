@@ -8,6 +8,7 @@
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/output_file.h"
 #include "breakerlab/data/policy_export.h"
+#include "same_native_settings.h"
 
 namespace breakerlab {
 namespace {
@@ -16,25 +17,7 @@ std::string fixture(const std::string& name) {
   return std::string(BREAKERLAB_DATA_FIXTURES) + "/policy_export/" + name;
 }
 
-bool sameSettings(const NativeBreakers& a, const NativeBreakers& b, BreakerLibrary library) {
-  switch (library) {
-    case BreakerLibrary::resilience4j:
-      return a.resilience4j == b.resilience4j;
-    case BreakerLibrary::gobreaker:
-      return a.gobreaker == b.gobreaker;
-    case BreakerLibrary::polly:
-      return a.polly == b.polly;
-    case BreakerLibrary::opossum:
-      return a.opossum == b.opossum;
-    case BreakerLibrary::cockatiel:
-      return a.cockatiel == b.cockatiel;
-    case BreakerLibrary::envoy:
-      return a.envoy == b.envoy;
-    case BreakerLibrary::breakerlab:
-      break;
-  }
-  return false;
-}
+using test::sameSettings;
 
 bool listed(const std::vector<std::string>& items, const std::string& text) {
   for (const std::string& item : items)
