@@ -11,7 +11,9 @@
 #   BREAKERLAB_FUZZ_SEED=0             libFuzzer's -seed (0: random)
 #
 # New inputs that reach new code go to BUILD/fuzz-corpus/TARGET/ and are used again by the next
-# run; the seeds in tests/fuzz/corpus/ are only read.
+# run; the seeds in tests/fuzz/corpus/ are only read. Each run adds its executions and CPU seconds
+# per target to BUILD/fuzz-totals.tsv, so that runs spread over days add up to a total per target
+# (the table printed at the end has both this run's and the accumulated figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,6 +101,7 @@ run_target() {
   # intercept_tls_get_addr=0: see CMakePresets.json's asan test preset (the LSan tracer crash).
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:malloc_context_size=8:intercept_tls_get_addr=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+    /usr/bin/time -f '%U %S' -o "$log.cpu" \
     "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" ${dict_args[@]+"${dict_args[@]}"} \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
@@ -108,7 +111,9 @@ run_target() {
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   local found
   found=$(find "$artifacts" -type f | wc -l)
-  printf '%s %s %s %s\n' "$name" "${execs:-0}" "$found" "$code" >"$log.summary"
+  local cpu
+  cpu=$(awk 'END { printf "%d", $1 + $2 }' "$log.cpu" 2>/dev/null || echo 0)
+  printf '%s %s %s %s %s\n' "$name" "${execs:-0}" "$found" "$code" "${cpu:-0}" >"$log.summary"
 }
 
 pids=()
@@ -122,12 +127,24 @@ for name in "${targets[@]}"; do
 done
 wait
 
-echo "== fuzz: ${seconds}s per target"
-printf '%-18s %14s %9s\n' target executions findings
+# The running totals: one line per run and target (date, target, executions, CPU seconds).
+totals="$build/fuzz-totals.tsv"
+run_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+for name in "${targets[@]}"; do
+  read -r _ execs _ _ cpu <"$build/fuzz-logs/$name.log.summary"
+  printf '%s\t%s\t%s\t%s\n' "$run_date" "$name" "$execs" "$cpu" >>"$totals"
+done
+total_of() {  # total_of TARGET COLUMN (3: executions, 4: CPU seconds)
+  awk -F'\t' -v t="$1" -v c="$2" '$2 == t { s += $c } END { printf "%d", s }' "$totals"
+}
+
+echo "== fuzz: ${seconds}s per target (totals: every run recorded in $totals)"
+printf '%-18s %14s %8s %9s %16s %12s\n' target executions cpu_s findings total_executions total_cpu_h
 failed=0
 for name in "${targets[@]}"; do
-  read -r _ execs found code <"$build/fuzz-logs/$name.log.summary"
-  printf '%-18s %14s %9s\n' "$name" "$execs" "$found"
+  read -r _ execs found code cpu <"$build/fuzz-logs/$name.log.summary"
+  printf '%-18s %14s %8s %9s %16s %12s\n' "$name" "$execs" "$cpu" "$found" "$(total_of "$name" 3)" \
+    "$(awk -v s="$(total_of "$name" 4)" 'BEGIN { printf "%.2f", s / 3600 }')"
   if [ "$found" -gt 0 ] || [ "$code" -ne 0 ]; then
     failed=1
     echo "   exit $code; see $build/fuzz-logs/$name.log and $build/fuzz-artifacts/$name/" >&2

@@ -225,7 +225,7 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
   // The format first: a file of another kind fails with that, not with its first unknown key.
   for (const auto& entry : mapEntries(src, node, path)) {
     if (entry.key == "format" && (!entry.value.IsScalar() || entry.value.Scalar() != kConfigFormat))
-      failExpected(src, entry.value, joinPath(path, "format"), quoted(kConfigFormat));
+      failExpected(src, entry.value, joinPath(path, "format"), data_detail::quoted(kConfigFormat));
   }
   const MapReader m(
       src, node, path,

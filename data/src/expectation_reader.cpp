@@ -79,7 +79,7 @@ std::optional<Amount> readAmount(std::string_view token, const MetricInfo& metri
   else if (unit == "%")
     expected += " or a percentage such as 5%";
   if (tolerance) expected += ", or a relative tolerance such as 1%";
-  problem = "expected " + expected + ", got " + quoted(token);
+  problem = "expected " + expected + ", got " + data_detail::quoted(token);
   return std::nullopt;
 }
 
@@ -268,7 +268,7 @@ std::optional<TextProblem> parseExpectationText(std::string_view text, Expectati
   } else if (text.substr(pos, 3) == "+/-") {
     pos += 3;
   } else {
-    return TextProblem{pos, "unexpected " + quoted(text.substr(pos)) +
+    return TextProblem{pos, "unexpected " + data_detail::quoted(text.substr(pos)) +
                                 " after the value (a tolerance is written \"± 0.5\" or \"± 1%\")"};
   }
   skipSpaces();
@@ -282,7 +282,8 @@ std::optional<TextProblem> parseExpectationText(std::string_view text, Expectati
   out.tolerance_relative = tol->relative;
   skipSpaces();
   if (pos != text.size())
-    return TextProblem{pos, "unexpected " + quoted(text.substr(pos)) + " after the tolerance"};
+    return TextProblem{
+        pos, "unexpected " + data_detail::quoted(text.substr(pos)) + " after the tolerance"};
   return std::nullopt;
 }
 

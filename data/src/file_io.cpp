@@ -14,12 +14,6 @@
 namespace breakerlab {
 
 namespace {
-std::string osReason(int error) {
-  return std::strerror(error);
-}
-}  // namespace
-
-namespace {
 std::string sizeText(std::uint64_t bytes) {
   if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0)
     return std::to_string(bytes >> 20) + " MiB";

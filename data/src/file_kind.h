@@ -1,5 +1,6 @@
 #pragma once
-// How a file that is not a regular file is named in messages ("a FIFO", "a character device").
+// How a file that is not a regular file is named in messages ("a FIFO", "a character device"),
+// and the system's reason for a failed call on a file.
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -16,6 +17,11 @@ inline std::string fileKindName(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";
   if (S_ISLNK(mode)) return "a symbolic link";
   return "not a regular file";
+}
+
+// The text of an errno value ("No such file or directory").
+inline std::string osReason(int error) {
+  return std::strerror(error);
 }
 
 }  // namespace breakerlab

@@ -182,7 +182,7 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
   for (const auto& entry : mapEntries(src, root, "")) {
     if (entry.key == "format" &&
         (!entry.value.IsScalar() || entry.value.Scalar() != kIncidentFormat))
-      failExpected(src, entry.value, "format", quoted(kIncidentFormat));
+      failExpected(src, entry.value, "format", data_detail::quoted(kIncidentFormat));
   }
   const MapReader m(src, root, "",
                     {"format", "id", "title", "summary", "source", "start", "window", "seed",
@@ -190,7 +190,7 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
                      "recorded", "expect", "goals"});
   const YAML::Node& format = m.require("format");
   if (!format.IsScalar() || format.Scalar() != kIncidentFormat)
-    failExpected(src, format, "format", quoted(kIncidentFormat));
+    failExpected(src, format, "format", data_detail::quoted(kIncidentFormat));
   Incident inc;
   inc.id = readString(src, m.require("id"), "id");
   if (auto* v = m.find("title")) inc.title = readString(src, *v, "title");

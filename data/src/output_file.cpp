@@ -22,10 +22,6 @@ namespace breakerlab {
 
 namespace {
 
-std::string osReason(int error) {
-  return std::strerror(error);
-}
-
 // As the kernel counts symlinks in one path lookup (MAXSYMLINKS).
 constexpr int kMaxSymlinkHops = 40;
 

@@ -171,7 +171,7 @@ Config overlayConfig(const Config& base, std::string_view text, const std::strin
     const MapReader m(src, root, "", std::vector<std::string_view>(names.begin(), names.end()));
     const YAML::Node& format = m.require("format");
     if (!format.IsScalar() || format.Scalar() != kConfigFormat)
-      failExpected(src, format, "format", quoted(kConfigFormat));
+      failExpected(src, format, "format", data_detail::quoted(kConfigFormat));
     for (const MapReader::Entry& entry : m.entries())
       if (entry.key != "format") setAtPath(tree, entry.key, entry.value, src, entry.key_node);
     const Config config = readConfigNode(src, tree, "", false);

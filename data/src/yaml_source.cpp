@@ -100,7 +100,7 @@ std::string describe(const YAML::Node& node) {
     case YAML::NodeType::Null:
       return "nothing (null)";
     case YAML::NodeType::Scalar:
-      return quoted(node.Scalar());
+      return data_detail::quoted(node.Scalar());
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Map:

@@ -5,6 +5,7 @@
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/values.h"
+#include "support/short_units.h"
 #include "test_support.h"
 
 namespace breakerlab {
@@ -13,7 +14,7 @@ namespace {
 using test::positionOf;
 using test::replaceFirst;
 
-constexpr Micros s = kSecond;
+using test_units::s;
 
 // 8 Sep with a wall clock (t = 0 is 14:02:00 UTC, as its header says) and changes.
 std::string withChanges(const std::string& changes, const std::string& what_if_changes = "") {

@@ -7,13 +7,14 @@
 
 #include "breakerlab/data/config_file.h"
 #include "breakerlab/data/config_io.h"
+#include "support/short_units.h"
 #include "test_support.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 // An incident's config far from the defaults, so that "kept" cannot pass by chance.
 Config incidentConfig() {
@@ -83,7 +84,7 @@ TEST(ConfigOverlay, AWholeConfigFileGivesThatConfigWhateverItIsLaidOver) {
   EXPECT_EQ(overlayConfig(incidentConfig(), text, "c.yaml"), whole);
 }
 
-struct ErrorCase {
+struct OverlayErrorCase {
   std::string name;
   std::string text;
   test::TextPosition at;
@@ -95,7 +96,7 @@ TEST(ConfigOverlay, ErrorsNameTheFileLineAndColumn) {
   const std::string unknown = file("timeout: {attempt: 2s}\npooll: {size: 3}\n");
   const std::string under_value = file("timeout:\n  attempt: {seconds: 2}\n");
   const std::string invalid = file("breaker: {failure_rate: 0%}\n");
-  const std::vector<ErrorCase> cases = {
+  const std::vector<OverlayErrorCase> cases = {
       {"no format", "timeout: {attempt: 2s}\n", {1, 1}, "missing required key 'format'"},
       {"another format",
        "format: breakerlab/1\n",
@@ -107,7 +108,7 @@ TEST(ConfigOverlay, ErrorsNameTheFileLineAndColumn) {
        "timeout.attempt"},
       {"an invalid config", invalid, {1, 1}, "failure_rate"},
   };
-  for (const ErrorCase& k : cases) {
+  for (const OverlayErrorCase& k : cases) {
     const auto e = test::loadErrorOf([&] { overlayConfig(incidentConfig(), k.text, "head.yaml"); });
     ASSERT_TRUE(e.has_value()) << k.name;
     EXPECT_EQ(e->file(), "head.yaml") << k.name;

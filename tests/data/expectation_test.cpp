@@ -7,12 +7,12 @@
 namespace breakerlab {
 namespace {
 
-Expectation parse(const std::string& text) {
+Expectation parsedExpectation(const std::string& text) {
   return parseExpectation(text, "--expect");
 }
 
 TEST(ExpectationText, MetricOpValue) {
-  const Expectation e = parse("failed_checkouts == 0");
+  const Expectation e = parsedExpectation("failed_checkouts == 0");
   EXPECT_EQ(e.kind, Expectation::Kind::metric);
   EXPECT_EQ(e.metric, "failed_checkouts");
   EXPECT_EQ(e.op, CompareOp::eq);
@@ -27,61 +27,67 @@ TEST(ExpectationText, EveryOperator) {
                                                      {"<", CompareOp::lt},  {"<=", CompareOp::le},
                                                      {">", CompareOp::gt},  {">=", CompareOp::ge}};
   for (const auto& [op, expected] : cases) {
-    EXPECT_EQ(parse(std::string("trips ") + op + " 1").op, expected) << op;
-    EXPECT_EQ(parse(std::string("trips") + op + "1").op, expected) << op;  // spaces optional
+    EXPECT_EQ(parsedExpectation(std::string("trips ") + op + " 1").op, expected) << op;
+    EXPECT_EQ(parsedExpectation(std::string("trips") + op + "1").op, expected)
+        << op;  // spaces optional
   }
 }
 
 TEST(ExpectationText, AbsoluteAndRelativeTolerances) {
-  Expectation e = parse("time_to_trip_s == 3 ± 0.5");
+  Expectation e = parsedExpectation("time_to_trip_s == 3 ± 0.5");
   EXPECT_EQ(e.value, 3.0);
   EXPECT_EQ(e.tolerance, 0.5);
   EXPECT_FALSE(e.tolerance_relative);
-  e = parse("cached_window_checkouts == 1760 ± 1%");
+  e = parsedExpectation("cached_window_checkouts == 1760 ± 1%");
   EXPECT_DOUBLE_EQ(e.tolerance, 0.01);
   EXPECT_TRUE(e.tolerance_relative);
-  e = parse("cached_window_checkouts == 1760 +- 2");
+  e = parsedExpectation("cached_window_checkouts == 1760 +- 2");
   EXPECT_EQ(e.tolerance, 2.0);
-  e = parse("cached_window_checkouts == 1760+/-2");
+  e = parsedExpectation("cached_window_checkouts == 1760+/-2");
   EXPECT_EQ(e.tolerance, 2.0);
-  e = parse("cached_window_checkouts == 1760±2");
+  e = parsedExpectation("cached_window_checkouts == 1760±2");
   EXPECT_EQ(e.tolerance, 2.0);
 }
 
 TEST(ExpectationText, UnitsFollowTheMetric) {
-  EXPECT_DOUBLE_EQ(parse("time_to_trip_s <= 800ms").value, 0.8);
-  EXPECT_DOUBLE_EQ(parse("time_to_trip_s == 3s ± 500ms").tolerance, 0.5);
-  EXPECT_DOUBLE_EQ(parse("latency_p99_ms < 1s").value, 1000.0);
-  EXPECT_DOUBLE_EQ(parse("failed_pct < 5%").value, 5.0);
-  EXPECT_DOUBLE_EQ(parse("failed_pct < 5").value, 5.0);
+  EXPECT_DOUBLE_EQ(parsedExpectation("time_to_trip_s <= 800ms").value, 0.8);
+  EXPECT_DOUBLE_EQ(parsedExpectation("time_to_trip_s == 3s ± 500ms").tolerance, 0.5);
+  EXPECT_DOUBLE_EQ(parsedExpectation("latency_p99_ms < 1s").value, 1000.0);
+  EXPECT_DOUBLE_EQ(parsedExpectation("failed_pct < 5%").value, 5.0);
+  EXPECT_DOUBLE_EQ(parsedExpectation("failed_pct < 5").value, 5.0);
 }
 
-std::string errorOf(const std::string& text) {
-  const auto e = test::loadErrorOf([&] { parse(text); });
+std::string expectationErrorOf(const std::string& text) {
+  const auto e = test::loadErrorOf([&] { parsedExpectation(text); });
   return e ? e->what() : "";
 }
 
 TEST(ExpectationText, Errors) {
-  EXPECT_EQ(errorOf("faild_checkouts == 0"),
+  EXPECT_EQ(expectationErrorOf("faild_checkouts == 0"),
             "--expect: unknown metric 'faild_checkouts', did you mean failed_checkouts? "
             "(breakerlab-cli replay --list-metrics lists them all) (at character 1 of "
             "\"faild_checkouts == 0\")");
-  EXPECT_NE(errorOf("failed_checkouts = 0").find("expected a comparison (==, !=, <, <=, >, >=)"),
+  EXPECT_NE(expectationErrorOf("failed_checkouts = 0")
+                .find("expected a comparison (==, !=, <, <=, >, >=)"),
             std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts === 0").find("expected a comparison"), std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts ==").find("expected a value"), std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == zero").find("expected a number, got \"zero\""),
+  EXPECT_NE(expectationErrorOf("failed_checkouts === 0").find("expected a comparison"),
             std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == 3s").find("expected a number, got \"3s\""),
+  EXPECT_NE(expectationErrorOf("failed_checkouts ==").find("expected a value"), std::string::npos);
+  EXPECT_NE(expectationErrorOf("failed_checkouts == zero").find("expected a number, got \"zero\""),
             std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == 5%").find("not a percentage"), std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == 0 ± ").find("expected a tolerance"), std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == 0 ± -1").find("must not be negative"), std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == 0 please").find("unexpected \"please\""),
+  EXPECT_NE(expectationErrorOf("failed_checkouts == 3s").find("expected a number, got \"3s\""),
             std::string::npos);
-  EXPECT_NE(errorOf("failed_checkouts == 0 ± 1 more").find("after the tolerance"),
+  EXPECT_NE(expectationErrorOf("failed_checkouts == 5%").find("not a percentage"),
             std::string::npos);
-  EXPECT_NE(errorOf("").find("expected a metric name"), std::string::npos);
+  EXPECT_NE(expectationErrorOf("failed_checkouts == 0 ± ").find("expected a tolerance"),
+            std::string::npos);
+  EXPECT_NE(expectationErrorOf("failed_checkouts == 0 ± -1").find("must not be negative"),
+            std::string::npos);
+  EXPECT_NE(expectationErrorOf("failed_checkouts == 0 please").find("unexpected \"please\""),
+            std::string::npos);
+  EXPECT_NE(expectationErrorOf("failed_checkouts == 0 ± 1 more").find("after the tolerance"),
+            std::string::npos);
+  EXPECT_NE(expectationErrorOf("").find("expected a metric name"), std::string::npos);
 }
 
 constexpr const char* kIncident = R"(format: breakerlab/1

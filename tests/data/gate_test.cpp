@@ -11,12 +11,13 @@
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/values.h"
+#include "support/short_units.h"
 #include "test_support.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
+using test_units::s;
 
 const MetricInfo& metric(std::string_view name) {
   const MetricInfo* m = findMetric(name);

@@ -11,7 +11,7 @@ namespace {
 using test::positionOf;
 using test::replaceFirst;
 
-Incident parse(const std::string& text) {
+Incident parseIncidentWithGoals(const std::string& text) {
   return parseIncident(text, "inc.yaml");
 }
 
@@ -25,7 +25,7 @@ std::string withGoals(const std::string& goals) {
 
 TEST(Goals, TheBundledIncidentHasItsGoalsApartFromItsExpectations) {
   const std::string text = test::pricingText();
-  const Incident inc = parse(text);
+  const Incident inc = parseIncidentWithGoals(text);
   ASSERT_EQ(inc.goals.size(), 2u);
   EXPECT_EQ(inc.goals[0].text, "failed_checkouts == 0");
   EXPECT_EQ(inc.goals[1].metric, "cached_while_healthy_s");
@@ -37,7 +37,7 @@ TEST(Goals, TheBundledIncidentHasItsGoalsApartFromItsExpectations) {
 }
 
 TEST(Goals, TextAndMetricMapsWithTolerances) {
-  const Incident inc = parse(withGoals(R"(  - "failed_pct < 5%"
+  const Incident inc = parseIncidentWithGoals(withGoals(R"(  - "failed_pct < 5%"
   - "time_to_close_after_recovery_s <= 2s ± 500ms"
   - {metric: oldest_cached_price_s, op: "<=", value: 60, tolerance: 1%})"));
   ASSERT_EQ(inc.goals.size(), 3u);
@@ -52,40 +52,41 @@ TEST(Goals, TextAndMetricMapsWithTolerances) {
 TEST(Goals, ALaneCheckIsCalibrationNotAGoal) {
   const std::string text = withGoals(R"(  - "failed_checkouts == 0"
   - {lane: breaker, matches: recorded, within: 0.5s})");
-  EXPECT_LOAD_ERROR_AT(parse(text),
+  EXPECT_LOAD_ERROR_AT(parseIncidentWithGoals(text),
                        positionOf(text, "lane: breaker, matches: recorded, within: 0.5s}", 1),
                        "goals[1]: a lane check is calibration, not a goal: goals compare a metric "
                        "with a value (such as \"failed_checkouts == 0\"); put lane checks under "
                        "expect");
-  const auto error = test::loadErrorOf([&] { (void)parse(text); });
+  const auto error = test::loadErrorOf([&] { (void)parseIncidentWithGoals(text); });
   ASSERT_TRUE(error.has_value());
   EXPECT_EQ(error->file(), "inc.yaml");
 }
 
 TEST(Goals, ErrorsNameTheLineColumnAndWhatWasExpected) {
   std::string text = withGoals(R"(  - "failed_checkouts => 0")");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "=> 0"),
+  EXPECT_LOAD_ERROR_AT(parseIncidentWithGoals(text), positionOf(text, "=> 0"),
                        "goals[0]: expected a comparison (==, !=, <, <=, >, >=)");
   text = withGoals(R"(  - "cached_while_healty_s <= 3")");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "cached_while_healty_s"),
+  EXPECT_LOAD_ERROR_AT(parseIncidentWithGoals(text), positionOf(text, "cached_while_healty_s"),
                        "unknown metric 'cached_while_healty_s', did you mean "
                        "cached_while_healthy_s?");
   text = withGoals(R"(  - {metric: failed_pct, op: "<", value: lots})");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "lots"),
+  EXPECT_LOAD_ERROR_AT(parseIncidentWithGoals(text), positionOf(text, "lots"),
                        "goals[0].value: expected a number or a percentage such as 5%");
   text = withGoals(R"(  - [failed_checkouts, 0])");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "[failed_checkouts"),
+  EXPECT_LOAD_ERROR_AT(parseIncidentWithGoals(text), positionOf(text, "[failed_checkouts"),
                        "goals[0]: expected a goal such as \"failed_checkouts == 0\"");
   text = withGoals("  failed_checkouts: 0");
-  EXPECT_LOAD_ERROR_AT(parse(text), positionOf(text, "failed_checkouts: 0"), "goals");
+  EXPECT_LOAD_ERROR_AT(parseIncidentWithGoals(text), positionOf(text, "failed_checkouts: 0"),
+                       "goals");
 }
 
 TEST(Goals, WrittenAndReadBackTheSame) {
-  const Incident inc = parse(withGoals(R"(  - "failed_checkouts == 0"
+  const Incident inc = parseIncidentWithGoals(withGoals(R"(  - "failed_checkouts == 0"
   - {metric: cached_while_healthy_s, op: "<=", value: 3s, tolerance: 0.5})"));
   const std::string yaml = incidentToYaml(inc);
   EXPECT_NE(yaml.find("goals:"), std::string::npos) << yaml;
-  const Incident back = parse(yaml);
+  const Incident back = parseIncidentWithGoals(yaml);
   ASSERT_EQ(back.goals.size(), inc.goals.size());
   for (std::size_t i = 0; i < inc.goals.size(); ++i) {
     EXPECT_EQ(back.goals[i].text, inc.goals[i].text);

@@ -6,13 +6,14 @@
 #include <string>
 
 #include "breakerlab/data/native_config.h"
+#include "support/short_units.h"
 #include "test_support.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 const std::string kBreaker =
     "resilience4j:\n"
@@ -158,7 +159,7 @@ TEST(Resilience4jCalls, WhatBreakerLabCannotExpressIsNotedWhereItIs) {
   }
 }
 
-struct ErrorCase {
+struct CallSettingsErrorCase {
   std::string name;
   std::string section;
   std::string needle;
@@ -166,7 +167,7 @@ struct ErrorCase {
 };
 
 TEST(Resilience4jCalls, BadValuesAreErrorsAtTheirPosition) {
-  const std::vector<ErrorCase> cases = {
+  const std::vector<CallSettingsErrorCase> cases = {
       {"a zero timeout", "  timelimiter:\n    instances:\n      payment: {timeoutDuration: 0s}\n",
        "0s", "a positive duration"},
       {"a duration that is not one",
@@ -182,7 +183,7 @@ TEST(Resilience4jCalls, BadValuesAreErrorsAtTheirPosition) {
        "  timelimiter:\n    instances:\n      payment: {baseConfig: shared}\n", "shared",
        "no config 'shared' under resilience4j.timelimiter.configs"},
   };
-  for (const ErrorCase& k : cases) {
+  for (const CallSettingsErrorCase& k : cases) {
     const std::string text = kBreaker + k.section;
     const auto e = test::loadErrorOf([&] { read(text); });
     ASSERT_TRUE(e.has_value()) << k.name;

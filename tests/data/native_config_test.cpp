@@ -13,13 +13,14 @@
 #include "breakerlab/data/native_config.h"
 #include "breakerlab/data/output_file.h"
 #include "same_native_settings.h"
+#include "support/short_units.h"
 #include "test_support.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 std::string resource(const std::string& path) {
   return std::string(BREAKERLAB_RESOURCES) + "/" + path;

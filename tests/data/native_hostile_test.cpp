@@ -20,8 +20,8 @@ NativeConfig read(const std::string& text, const std::string& file,
 }
 
 // The LoadError of reading `text` as `file`.
-LoadError errorOf(const std::string& text, const std::string& file,
-                  std::optional<BreakerLibrary> library = std::nullopt) {
+LoadError nativeErrorOf(const std::string& text, const std::string& file,
+                        std::optional<BreakerLibrary> library = std::nullopt) {
   std::optional<LoadError> e = test::loadErrorOf([&] { read(text, file, library); });
   return e ? *e : LoadError("(none)", 0, 0, "no error");
 }
@@ -58,11 +58,11 @@ TEST(NativeHostile, ManyResilience4jInstancesAreReadInLinearTime) {
 
 TEST(NativeHostile, MoreInstancesThanTheLimitAreRefusedAtTheFirstPastIt) {
   // The instances written from line 13 on; the bundled file's own follows them.
-  const LoadError yaml = errorOf(manyInstancesYaml(10'001), "r4j.yml");
+  const LoadError yaml = nativeErrorOf(manyInstancesYaml(10'001), "r4j.yml");
   EXPECT_EQ(yaml.message(),
             "more than 10000 instances under resilience4j.circuitbreaker.instances");
   EXPECT_EQ(yaml.line(), 13 + 10'000);
-  const LoadError props = errorOf(manyInstancesProperties(300'000), "many.properties");
+  const LoadError props = nativeErrorOf(manyInstancesProperties(300'000), "many.properties");
   EXPECT_EQ(props.message(),
             "more than 10000 instances under resilience4j.circuitbreaker.instances");
   EXPECT_EQ(props.line(), 10'001);
@@ -71,7 +71,7 @@ TEST(NativeHostile, MoreInstancesThanTheLimitAreRefusedAtTheFirstPastIt) {
   std::string retries = "resilience4j.circuitbreaker.instances.a.slidingWindowSize=5\n";
   for (int i = 0; i <= 10'000; ++i)
     retries += "resilience4j.retry.configs.c" + std::to_string(i) + ".maxAttempts=2\n";
-  EXPECT_EQ(errorOf(retries, "r.properties").message(),
+  EXPECT_EQ(nativeErrorOf(retries, "r.properties").message(),
             "more than 10000 configs under resilience4j.retry.configs");
 }
 
@@ -79,28 +79,29 @@ TEST(NativeHostile, PropertiesNameTheirOwnProblems) {
   // One key of 100,000 parts (200 KB): was "the file is empty" (the line was skipped).
   std::string deep = "resilience4j.circuitbreaker.instances.p";
   for (int i = 0; i < 100'000; ++i) deep += ".a";
-  const LoadError key = errorOf("# deep\n" + deep + "=1\n", "deep-key.properties");
+  const LoadError key = nativeErrorOf("# deep\n" + deep + "=1\n", "deep-key.properties");
   EXPECT_EQ(key.line(), 2);
   EXPECT_EQ(key.column(), 1);
   EXPECT_EQ(key.message(), "the key has more than 32 parts (resilience4j's have at most six)");
   // Comments only: content, but no property.
-  EXPECT_EQ(errorOf("# nothing here\n! nor here\n", "c.properties", BreakerLibrary::resilience4j)
-                .message(),
-            "no properties (key=value lines) in the file");
-  EXPECT_EQ(errorOf("\n  \n", "e.properties", BreakerLibrary::resilience4j).message(),
+  EXPECT_EQ(
+      nativeErrorOf("# nothing here\n! nor here\n", "c.properties", BreakerLibrary::resilience4j)
+          .message(),
+      "no properties (key=value lines) in the file");
+  EXPECT_EQ(nativeErrorOf("\n  \n", "e.properties", BreakerLibrary::resilience4j).message(),
             "the file is empty");
   // 300,000 keys of one instance (20 MB): was 807 MB and "aliases expand to more than 1000000
   // values" (a .properties file has no aliases).
   std::string keys;
   for (int i = 0; i < 300'000; ++i) keys += "k" + std::to_string(i) + "=1\n";
-  const LoadError values = errorOf(keys, "keys.properties", BreakerLibrary::resilience4j);
+  const LoadError values = nativeErrorOf(keys, "keys.properties", BreakerLibrary::resilience4j);
   EXPECT_EQ(values.message(), "more than 250000 keys and values (once the properties are nested)");
   EXPECT_GT(values.line(), 100'000);
   EXPECT_EQ(values.message().find("aliases"), std::string::npos);
   // A list of a million exception classes on one line, and one with a million leading spaces.
   std::string list = "resilience4j.circuitbreaker.instances.p.recordExceptions=";
   for (int i = 0; i < 300'000; ++i) list += "a.B,";
-  EXPECT_EQ(errorOf(list + "\n", "list.properties").line(), 1);
+  EXPECT_EQ(nativeErrorOf(list + "\n", "list.properties").line(), 1);
   const std::string spaces =
       "resilience4j.circuitbreaker.instances.p.recordExceptions=" + std::string(1'000'000, ' ') +
       "java.io.IOException\n";
@@ -112,7 +113,7 @@ TEST(NativeHostile, DottedYamlKeysHaveThePropertiesLimit) {
   // not limit to 1024 characters) crashed the reader.
   std::string parts = "a";
   for (int i = 0; i < 200'000; ++i) parts += ".a";
-  const LoadError e = errorOf(
+  const LoadError e = nativeErrorOf(
       "resilience4j:\n  circuitbreaker:\n    instances:\n      p:\n        slidingWindowSize: 5\n"
       "        ? " +
           parts + "\n        : 1\n",
@@ -152,7 +153,7 @@ TEST(NativeHostile, DeepNestingInEveryNativeFormatNamesTheLimit) {
   for (const auto& f : formats) {
     for (const std::string* deep : {&lists, &objects}) {
       for (const std::string& text : {*deep, f.prefix + *deep}) {
-        const LoadError e = errorOf(text, f.file, f.library);
+        const LoadError e = nativeErrorOf(text, f.file, f.library);
         EXPECT_EQ(e.message(), "maps and lists are nested deeper than 64 levels") << f.file;
         EXPECT_EQ(e.line(), 1) << f.file;
       }
@@ -161,7 +162,7 @@ TEST(NativeHostile, DeepNestingInEveryNativeFormatNamesTheLimit) {
   // Block style, a key a line deeper each time.
   std::string block = "resilience4j:\n";
   for (int i = 1; i < 1'000; ++i) block += std::string(2 * i, ' ') + "a:\n";
-  EXPECT_EQ(errorOf(block, "application.yml").message(),
+  EXPECT_EQ(nativeErrorOf(block, "application.yml").message(),
             "maps and lists are nested deeper than 64 levels");
 }
 
@@ -175,20 +176,22 @@ TEST(NativeHostile, DeepGoNamesTheLimit) {
   const auto parens = [](const std::string& inner) {
     return std::string(100'000, '(') + inner + std::string(100'000, ')');
   };
-  const LoadError duration = errorOf(goSettings("\tTimeout: " + parens("1") + ","), "b.go");
+  const LoadError duration = nativeErrorOf(goSettings("\tTimeout: " + parens("1") + ","), "b.go");
   EXPECT_EQ(duration.message(), "Timeout: the expression is nested more than 64 deep");
   EXPECT_EQ(duration.line(), 6);
   EXPECT_EQ(duration.column(), 2 + 9 + 64);  // the 65th parenthesis
   const std::string trip = "\tReadyToTrip: func(c gobreaker.Counts) bool { return ";
-  const LoadError nots = errorOf(goSettings(trip + std::string(100'000, '!') + "true },"), "b.go");
+  const LoadError nots =
+      nativeErrorOf(goSettings(trip + std::string(100'000, '!') + "true },"), "b.go");
   EXPECT_EQ(nots.message(), "the expression is nested more than 64 deep");
   EXPECT_EQ(nots.line(), 6);
-  const LoadError deep = errorOf(goSettings(trip + parens("c.Requests") + " > 1 },"), "b.go");
+  const LoadError deep = nativeErrorOf(goSettings(trip + parens("c.Requests") + " > 1 },"), "b.go");
   EXPECT_EQ(deep.message(), "the expression is nested more than 64 deep");
-  const LoadError boolean = errorOf(goSettings(trip + parens("c.Requests > 1") + " },"), "b.go");
+  const LoadError boolean =
+      nativeErrorOf(goSettings(trip + parens("c.Requests > 1") + " },"), "b.go");
   EXPECT_EQ(boolean.message(), "the expression is nested more than 64 deep");
   // Braces that never close, and braces that do, in a field BreakerLab does not read.
-  EXPECT_EQ(errorOf(goSettings("\tX: " + std::string(100'000, '{')), "b.go").message(),
+  EXPECT_EQ(nativeErrorOf(goSettings("\tX: " + std::string(100'000, '{')), "b.go").message(),
             "'{' is never closed");
   const NativeConfig closed = read(
       goSettings("\tX: " + std::string(100'000, '{') + std::string(100'000, '}') + ","), "b.go");
@@ -203,7 +206,7 @@ TEST(NativeHostile, LongGoIsReadInLinearTimeOrRefused) {
   EXPECT_EQ(
       read(nested + std::string(50'000, ')') + "\n" + settings, "b.go").native.gobreaker.timeout,
       5 * kSecond);
-  const LoadError never = errorOf(nested + settings, "b.go");
+  const LoadError never = nativeErrorOf(nested + settings, "b.go");
   EXPECT_EQ(never.message(), "'(' is never closed");
   EXPECT_EQ(never.line(), 1);
   std::string constants;
@@ -219,17 +222,17 @@ TEST(NativeHostile, LongGoIsReadInLinearTimeOrRefused) {
   // A million tokens is more than any settings file; 50 bytes a token, before this limit.
   std::string tokens;
   for (int i = 0; i < 600'000; ++i) tokens += "a b ";
-  const LoadError many = errorOf(tokens + settings, "b.go");
+  const LoadError many = nativeErrorOf(tokens + settings, "b.go");
   EXPECT_EQ(many.message(),
             "more than 1000000 tokens: more Go than a file of breaker settings holds");
   EXPECT_EQ(many.line(), 1);
 }
 
 TEST(NativeHostile, YamlOfCommentsIsNotAnEmptyFile) {
-  EXPECT_EQ(
-      errorOf("# only a comment\n", "application.yml", BreakerLibrary::resilience4j).message(),
-      "the file holds no YAML value (only comments or directives)");
-  EXPECT_EQ(errorOf("\n", "application.yml", BreakerLibrary::resilience4j).message(),
+  EXPECT_EQ(nativeErrorOf("# only a comment\n", "application.yml", BreakerLibrary::resilience4j)
+                .message(),
+            "the file holds no YAML value (only comments or directives)");
+  EXPECT_EQ(nativeErrorOf("\n", "application.yml", BreakerLibrary::resilience4j).message(),
             "the file is empty");
 }
 

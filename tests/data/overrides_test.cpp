@@ -6,7 +6,7 @@
 namespace breakerlab {
 namespace {
 
-std::string errorOf(const std::vector<std::string>& sets, const Config& base = {}) {
+std::string overridesErrorOf(const std::vector<std::string>& sets, const Config& base = {}) {
   const auto e = test::loadErrorOf([&] { applyOverrides(base, sets); });
   return e ? e->what() : "";
 }
@@ -53,57 +53,58 @@ TEST(Overrides, LaterAssignmentsWin) {
 }
 
 TEST(Overrides, UnknownKeyNamesTheAssignmentAndTheAllowedKeys) {
-  EXPECT_EQ(errorOf({"breaker.window.sise=3"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.window.sise=3"}),
             "--set breaker.window.sise=3: unknown key 'sise' under breaker.window, expected one "
             "of type, size");
-  EXPECT_EQ(errorOf({"bulkhead.size=3"}),
+  EXPECT_EQ(overridesErrorOf({"bulkhead.size=3"}),
             "--set bulkhead.size=3: unknown key 'bulkhead' at the top level, expected one of "
             "format, breaker, timeout, retry, fallback, pool, workers, load_balancer, pricing, "
             "resilience4j, gobreaker, polly, opossum, cockatiel, envoy");
-  EXPECT_EQ(errorOf({"load_balancer.health_check.pol=shared"}),
+  EXPECT_EQ(overridesErrorOf({"load_balancer.health_check.pol=shared"}),
             "--set load_balancer.health_check.pol=shared: unknown key 'pol' under "
             "load_balancer.health_check, expected one of enabled, pool, interval, "
             "unhealthy_after, healthy_after");
-  EXPECT_EQ(errorOf({"breaker.window={kind: time}"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.window={kind: time}"}),
             "--set breaker.window={kind: time}: unknown key 'kind' under breaker.window, expected "
             "one of type, size");
 }
 
 TEST(Overrides, BadValuesUseTheFileParsersMessages) {
-  EXPECT_EQ(errorOf({"timeout.attempt=2"}),
+  EXPECT_EQ(overridesErrorOf({"timeout.attempt=2"}),
             "--set timeout.attempt=2: timeout.attempt: expected a duration with a unit (us, ms, "
             "s, m) such as 800ms or 1.5s, got \"2\"");
-  EXPECT_EQ(errorOf({"breaker.window.type=sliding"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.window.type=sliding"}),
             "--set breaker.window.type=sliding: breaker.window.type: expected one of count, time, "
             "consecutive, got \"sliding\"");
-  EXPECT_EQ(errorOf({"breaker.failure_rate=50"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.failure_rate=50"}),
             "--set breaker.failure_rate=50: breaker.failure_rate: expected a percentage such as "
             "50% (with the % sign), got \"50\"");
-  EXPECT_EQ(errorOf({"breaker.enabled="}),
+  EXPECT_EQ(overridesErrorOf({"breaker.enabled="}),
             "--set breaker.enabled=: breaker.enabled: expected true or false, got nothing (null)");
-  EXPECT_EQ(errorOf({"breaker=off"}), "--set breaker=off: breaker: expected a map, got \"off\"");
+  EXPECT_EQ(overridesErrorOf({"breaker=off"}),
+            "--set breaker=off: breaker: expected a map, got \"off\"");
 }
 
 TEST(Overrides, MalformedAssignments) {
-  EXPECT_EQ(errorOf({"breaker.window.size"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.window.size"}),
             "--set breaker.window.size: expected dotted.key=value, e.g. breaker.window.size=30");
-  EXPECT_EQ(errorOf({"breaker..size=3"}),
+  EXPECT_EQ(overridesErrorOf({"breaker..size=3"}),
             "--set breaker..size=3: empty part in the key 'breaker..size'");
-  EXPECT_EQ(errorOf({"=3"}), "--set =3: empty key");
-  EXPECT_EQ(errorOf({"breaker.enabled.x=1"}),
+  EXPECT_EQ(overridesErrorOf({"=3"}), "--set =3: empty key");
+  EXPECT_EQ(overridesErrorOf({"breaker.enabled.x=1"}),
             "--set breaker.enabled.x=1: breaker.enabled is a value, not a section: it has no "
             "key 'x'");
-  const std::string unterminated = errorOf({"breaker.failures=[timeout"});
+  const std::string unterminated = overridesErrorOf({"breaker.failures=[timeout"});
   EXPECT_EQ(unterminated.rfind("--set breaker.failures=[timeout: cannot read the value: ", 0), 0u)
       << unterminated;
 }
 
 TEST(Overrides, ValidationBlamesTheAssignmentThatBrokeTheConfig) {
-  EXPECT_EQ(errorOf({"breaker.open.interval=0s"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.open.interval=0s"}),
             "--set breaker.open.interval=0s: breaker.open.interval must be positive");
   // The poll is harmless until the early probe is turned on.
-  EXPECT_EQ(errorOf({"breaker.open.early_probe.poll=0s", "timeout.attempt=1s",
-                     "breaker.open.early_probe.enabled=true"}),
+  EXPECT_EQ(overridesErrorOf({"breaker.open.early_probe.poll=0s", "timeout.attempt=1s",
+                              "breaker.open.early_probe.enabled=true"}),
             "--set breaker.open.early_probe.enabled=true: breaker.open.early_probe.poll must be "
             "positive when the early probe is enabled");
   // A combination that is only valid as a whole is accepted.
@@ -136,17 +137,17 @@ TEST(Overrides, ResourceKeys) {
 }
 
 TEST(Overrides, ResourceErrors) {
-  EXPECT_EQ(errorOf({"pool.size=-1"}),
+  EXPECT_EQ(overridesErrorOf({"pool.size=-1"}),
             "--set pool.size=-1: pool.size: expected a whole number from 0 to 4294967295, got "
             "\"-1\"");
-  EXPECT_EQ(errorOf({"load_balancer.health_check.pool=both"}),
+  EXPECT_EQ(overridesErrorOf({"load_balancer.health_check.pool=both"}),
             "--set load_balancer.health_check.pool=both: load_balancer.health_check.pool: "
             "expected one of shared, separate, got \"both\"");
-  EXPECT_EQ(errorOf({"pricing.mode=lazy"}),
+  EXPECT_EQ(overridesErrorOf({"pricing.mode=lazy"}),
             "--set pricing.mode=lazy: pricing.mode: expected one of sync, cache_first, got "
             "\"lazy\"");
-  EXPECT_EQ(errorOf({"load_balancer.health_check.interval=5ms",
-                     "load_balancer.health_check.enabled=true"}),
+  EXPECT_EQ(overridesErrorOf({"load_balancer.health_check.interval=5ms",
+                              "load_balancer.health_check.enabled=true"}),
             "--set load_balancer.health_check.enabled=true: load_balancer.health_check.interval "
             "must be at least 10ms");
 }

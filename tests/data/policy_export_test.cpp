@@ -27,13 +27,13 @@ bool listed(const std::vector<std::string>& items, const std::string& text) {
 
 // One file per native format, each with parts BreakerLab does not read (other sections, a
 // second instance, a callback, keys of no effect) and comments that hold values.
-const char* const kFixtures[] = {"resilience4j-extra.yml", "resilience4j-extra.properties",
-                                 "gobreaker-extra.go",     "opossum-extra.json",
-                                 "cockatiel-extra.json",   "polly-extra.json",
-                                 "envoy-extra.yaml"};
+const char* const kPolicyFixtures[] = {"resilience4j-extra.yml", "resilience4j-extra.properties",
+                                       "gobreaker-extra.go",     "opossum-extra.json",
+                                       "cockatiel-extra.json",   "polly-extra.json",
+                                       "envoy-extra.yaml"};
 
 TEST(PolicyExport, EachNativeFormatRoundTripsAndListsWhatItDoesNotCarry) {
-  for (const char* name : kFixtures) {
+  for (const char* name : kPolicyFixtures) {
     SCOPED_TRACE(name);
     const std::string text = readTextFile(fixture(name));
     const ConfigFile source = parseConfigFile(text, name);

@@ -14,7 +14,7 @@ namespace breakerlab {
 namespace {
 
 // How fast each is refused is measured in tests/bench/import_bench.cpp, not here.
-constexpr const char* k0908 = "postmortems/inc-2026-0908-pricing-postmortem.md";
+constexpr const char* kPricingPostmortem = "postmortems/inc-2026-0908-pricing-postmortem.md";
 
 ImportOptions quickOptions() {
   ImportOptions options;
@@ -22,7 +22,7 @@ ImportOptions quickOptions() {
   return options;
 }
 
-LoadError errorOf(const std::string& text, const std::string& file = "pm.md") {
+LoadError postmortemErrorOf(const std::string& text, const std::string& file = "pm.md") {
   std::optional<LoadError> e =
       test::loadErrorOf([&] { importIncident(text, file, quickOptions()); });
   EXPECT_EQ(e ? e->message().find("has no ```timing lanes") : 0, std::string::npos)
@@ -31,14 +31,14 @@ LoadError errorOf(const std::string& text, const std::string& file = "pm.md") {
 }
 
 std::string pm() {
-  return test::readResource(k0908);
+  return test::readResource(kPricingPostmortem);
 }
 
 // The 8 Sep postmortem's ```timing block opens on line 17; its YAML starts on line 18.
 TEST(PostmortemHostile, DeepYamlInATimingBlockNamesTheLimitAndTheLine) {
   const std::string text = test::replaceFirst(
       pm(), "id: outage-minute\n", "id: outage-minute\nx: " + std::string(5'000, '[') + "\n");
-  const LoadError e = errorOf(text);
+  const LoadError e = postmortemErrorOf(text);
   EXPECT_EQ(e.line(), 19);
   EXPECT_GT(e.column(), 60);
   EXPECT_EQ(e.message(),
@@ -47,7 +47,7 @@ TEST(PostmortemHostile, DeepYamlInATimingBlockNamesTheLimitAndTheLine) {
   // Block style, in another of the format's blocks.
   std::string block = "```meta\ntitle: t\n";
   for (int i = 1; i < 100; ++i) block += std::string(2 * i - 2, ' ') + "a" + ":\n";
-  const LoadError meta = errorOf(block + "```\n" + pm());
+  const LoadError meta = postmortemErrorOf(block + "```\n" + pm());
   EXPECT_EQ(meta.line(), 2 + 65);
   EXPECT_NE(
       meta.message().find("nested deeper than 64 levels (the ```meta block opened on line 1)"),
@@ -60,14 +60,14 @@ TEST(PostmortemHostile, AnUnclosedTimingBlockIsNamed) {
   const std::string text = test::replaceFirst(
       pm(), "  - { from: 41, to: 55, label: \"14 s cached while Pricing healthy\" }\n```\n",
       "  - { from: 41, to: 55, label: \"14 s cached while Pricing healthy\" }\n");
-  const LoadError e = errorOf(text);
+  const LoadError e = postmortemErrorOf(text);
   EXPECT_EQ(e.line(), 17);
   EXPECT_EQ(e.column(), 1);
   EXPECT_EQ(e.message(),
             "the ```timing block opened on line 17 is never closed (line 59 opens a ```state "
             "block inside it)");
   // The last block, running to the end of the file over prose.
-  const LoadError last = errorOf(
+  const LoadError last = postmortemErrorOf(
       "Some words.\n\n```timing\nid: x\nlanes: []\n\nThe breaker tripped: at t=11.\n"
       "- and then what?\n  * more\n");
   EXPECT_EQ(last.line(), 3);
@@ -84,7 +84,7 @@ TEST(PostmortemHostile, AMillionStatesNameTheValuesLimit) {
             ", from: " + std::to_string(i) + ", to: " + std::to_string(i + 1) + " }\n";
   const std::string text = test::replaceFirst(pm(), "  - label: Breaker\n    states:\n",
                                               "  - label: Breaker\n    states:\n" + rows);
-  const LoadError e = errorOf(text);
+  const LoadError e = postmortemErrorOf(text);
   EXPECT_GT(e.line(), 100'000);
   EXPECT_EQ(e.message(),
             "more than 1000000 values (keys, scalars, maps and lists) in one document (the "
@@ -96,7 +96,7 @@ TEST(PostmortemHostile, AnUnreadableTimingBlockIsTheReasonGiven) {
   // error says why.
   const std::string text =
       "# Outage\n\n```timing\nid: x\nlanes:\n  - label: Breaker\n    states: [\n```\n";
-  const LoadError e = errorOf(text);
+  const LoadError e = postmortemErrorOf(text);
   EXPECT_EQ(e.line(), 8);  // where the flow list would have gone on
   EXPECT_NE(e.message().find("the ```timing block opened on line 3 is not readable as YAML"),
             std::string::npos)
@@ -107,7 +107,7 @@ TEST(PostmortemHostile, AnUnreadableTimingBlockIsTheReasonGiven) {
 TEST(PostmortemHostile, FencedBlocksAreCountedBeforeTheyAreRead) {
   std::string text;
   for (int i = 0; i < 1'001; ++i) text += "```callout\nbody: x\n```\n";
-  const LoadError e = errorOf(text);
+  const LoadError e = postmortemErrorOf(text);
   EXPECT_EQ(e.line(), 3'001);
   EXPECT_EQ(e.column(), 1);
   EXPECT_EQ(e.message(), "more than 1000 fenced blocks (```) in one document");
@@ -118,7 +118,8 @@ TEST(PostmortemHostile, FencedBlocksAreCountedBeforeTheyAreRead) {
       pricing.substr(open, pricing.find("```\n", open + 4) + 4 - open) + "\n";
   std::string many = pricing + "\n";  // it ends without one
   for (int i = 0; i < 2'000; ++i) many += timing;
-  EXPECT_EQ(errorOf(many).message(), "more than 1000 fenced blocks (```) in one document");
+  EXPECT_EQ(postmortemErrorOf(many).message(),
+            "more than 1000 fenced blocks (```) in one document");
 }
 
 std::string withLines(std::string_view after, const std::string& lines) {
@@ -129,7 +130,7 @@ TEST(PostmortemHostile, CountsThatDriveTheWorkHaveLimits) {
   std::string constraints;
   for (int i = 0; i < 1'001; ++i)
     constraints += "  - { from: 8, to: 11, label: \"3 s to trip\" }\n";
-  const LoadError expectations = errorOf(withLines("constraints:\n", constraints));
+  const LoadError expectations = postmortemErrorOf(withLines("constraints:\n", constraints));
   EXPECT_EQ(expectations.message(),
             "more than 1000 expectations (the document's numbers BreakerLab checks a replay "
             "against)");
@@ -138,7 +139,7 @@ TEST(PostmortemHostile, CountsThatDriveTheWorkHaveLimits) {
   std::string events;
   for (int i = 0; i < 10'001; ++i)
     events += "  - { at: " + std::to_string(i % 60) + ", label: e, lane: Breaker }\n";
-  const LoadError e = errorOf(withLines("events:\n", events));
+  const LoadError e = postmortemErrorOf(withLines("events:\n", events));
   EXPECT_EQ(e.message(), "more than 10000 events (```timing events and timeline items)");
   EXPECT_EQ(e.line(), 44 + 10'000);  // events: is on line 43
   EXPECT_EQ(e.column(), 5);
@@ -148,16 +149,16 @@ TEST(PostmortemHostile, CountsThatDriveTheWorkHaveLimits) {
     states += "      - { state: healthy, from: " + std::to_string(100 + i) +
               ", to: " + std::to_string(101 + i) + " }\n";
   const LoadError lane =
-      errorOf(withLines("      - { state: healthy, from: 41, to: 60, accent: "
-                        "green }\n",
-                        states));
+      postmortemErrorOf(withLines("      - { state: healthy, from: 41, to: 60, accent: "
+                                  "green }\n",
+                                  states));
   EXPECT_NE(lane.message().find("more than 10000 states in lane"), std::string::npos)
       << lane.what();
   EXPECT_NE(lane.message().find("Pricing"), std::string::npos) << lane.what();
 
   std::string steps = "```steps\nitems:\n";
   for (int i = 0; i < 1'001; ++i) steps += "  - title: Add a circuit breaker to the client\n";
-  const LoadError what_ifs = errorOf(pm() + "\n" + steps + "```\n");
+  const LoadError what_ifs = postmortemErrorOf(pm() + "\n" + steps + "```\n");
   EXPECT_EQ(what_ifs.message(), "more than 1000 what-ifs (remediation rows, steps and changes)");
 
   // Timeline blocks each added every timeline item so far: k blocks, k^2/2 events.
@@ -175,7 +176,7 @@ TEST(PostmortemHostile, RecognisedPhrasesHaveALimit) {
   std::string prose = pm() + "\n\n";
   for (int i = 0; i < 60'000; ++i)
     prose += "Each call waited for the 800 ms timeout at 40 requests per second.\n";
-  const LoadError e = errorOf(prose);
+  const LoadError e = postmortemErrorOf(prose);
   EXPECT_EQ(e.message(),
             "more than 100000 recognised phrases (settings, traffic and numbers the document "
             "states)");
@@ -189,7 +190,7 @@ TEST(PostmortemHostile, PlainTextTimelinesHaveTheEventLimit) {
     std::snprintf(clock, sizeof clock, "%02d:%02d", 9 + i / 60 % 14, i % 60);
     text += "| " + std::string(clock) + " | Pricing errors |\n";
   }
-  const LoadError e = errorOf(text, "pm.txt");
+  const LoadError e = postmortemErrorOf(text, "pm.txt");
   EXPECT_EQ(e.message(), "more than 10000 events (timeline rows and clock-time lines)");
   EXPECT_EQ(e.line(), 4 + 10'001);
 }

@@ -12,13 +12,13 @@
 namespace breakerlab {
 namespace {
 
-const std::string kFixtures = std::string(BREAKERLAB_DATA_FIXTURES) + "/prometheus/";
+const std::string kPrometheusFixtures = std::string(BREAKERLAB_DATA_FIXTURES) + "/prometheus/";
 
 ImportedIncident importFixture(const std::string& name) {
-  return openIncidentFile(kFixtures + name);
+  return openIncidentFile(kPrometheusFixtures + name);
 }
 
-std::string errorOf(std::string_view text) {
+std::string prometheusErrorOf(std::string_view text) {
   const auto e = test::loadErrorOf([&] { importIncident(text, "q.json"); });
   return e ? std::string(e->what()) : std::string();
 }
@@ -80,7 +80,7 @@ TEST(PrometheusImport, ARoleBundleGivesTrafficAndSegments) {
 }
 
 TEST(PrometheusImport, TheContentDecidesNotTheName) {
-  const std::string text = readTextFile(kFixtures + "resilience4j-state-0908.json");
+  const std::string text = readTextFile(kPrometheusFixtures + "resilience4j-state-0908.json");
   EXPECT_EQ(detectIncidentSource(text, "metrics.txt"), IncidentSource::prometheus_range);
   // On one line it would also read as one JSON Lines record: the response wins.
   EXPECT_EQ(text.find('\n'), std::string::npos);
@@ -89,25 +89,28 @@ TEST(PrometheusImport, TheContentDecidesNotTheName) {
 TEST(PrometheusImport, ErrorsSayWhereAndWhatWasExpected) {
   const std::string series =
       R"({"metric":{"__name__":"resilience4j_circuitbreaker_state","state":"open"},)";
-  EXPECT_NE(errorOf(std::string(kHead) + series + R"("value":[1,"1"]}]}})")
+  EXPECT_NE(prometheusErrorOf(std::string(kHead) + series + R"("value":[1,"1"]}]}})")
                 .find("instant query; use /api/v1/query_range"),
             std::string::npos);
-  const std::string bad =
-      errorOf(std::string(kHead) + series + R"("values":[[1,"1"],[2,"1"],[3,"one"]]}]}})");
+  const std::string bad = prometheusErrorOf(std::string(kHead) + series +
+                                            R"("values":[[1,"1"],[2,"1"],[3,"one"]]}]}})");
   EXPECT_NE(bad.find("/data/result/0/values/2"), std::string::npos) << bad;
   EXPECT_NE(bad.find("got \"one\""), std::string::npos) << bad;
-  EXPECT_NE(errorOf(std::string(kHead) + series + R"("values":[[2,"1"],[1,"1"]]}]}})")
+  EXPECT_NE(prometheusErrorOf(std::string(kHead) + series + R"("values":[[2,"1"],[1,"1"]]}]}})")
                 .find("times must increase"),
             std::string::npos);
-  EXPECT_NE(errorOf(R"({"status":"error","errorType":"bad_data","error":"parse error at char 4"})")
+  EXPECT_NE(prometheusErrorOf(
+                R"({"status":"error","errorType":"bad_data","error":"parse error at char 4"})")
                 .find("did not succeed: parse error at char 4"),
             std::string::npos);
-  EXPECT_NE(errorOf(R"({"status":"success","data":{"resultType":"vector","result":[]}})")
+  EXPECT_NE(prometheusErrorOf(R"({"status":"success","data":{"resultType":"vector","result":[]}})")
                 .find("expected \"matrix\""),
             std::string::npos);
-  const std::string rate = errorOf(std::string(kHead) + R"({"metric":{},"values":[[1,"3"]]}]}})");
+  const std::string rate =
+      prometheusErrorOf(std::string(kHead) + R"({"metric":{},"values":[[1,"3"]]}]}})");
   EXPECT_NE(rate.find("put each query's response under its role"), std::string::npos) << rate;
-  EXPECT_NE(errorOf(std::string(R"({"breaker_state":)") + kHead + R"(]}}, "request_rates": {}})")
+  EXPECT_NE(prometheusErrorOf(std::string(R"({"breaker_state":)") + kHead +
+                              R"(]}}, "request_rates": {}})")
                 .find("unknown role"),
             std::string::npos);
   // JSON syntax: line and column.

@@ -18,7 +18,7 @@
 namespace breakerlab {
 namespace {
 
-struct RoundTrip {
+struct LogRoundTrip {
   Result original;
   Result reimported;
   LaneComparison breaker;
@@ -30,9 +30,9 @@ std::filesystem::path tempFile(const std::string& name) {
          ("breakerlab-roundtrip-" + std::to_string(::getpid()) + "-" + name);
 }
 
-RoundTrip roundTrip(const std::string& incident_file, RequestLogFormat format, bool same_seed) {
+LogRoundTrip roundTrip(const std::string& incident_file, RequestLogFormat format, bool same_seed) {
   const Incident incident = loadIncident(test::resourcePath("incidents/" + incident_file));
-  RoundTrip out;
+  LogRoundTrip out;
   CallTrace trace;
   out.original = simulate(incident, incident.deployed, trace);
   const auto log = tempFile(incident_file + (format == RequestLogFormat::csv ? ".csv" : ".jsonl"));
@@ -57,7 +57,7 @@ RoundTrip roundTrip(const std::string& incident_file, RequestLogFormat format, b
   return out;
 }
 
-void expectSameReplay(const RoundTrip& r, const std::string& name) {
+void expectSameReplay(const LogRoundTrip& r, const std::string& name) {
   EXPECT_TRUE(r.breaker.matches) << name << ": " << r.breaker.explanation;
   const double original = static_cast<double>(r.original.metrics.failed_checkouts);
   const double again = static_cast<double>(r.reimported.metrics.failed_checkouts);

@@ -3,6 +3,7 @@
 // "3 retries, no backoff", "about 40 requests per second"), read from one clause at a time.
 // No regular expressions: std::regex recurses per character and a long line would exhaust the
 // stack; this is a tokenizer and a few token patterns.
+#include <cctype>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,13 @@
 #include "breakerlab/core/basics/time.h"
 
 namespace breakerlab::data_detail {
+
+// `s` with its ASCII letters in lower case (the documents' words are compared that way).
+inline std::string lowerCopy(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
 
 struct PhraseToken {
   enum class Kind { word, number, duration, percent, symbol } kind = Kind::word;

@@ -23,11 +23,6 @@ namespace {
 
 using K = ImportFinding::Kind;
 
-std::string lowerCopy(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 bool has(std::string_view text, std::string_view part) {
   return lowerCopy(text).find(part) != std::string::npos;
 }

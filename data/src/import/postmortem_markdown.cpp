@@ -26,12 +26,6 @@ constexpr int kPriorityProse = 1;    // a sentence
 // The `code` of a step read as YAML for its retry settings: longer ones are not read.
 constexpr std::size_t kMaxStepCodeBytes = 4096;
 
-std::string lowerCopy(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool containsWord(std::string_view text, std::string_view word) {
   return lowerCopy(text).find(word) != std::string::npos;
 }

@@ -46,6 +46,7 @@
 #include "main_window.h"
 #include "replay_session.h"
 #include "settings_keys.h"
+#include "settle_window.h"
 #include "test_incident.h"
 
 namespace breakerlab::app {
@@ -758,15 +759,6 @@ TEST(WorkbenchLayout, IsSavedAndRestoredButNeverIntoAnUnusableState) {
 namespace breakerlab::app {
 namespace {
 
-// Waits for B's replay (a worker) and the whole answer of A.
-void settle(MainWindow& window) {
-  QElapsedTimer waited;
-  waited.start();
-  while ((window.comparison().busy() || window.session().busy()) && waited.elapsed() < 60'000)
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-  QCoreApplication::processEvents();
-}
-
 QAction* whatIfAction(MainWindow& window, const QString& name) {
   for (QAction* a : window.findChildren<QAction*>())
     if (a->text() == name) return a;
@@ -782,7 +774,7 @@ TEST_F(Workbench, ComparesTheTuningWithAnyWhatIfAndSwapsAAndB) {
 
   // B = the early probe; A stays the deployed config.
   window.compareWith(window.comparisonChoices()[0]);
-  settle(window);
+  settleWindow(window);
   ASSERT_NE(window.comparison().result(), nullptr);
   EXPECT_EQ(box->currentText(), QStringLiteral("what-if early-probe"));
   const Result& b = *window.comparison().result();
@@ -800,25 +792,25 @@ TEST_F(Workbench, ComparesTheTuningWithAnyWhatIfAndSwapsAAndB) {
 
   // Swap: A is now the early probe (the knobs), B the deployed config; one undo step.
   window.action(QStringLiteral("swap-ab"))->trigger();
-  settle(window);
+  settleWindow(window);
   EXPECT_TRUE(window.session().config().breaker.early_probe);
   EXPECT_TRUE(window.comparison().isDeployed());
   EXPECT_EQ(box->currentText(), QStringLiteral("deployed"));
   EXPECT_TRUE(window.metrics()->verdictText().contains(QStringLiteral("better than deployed")));
   window.undoStack()->undo();
-  settle(window);
+  settleWindow(window);
   EXPECT_FALSE(window.session().config().breaker.early_probe);
   EXPECT_EQ(window.comparison().name(), QStringLiteral("what-if early-probe")) << "B back too";
   window.undoStack()->redo();
-  settle(window);
+  settleWindow(window);
   EXPECT_TRUE(window.session().config().breaker.early_probe);
   EXPECT_TRUE(window.comparison().isDeployed());
   window.undoStack()->undo();
-  settle(window);
+  settleWindow(window);
 
   // Pinning the tuning as B, then tuning on: A against the pinned one.
   window.action(QStringLiteral("pin-b"))->trigger();
-  settle(window);
+  settleWindow(window);
   EXPECT_EQ(window.comparison().name(), QStringLiteral("pinned tuning"));
   EXPECT_EQ(box->currentText(), QStringLiteral("pinned tuning"));
   // A new incident: B is the deployed config again.
@@ -829,13 +821,13 @@ TEST_F(Workbench, ComparesTheTuningWithAnyWhatIfAndSwapsAAndB) {
 TEST_F(Workbench, BIsReplayedOnTheScenariosIncident) {
   ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
   window.compareWith(window.comparisonChoices()[0]);  // the early probe
-  settle(window);
+  settleWindow(window);
   ASSERT_NE(window.comparison().result(), nullptr);
   auto* extend =
       window.scenarioPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("scenario.outage.extend"));
   ASSERT_NE(extend, nullptr);
   extend->setValue(20);
-  settle(window);
+  settleWindow(window);
   ASSERT_NE(window.comparison().result(), nullptr);
   const Incident& incident = window.session().incident();
   EXPECT_EQ(incident.end, 80 * kSecond);
@@ -857,7 +849,7 @@ TEST_F(Workbench, BreakerAt40PodsAgainstScaleTo40PodsOn12Sep) {
   const QString path =
       QString::fromStdString(test::resourcePath("incidents/inc-2026-0912-payment-timeout.yaml"));
   ASSERT_TRUE(window.openIncident(path));
-  settle(window);
+  settleWindow(window);
   QAction* breaker = whatIfAction(window, QStringLiteral("breaker-at-40-pods"));
   ASSERT_NE(breaker, nullptr);
   breaker->trigger();
@@ -867,7 +859,7 @@ TEST_F(Workbench, BreakerAt40PodsAgainstScaleTo40PodsOn12Sep) {
   });
   ASSERT_NE(scale, choices.end());
   window.compareWith(*scale);
-  settle(window);
+  settleWindow(window);
   ASSERT_NE(window.comparison().result(), nullptr);
   const Incident& incident = window.session().incident();
   const WhatIf* scale_what_if = incident.whatIf("scale-to-40-pods");

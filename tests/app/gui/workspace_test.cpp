@@ -30,6 +30,7 @@
 #include "main_window.h"
 #include "replay_session.h"
 #include "settings_keys.h"
+#include "settle_window.h"
 #include "start_page.h"
 #include "test_incident.h"
 #include "workspace_controller.h"
@@ -43,14 +44,6 @@ using Kind = WorkspaceItem::Kind;
 
 QString fixture(const char* name) {
   return QStringLiteral(BREAKERLAB_TEST_FIXTURES) + QLatin1Char('/') + QLatin1String(name);
-}
-
-void settle(MainWindow& window) {
-  QElapsedTimer waited;
-  waited.start();
-  while ((window.comparison().busy() || window.session().busy()) && waited.elapsed() < 60'000)
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-  QCoreApplication::processEvents();
 }
 
 // Lets the autosave timer fire.
@@ -200,7 +193,7 @@ TEST_F(WorkspaceWorkbench, OpeningARunRestoresItsInputsExactlyAndReplaysToTheSam
   // Enter on the run in the panel.
   panel().select({{Kind::run, *id, *workspace().currentIncident()}});
   ASSERT_TRUE(panel().openSelected());
-  settle(*window);
+  settleWindow(*window);
   EXPECT_EQ(workspace().currentInputs(), saved);
   EXPECT_EQ(window->session().config(), saved.config);
   EXPECT_EQ(window->session().changes(), *saved.changes);
@@ -215,7 +208,7 @@ TEST_F(WorkspaceWorkbench, OpeningARunRestoresItsInputsExactlyAndReplaysToTheSam
   // From another incident: the run's incident comes back from the workspace, not the file.
   ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
   ASSERT_TRUE(workspace().openRun(*id));
-  settle(*window);
+  settleWindow(*window);
   EXPECT_EQ(window->session().incident().id, "TEST-RETRY-FLAG");
   EXPECT_EQ(workspace().currentInputs(), saved);
   EXPECT_EQ(metricsJsonOf(window->session().incident(), window->session().result()), metrics);
@@ -234,7 +227,7 @@ TEST_F(WorkspaceWorkbench, ARunWithAnotherSeedReplaysWithItsSeed) {
   const std::int64_t id = workspace().workspace()->saveRun(newRunOf(incident, inputs, replayed));
   panel().reload();
   ASSERT_TRUE(workspace().openRun(id));
-  settle(*window);
+  settleWindow(*window);
   EXPECT_EQ(window->session().openedIncident().seed, opened.seed + 7);
   EXPECT_EQ(metricsJsonOf(window->session().incident(), window->session().result()),
             replayed.metrics_json);
@@ -256,7 +249,7 @@ TEST_F(WorkspaceWorkbench, TwoRunsGoIntoTheComparisonFirstAsAAndSecondAsB) {
   // "early probe" picked first (the current row), then "deployed".
   panel().select({{Kind::run, *early, incident}, {Kind::run, *deployed, incident}});
   ASSERT_TRUE(panel().compareSelectedPair());
-  settle(*window);
+  settleWindow(*window);
   EXPECT_EQ(window->session().config(), probe) << "the first is A";
   ASSERT_FALSE(window->comparison().isDeployed());
   EXPECT_EQ(window->comparison().name(), QStringLiteral("deployed")) << "the second is B";
@@ -272,7 +265,7 @@ TEST_F(WorkspaceWorkbench, TwoRunsGoIntoTheComparisonFirstAsAAndSecondAsB) {
   window->action(QStringLiteral("reset"))->trigger();
   panel().select({{Kind::config, config, incident}});
   ASSERT_TRUE(panel().compareSelectedWithCurrent());
-  settle(*window);
+  settleWindow(*window);
   EXPECT_EQ(window->comparison().name(), QStringLiteral("config probe"));
   EXPECT_EQ(window->comparison().choice()->config, probe);
   EXPECT_EQ(window->session().config(), window->session().incident().deployed);
@@ -308,7 +301,7 @@ TEST_F(WorkspaceWorkbench, TheTuningIsAutosavedAndOfferedBackInTheNextWindow) {
   ASSERT_TRUE(workspace().isOpen()) << "the workspace open last time is reopened";
   EXPECT_EQ(QFileInfo(workspace().path()).canonicalFilePath(), QFileInfo(path).canonicalFilePath());
   ASSERT_TRUE(workspace().restoreAutosave());
-  settle(*window);
+  settleWindow(*window);
   EXPECT_EQ(window->session().config(), last);
   EXPECT_EQ(window->session().incident().id, "INC-2026-0908");
 

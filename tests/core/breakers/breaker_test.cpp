@@ -3,12 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "breakerlab/core/breakers/breaker.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros ms = kMillisecond;
-constexpr Micros s = kSecond;
+using test_units::ms;
+using test_units::s;
 
 LoggedCall call(Micros start, CallOutcome outcome, Micros duration = 10 * ms) {
   return {start, duration, outcome};

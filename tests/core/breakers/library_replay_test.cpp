@@ -6,12 +6,13 @@
 #include <vector>
 
 #include "breakerlab/core/replay/call_log_replay.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 BreakerConfig opossumBreaker() {
   BreakerConfig b;

@@ -6,19 +6,11 @@
 #include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/incident_io.h"
+#include "support/bundled_incident.h"
+#include "support/what_if_replay.h"
 
 namespace breakerlab {
 namespace {
-
-Incident load(const std::string& name) {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
-}
-
-Result replayOf(const Incident& inc, const WhatIf& w) {
-  SimulateOptions options;
-  options.changes = w.changes ? &*w.changes : nullptr;
-  return simulate(inc, w.config, options);
-}
 
 // Each incident with the what-if that does best on its goals, and how many it meets.
 struct Row {
@@ -37,14 +29,15 @@ const Row kRows[] = {
 
 TEST(IncidentGoals, TheDeployedConfigFailsItsGoalsAndTheDocumentsFixDoesBetter) {
   for (const Row& row : kRows) {
-    const Incident inc = load(row.incident);
+    const Incident inc = test::bundledIncident(row.incident);
     ASSERT_FALSE(inc.goals.empty()) << row.incident;
     const Result deployed = simulate(inc, inc.deployed);
     const auto baseline = evaluate(inc.goals, inc, deployed);
     EXPECT_FALSE(allPassed(baseline)) << row.incident << ": the incident happened";
     const WhatIf* w = inc.whatIf(row.what_if);
     ASSERT_NE(w, nullptr) << row.what_if;
-    const GoalComparison c = compareGoals(evaluate(inc.goals, inc, replayOf(inc, *w)), baseline);
+    const GoalComparison c =
+        compareGoals(evaluate(inc.goals, inc, test::whatIfReplay(inc, *w)), baseline);
     EXPECT_EQ(c.baseline_met, row.deployed_met) << row.incident;
     EXPECT_EQ(c.met, row.met) << row.incident << " / " << row.what_if;
     EXPECT_EQ(c.verdict, GoalComparison::Verdict::better) << row.incident;
@@ -57,7 +50,7 @@ TEST(IncidentGoals, TheDeployedConfigFailsItsGoalsAndTheDocumentsFixDoesBetter) 
 // calibration untouched. Calibration is the deployed config's; evaluated on the tuned replay, the
 // record's `failed_pct > 50` would fail (64% falls to 5.5%), which is why it is not.
 TEST(IncidentGoals, EnablingTheBreakerOn14AugImprovesTheGoalsAndLeavesCalibrationAlone) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   const Result deployed = simulate(inc, inc.deployed);
   Config breaker = inc.deployed;
   ASSERT_FALSE(breaker.breaker.enabled);

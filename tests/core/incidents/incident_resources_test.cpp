@@ -10,39 +10,31 @@
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "support/bundled_incident.h"
+#include "support/what_if_replay.h"
 
 namespace breakerlab {
 namespace {
 
-Incident load(const char* name) {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name);
-}
-
 const Incident& orders0814() {
-  static const Incident inc = load("inc-2026-0814-orders.yaml");
+  static const Incident inc = test::bundledIncident("inc-2026-0814-orders.yaml");
   return inc;
 }
 const Incident& payment001() {
-  static const Incident inc = load("inc-payment-retry-amplification.yaml");
+  static const Incident inc = test::bundledIncident("inc-payment-retry-amplification.yaml");
   return inc;
 }
 const Incident& payment0912() {
-  static const Incident inc = load("inc-2026-0912-payment-timeout.yaml");
+  static const Incident inc = test::bundledIncident("inc-2026-0912-payment-timeout.yaml");
   return inc;
 }
 
 const Incident& teachMetastable() {
-  static const Incident inc = load("teach-metastable-retries.yaml");
+  static const Incident inc = test::bundledIncident("teach-metastable-retries.yaml");
   return inc;
 }
 
 // A what-if's replay: its config, with its own timed changes when it has them.
-Result replayOf(const Incident& inc, const WhatIf& w) {
-  SimulateOptions options;
-  options.changes = w.changes ? &*w.changes : nullptr;
-  return simulate(inc, w.config, options);
-}
-
 // The share of checkouts that failed among those arriving in [from, to) seconds.
 double failedShare(const Result& r, double from, double to) {
   std::uint64_t failed = 0, all = 0;
@@ -56,7 +48,7 @@ double failedShare(const Result& r, double from, double to) {
 Metrics run(const Incident& inc, const std::string& what_if = {}) {
   const WhatIf* w = what_if.empty() ? nullptr : inc.whatIf(what_if);
   if (!what_if.empty() && w == nullptr) ADD_FAILURE() << "no what-if " << what_if;
-  return (w ? replayOf(inc, *w) : simulate(inc, inc.deployed)).metrics;
+  return (w ? test::whatIfReplay(inc, *w) : simulate(inc, inc.deployed)).metrics;
 }
 
 // Every expectation written in each file holds, for the deployed config and every what-if.
@@ -69,7 +61,7 @@ TEST(IncidentFiles, EveryExpectationInTheFilesHolds) {
                             << ")";
     ASSERT_GE(inc->what_ifs.size(), 2u) << inc->id;
     for (const WhatIf& w : inc->what_ifs) {
-      const Result tuned = replayOf(*inc, w);
+      const Result tuned = test::whatIfReplay(*inc, w);
       for (const auto& r : evaluate(w.expect, *inc, tuned))
         EXPECT_TRUE(r.passed) << inc->id << " / " << w.name << ": " << r.expectation->text
                               << " (actual " << r.actual << ")";
@@ -157,7 +149,7 @@ TEST(Incident001, TheRetryFlagOffAt1011BringsCheckoutBelowOnePercentBy1017) {
   // Falling immediately: 10:11-10:14 fail far less than with the flag left on.
   const WhatIf* on = inc.whatIf("flag-left-on");
   ASSERT_NE(on, nullptr);
-  const Result left_on = replayOf(inc, *on);
+  const Result left_on = test::whatIfReplay(inc, *on);
   EXPECT_LT(failedShare(r, 25 * 60, 28 * 60), failedShare(left_on, 25 * 60, 28 * 60) / 2);
   // Checkouts that were over before the change are the same in both runs (those still
   // retrying or queued at 10:11 are not: their retries after it are not made).
@@ -255,7 +247,7 @@ TEST(Incident0912, TheReplayFollowsTheDocumentsCurve) {
 
 TEST(Incident0912, WithoutTheScaleOutFewerCheckoutsFailAfter1026) {
   const Result deployed = simulate(payment0912(), payment0912().deployed);
-  const Result twelve = replayOf(payment0912(), *payment0912().whatIf("no-scale-up"));
+  const Result twelve = test::whatIfReplay(payment0912(), *payment0912().whatIf("no-scale-up"));
   const double with_scale_out = failedShare(deployed, at0912(10, 26), at0912(13, 1));
   const double without = failedShare(twelve, at0912(10, 26), at0912(13, 1));
   EXPECT_GT(with_scale_out, without + 8);
@@ -310,7 +302,7 @@ Result teachReplay(const std::string& what_if, std::uint64_t seed) {
   Incident inc = teachMetastable();
   inc.seed = seed;
   const WhatIf* w = what_if.empty() ? nullptr : inc.whatIf(what_if);
-  return w ? replayOf(inc, *w) : simulate(inc, inc.deployed);
+  return w ? test::whatIfReplay(inc, *w) : simulate(inc, inc.deployed);
 }
 
 TEST(TeachMetastable, TheBurstTipsItAndGoodputNeverReturnsWithoutBackoff) {

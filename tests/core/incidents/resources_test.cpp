@@ -8,12 +8,13 @@
 #include <numeric>
 
 #include "breakerlab/core/replay/simulate.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 // One dependency segment over [0, length) with the given latency; no breaker, no cache.
 Incident plain(double rps, Micros length, LatencyModel latency,

@@ -8,12 +8,13 @@
 #include "breakerlab/core/basics/breaker_state.h"
 #include "breakerlab/core/inputs/timed_change.h"
 #include "breakerlab/core/replay/simulate.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 // 60 s at 50 rps of a dependency that fails half its calls with a 500 after 20 ms (or, with
 // `hang`, times half of them out); no breaker, no cache.

@@ -6,12 +6,13 @@
 
 #include "breakerlab/core/inputs/work_estimate.h"
 #include "breakerlab/core/replay/simulate.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 Incident steady(double rps, Micros window = 60 * s) {
   Incident inc;

@@ -8,11 +8,12 @@
 
 #include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/core/outcome/fleet.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
+using test_units::s;
 
 // "closed 0-10 open 10-30 closed 30-60" as a lane: states with the boundaries between them.
 Lane lane(std::string name, std::vector<std::pair<std::string, Micros>> steps,

@@ -12,13 +12,10 @@
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_io.h"
 #include "replay/replay_cache.h"
+#include "support/bundled_incident.h"
 
 namespace breakerlab {
 namespace {
-
-Incident load(const char* name) {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
-}
 
 const char* const kIncidents[] = {"inc-2026-0814-orders", "inc-2026-0908-pricing",
                                   "inc-2026-0912-payment-timeout",
@@ -71,7 +68,7 @@ void expectMetricsOfParts(const Incident& inc, const Config& config,
 
 TEST(ReportParts, EveryMetricOfTheFollowedPartsIsTheWholeReplays) {
   for (const char* name : kIncidents) {
-    const Incident inc = load(name);
+    const Incident inc = test::bundledIncident(name);
     expectMetricsOfParts(inc, inc.deployed, inc.changes, inc.id + " deployed");
     for (const WhatIf& w : inc.what_ifs)
       expectMetricsOfParts(inc, w.config, w.changes ? *w.changes : inc.changes,
@@ -80,7 +77,7 @@ TEST(ReportParts, EveryMetricOfTheFollowedPartsIsTheWholeReplays) {
 }
 
 TEST(ReportParts, PartsLeftOutAreNotFollowed) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   const Result whole = replay(inc, inc.deployed, inc.changes, ReportParts::whole());
   const Result none = replay(inc, inc.deployed, inc.changes, {});
   ASSERT_FALSE(whole.per_second.dependency_calls.empty());
@@ -111,7 +108,7 @@ TEST(ReportParts, NoMetricNeedsALaneOrThePodsSeries) {
 }
 
 TEST(ReportParts, TheEvaluatorFollowsWhatItsMetricsAndGoalsRead) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   const auto evaluatorWith = [&](std::vector<Expectation> goals, const char* metric) {
     return Evaluator({TuneCase{&inc, std::move(goals), inc.deployed}}, {findMetric(metric)});
   };
@@ -129,7 +126,7 @@ TEST(ReportParts, TheEvaluatorFollowsWhatItsMetricsAndGoalsRead) {
 }
 
 TEST(ReportParts, ARunFollowingLessNeverServesAReplayAskingForMore) {
-  Incident inc = load("inc-2026-0814-orders");
+  Incident inc = test::bundledIncident("inc-2026-0814-orders");
   inc.deployed.timeout.attempt = 200 * kMillisecond;  // rows of one run (WorkerLimitRun)
   const std::vector<TimedChange> none;
   ReplayCache cache;

@@ -5,12 +5,13 @@
 
 #include "breakerlab/core/replay/simulate.h"
 #include "same_result.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 constexpr Micros kLatency = 10 * ms;
 
 // A stretch of the dependency in which `failing` of the calls answer 500 after kLatency.

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "breakerlab/core/replay/simulate.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
+using test_units::s;
 
 // 400 000 checkouts in the window and 200 000 in the lead-in, every call timing out three times.
 Incident busy() {

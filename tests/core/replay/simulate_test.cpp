@@ -6,12 +6,13 @@
 
 #include "breakerlab/core/replay/simulate.h"
 #include "same_result.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 DependencySegment healthy(Micros from, Micros to) {
   DependencySegment seg;

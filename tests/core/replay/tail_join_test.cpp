@@ -14,13 +14,10 @@
 #include "breakerlab/data/incident_io.h"
 #include "replay/replay_cache.h"
 #include "same_result.h"
+#include "support/bundled_incident.h"
 
 namespace breakerlab {
 namespace {
-
-Incident load(const std::string& name) {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
-}
 
 // What a map of failed checkouts reads, and that with the latency histogram, lanes, events and
 // checkouts per second (all built from the records).
@@ -60,7 +57,7 @@ std::uint64_t mapAgainstFreshReplays(const Incident& inc, const Config& base, Re
 const std::vector<std::uint32_t> kLimits{10, 11, 12, 13, 20, 37, 40, 41, 70, 99, 100};
 
 TEST(TailJoin, MapCellsOf14AugThatJoinAnotherRunsTailAreTheirFreshReplays) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   const std::vector<Micros> timeouts{200 * kMillisecond, 2 * kSecond, 5 * kSecond, 10 * kSecond};
   // With long timeouts every limit acts while Pricing is down (no whole run serves another
   // limit), yet the runs settle into the same quiet run once it has recovered.
@@ -69,7 +66,7 @@ TEST(TailJoin, MapCellsOf14AugThatJoinAnotherRunsTailAreTheirFreshReplays) {
 }
 
 TEST(TailJoin, MapCellsOf14AugWithoutRetriesOrWithASeparateCheckPool) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   Config no_retries = inc.deployed;
   no_retries.retry.max_attempts = 1;
   EXPECT_GE(mapAgainstFreshReplays(inc, no_retries, kRecordsOnly, {5 * kSecond}, kLimits), 1u);
@@ -84,7 +81,7 @@ TEST(TailJoin, MapCellsOf14AugWithoutRetriesOrWithASeparateCheckPool) {
 TEST(TailJoin, EveryBundledIncidentsMapCellsAreTheirFreshReplays) {
   for (const char* name : {"inc-2026-0908-pricing", "inc-2026-0912-payment-timeout",
                            "inc-payment-retry-amplification", "teach-metastable-retries"}) {
-    const Incident inc = load(name);
+    const Incident inc = test::bundledIncident(name);
     Config base = inc.deployed;
     base.breaker.enabled = false;
     base.cache.enabled = false;
@@ -177,7 +174,7 @@ TEST(TailJoin, OnlyWhenTheDependencysServersAreIdle) {
 }
 
 TEST(TailJoin, NotWhenTheReportReadsLevelsOverTime) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   for (const ReportParts parts :
        {ReportParts::whole(), ReportParts{ReportPart::worker_levels},
         ReportParts{ReportPart::pool_levels}, ReportParts{ReportPart::pending_retries},
@@ -188,7 +185,7 @@ TEST(TailJoin, NotWhenTheReportReadsLevelsOverTime) {
 }
 
 TEST(TailJoin, NotAcrossConfigsOrSeeds) {
-  Incident inc = load("inc-2026-0814-orders");
+  Incident inc = test::bundledIncident("inc-2026-0814-orders");
   inc.deployed.timeout.attempt = 10 * kSecond;
   ReplayCache cache;
   Config config = inc.deployed;
@@ -217,7 +214,7 @@ TEST(TailJoin, NotAcrossConfigsOrSeeds) {
 // A map as the workbench and `breakerlab-cli sweep` make it, on two threads that each keep their
 // own references: every cell is the fresh evaluation of its config.
 TEST(TailJoin, ATwoThreadMapOf14AugIsEachCellsFreshEvaluation) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   const Evaluator evaluator({TuneCase{&inc, inc.goals, inc.deployed}}, {findMetric("failed_pct")});
   const KnobRange knobs[] = {{findKnob("timeout.attempt"), 2000, 10000, true},
                              {findKnob("workers.per_pod"), 10, 100, false}};

@@ -9,13 +9,10 @@
 #include "breakerlab/data/incident_io.h"
 #include "replay/replay_cache.h"
 #include "same_result.h"
+#include "support/bundled_incident.h"
 
 namespace breakerlab {
 namespace {
-
-Incident load(const char* name) {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
-}
 
 // Replays `inc` over timeouts x worker limits (limits fastest, as a map does) through one cache,
 // each against a fresh replay; returns how many the cache served from a run under another limit.
@@ -39,7 +36,7 @@ std::uint64_t mapAgainstFreshReplays(const Incident& inc, std::initializer_list<
 }
 
 TEST(WorkerLimitReuse, MapCellsOf14AugServedByAnotherLimitsRunAreItsFreshReplays) {
-  const Incident inc = load("inc-2026-0814-orders");
+  const Incident inc = test::bundledIncident("inc-2026-0814-orders");
   const std::uint64_t reused = mapAgainstFreshReplays(
       inc, {200 * kMillisecond, 1140 * kMillisecond, 10 * kSecond}, {10, 20, 40, 70, 100});
   // Short timeouts never fill a pod above a few dozen workers: most of their rows are one run.
@@ -47,7 +44,7 @@ TEST(WorkerLimitReuse, MapCellsOf14AugServedByAnotherLimitsRunAreItsFreshReplays
 }
 
 TEST(WorkerLimitReuse, MapCellsOf8SepServedByAnotherLimitsRunAreItsFreshReplays) {
-  const Incident inc = load("inc-2026-0908-pricing");
+  const Incident inc = test::bundledIncident("inc-2026-0908-pricing");
   const std::uint64_t reused =
       mapAgainstFreshReplays(inc, {inc.deployed.timeout.attempt, 3 * inc.deployed.timeout.attempt},
                              {2, 8, 32, 128, 512, 1000});
@@ -55,7 +52,7 @@ TEST(WorkerLimitReuse, MapCellsOf8SepServedByAnotherLimitsRunAreItsFreshReplays)
 }
 
 TEST(WorkerLimitReuse, NotForAnotherSeedOrAnotherConfig) {
-  Incident inc = load("inc-2026-0814-orders");
+  Incident inc = test::bundledIncident("inc-2026-0814-orders");
   inc.deployed.timeout.attempt = 200 * kMillisecond;
   ReplayCache cache;
   Config config = inc.deployed;

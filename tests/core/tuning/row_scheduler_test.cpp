@@ -12,7 +12,7 @@
 namespace breakerlab {
 namespace {
 
-struct Case {
+struct SchedulerCase {
   std::size_t cells, row;
   unsigned threads;
   std::vector<unsigned> asks;  // which thread asks, in turn
@@ -20,7 +20,7 @@ struct Case {
 };
 
 TEST(RowScheduler, HandsOutRowsThenHalvesOfWhatOthersHaveLeft) {
-  const Case cases[] = {
+  const SchedulerCase cases[] = {
       // One thread: every cell in order, then none.
       {5, 2, 1, {0, 0, 0, 0, 0, 0}, {0, 1, 2, 3, 4, -1}},
       // Two threads, one row each; thread 1 is done first and takes the back half of what thread
@@ -33,7 +33,7 @@ TEST(RowScheduler, HandsOutRowsThenHalvesOfWhatOthersHaveLeft) {
       // A last row shorter than the others.
       {5, 3, 2, {0, 1, 1, 1, 0, 0, 0}, {0, 3, 4, 2, 1, -1, -1}},
   };
-  for (const Case& c : cases) {
+  for (const SchedulerCase& c : cases) {
     RowScheduler scheduler(c.cells, c.row, c.threads);
     std::vector<long> got;
     for (const unsigned worker : c.asks) {

@@ -18,20 +18,17 @@
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_io.h"
 #include "same_result.h"
+#include "support/bundled_incident.h"
 
 namespace breakerlab {
 namespace {
-
-Incident load(const std::string& name) {
-  return loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/" + name + ".yaml");
-}
 
 KnobRange range(std::string_view id, double low, double high, bool log = false) {
   return KnobRange{findKnob(id), low, high, log};
 }
 
 const Incident& pricing() {
-  static const Incident incident = load("inc-2026-0908-pricing");
+  static const Incident incident = test::bundledIncident("inc-2026-0908-pricing");
   return incident;
 }
 
@@ -76,7 +73,7 @@ TEST(ReplayGiveUp, StopsAtTheFirstFailedCheckoutOneTooMany) {
 }
 
 TEST(ReplayGiveUp, NeverStopsARunWhoseRetriesMayRewriteAFailure) {
-  const Incident inc = load("inc-payment-retry-amplification");
+  const Incident inc = test::bundledIncident("inc-payment-retry-amplification");
   const WhatIf* background = inc.whatIf("background-retries");
   ASSERT_NE(background, nullptr);
   ASSERT_EQ(background->config.retry.mode, RetryMode::background);

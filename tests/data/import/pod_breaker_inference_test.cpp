@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include "support/short_units.h"
 
 namespace breakerlab::data_detail {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 struct Row {
   std::uint32_t pod;
@@ -40,7 +41,7 @@ std::vector<Lane> infer(std::vector<std::string> names, const std::vector<Row>& 
   return inference.lanes(0, window_end);
 }
 
-struct Case {
+struct InferenceCase {
   const char* what;
   std::vector<Row> rows;  // one pod
   Micros window_end;
@@ -49,7 +50,7 @@ struct Case {
 };
 
 TEST(PodBreakerInference, OnePodsRowsReadAsItsBreakersStates) {
-  const Case cases[] = {
+  const InferenceCase cases[] = {
       {"only calls let through: closed all along",
        {{0, 1 * s, 1 * s + 50 * ms}, {0, 3 * s, 3 * s + 50 * ms}},
        5 * s,
@@ -151,7 +152,7 @@ TEST(PodBreakerInference, OnePodsRowsReadAsItsBreakersStates) {
        5 * s,
        "closed 0-5"},
   };
-  for (const Case& c : cases) {
+  for (const InferenceCase& c : cases) {
     SCOPED_TRACE(c.what);
     const std::vector<Lane> lanes = infer({"pod-a"}, c.rows, c.window_end, c.probes);
     ASSERT_EQ(lanes.size(), 1u);

@@ -14,11 +14,12 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/prometheus_import.h"
 #include "breakerlab/data/prometheus_metrics.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
+using test_units::s;
 const char* kHead = R"({"status":"success","data":{"resultType":"matrix","result":[)";
 
 // A series sampled every 10 s from epoch 1000: `values[i]` at 1000 + 10 i.
@@ -84,8 +85,8 @@ ImportedIncident importText(const std::string& text, const PrometheusMetricTable
   return importIncident(text, "q.json", options);
 }
 
-std::string errorOf(const std::string& text,
-                    const PrometheusMetricTable& table = PrometheusMetricTable::defaults()) {
+std::string fleetErrorOf(const std::string& text,
+                         const PrometheusMetricTable& table = PrometheusMetricTable::defaults()) {
   const auto e = test::loadErrorOf([&] { importText(text, table); });
   return e ? std::string(e->what()) : std::string();
 }
@@ -212,7 +213,7 @@ TEST(PrometheusFleet, APodThatComesLateOrLeavesIsOutOfService) {
             lane("b", {{std::string(kPodOutOfService), 0}, {"closed", 20 * s}}));
 }
 
-struct ErrorCase {
+struct FleetErrorCase {
   const char* what;
   std::string text;
   PrometheusMetricTable table;
@@ -225,7 +226,7 @@ TEST(PrometheusFleet, ErrorsSayWhatWasExpected) {
   const std::string envoy_series = series(
       R"("__name__":"envoy_cluster_circuit_breakers_default_cx_open","envoy_cluster_name":"pricing","instance":"b")",
       {0, 1, 0});
-  const ErrorCase cases[] = {
+  const FleetErrorCase cases[] = {
       {"a name the table does not know",
        response({series(R"("__name__":"payments_breaker_state","instance":"a")", {0, 1, 0})}),
        only_r4j,
@@ -262,8 +263,8 @@ TEST(PrometheusFleet, ErrorsSayWhatWasExpected) {
        PrometheusMetricTable::defaults(),
        {"no samples: the query matched no series"}},
   };
-  for (const ErrorCase& k : cases) {
-    const std::string error = errorOf(k.text, k.table);
+  for (const FleetErrorCase& k : cases) {
+    const std::string error = fleetErrorOf(k.text, k.table);
     for (const std::string& says : k.says)
       EXPECT_NE(error.find(says), std::string::npos) << k.what << ": " << error;
   }

@@ -80,7 +80,7 @@ FakePrometheus savedFleet() {
   return fake;
 }
 
-std::string errorOf(const PrometheusFetch& fetch, HttpGet& http) {
+std::string fetchErrorOf(const PrometheusFetch& fetch, HttpGet& http) {
   const auto e = test::loadErrorOf([&] { importPrometheusUrl(fetch, http, Config{}); });
   return e ? std::string(e->what()) : std::string();
 }
@@ -332,7 +332,7 @@ TEST(PrometheusQuery, EachFailureNamesTheEndpointTheQueryAndTheCause) {
     FakePrometheus fake = savedFleet();
     fake.answers.erase(state_query);
     c.serve(fake);
-    const std::string error = errorOf(fetch, fake);
+    const std::string error = fetchErrorOf(fetch, fake);
     EXPECT_EQ(error.rfind("http://127.0.0.1:9090/api/v1/query_range: query breaker_state "
                           "'resilience4j_circuitbreaker_state{name=\"pricing\"}': ",
                           0),
@@ -347,7 +347,7 @@ TEST(PrometheusQuery, SamplesAndBytesAreBounded) {
   PrometheusFetch fetch = fleetFetch("http://127.0.0.1:9090");
   FakePrometheus fake = savedFleet();
   fetch.max_samples = 700;  // the states' 549 pass, the rates' 183 more do not
-  std::string error = errorOf(fetch, fake);
+  std::string error = fetchErrorOf(fetch, fake);
   EXPECT_NE(error.find("query request_rate"), std::string::npos) << error;
   EXPECT_NE(error.find("183 samples in 3 series (732 with the queries before it), more than the "
                        "limit of 700 (--max-samples)"),
@@ -356,7 +356,7 @@ TEST(PrometheusQuery, SamplesAndBytesAreBounded) {
   fetch = fleetFetch("http://127.0.0.1:9090");
   fetch.max_response_bytes = 1000;
   fake = savedFleet();
-  error = errorOf(fetch, fake);
+  error = fetchErrorOf(fetch, fake);
   EXPECT_NE(error.find("query breaker_state"), std::string::npos) << error;
   EXPECT_NE(error.find("the answer is larger than 1000 bytes (--max-response-mb)"),
             std::string::npos)
@@ -415,7 +415,7 @@ TEST(PrometheusQuery, AQueryWithoutARoleMustBeABreakersState) {
   fetch.queries[0].role.clear();  // the state series classify themselves
   EXPECT_NO_THROW(importPrometheusUrl(fetch, fake, Config{}));
   fetch.queries[1].role.clear();  // a rate's series have no name
-  const std::string error = errorOf(fetch, fake);
+  const std::string error = fetchErrorOf(fetch, fake);
   EXPECT_NE(error.find("its series have no metric name (rate() and sum() drop it), not a "
                        "breaker's state: give its role"),
             std::string::npos)
@@ -428,7 +428,7 @@ TEST(PrometheusQuery, TheImportersErrorsNameTheQueryTheyCameFrom) {
   // An error ratio given in percent.
   fake.answers[fetch.queries[2].promql].body =
       std::string(kMatrix) + R"({"metric":{},"values":[[1788876000,"50"]]}]}})";
-  const std::string error = errorOf(fetch, fake);
+  const std::string error = fetchErrorOf(fetch, fake);
   EXPECT_NE(error.find("/error_ratio/data/result/0/values/0: error_ratio 50 is not a ratio"),
             std::string::npos)
       << error;

@@ -1,6 +1,5 @@
 #include "lanes/lane_annotations.h"
 
-#include <QCoreApplication>
 #include <QLocale>
 #include <QStringList>
 #include <algorithm>
@@ -10,14 +9,11 @@
 
 #include "breakerlab/core/outcome/fleet.h"
 #include "lanes/label_layout.h"
+#include "lanes/lanes_tr.h"
 
 namespace breakerlab::views {
 
 namespace {
-
-QString tr(const char* text) {
-  return QCoreApplication::translate("breakerlab::views::LanesView", text);
-}
 
 bool isPodEvent(const Event& e) {
   return e.kind == EventKind::pod_ejected || e.kind == EventKind::pod_returned;
@@ -73,11 +69,11 @@ QString spanText(double s) {
   const auto whole = static_cast<long long>(std::llround(s));
   if (whole < 7200) {
     const long long m = whole / 60, rest = whole % 60;
-    return rest == 0 ? tr("%1 min").arg(m) : tr("%1 min %2 s").arg(m).arg(rest);
+    return rest == 0 ? lanesTr("%1 min").arg(m) : lanesTr("%1 min %2 s").arg(m).arg(rest);
   }
   const long long minutes = (whole + 30) / 60;
   const long long h = minutes / 60, m = minutes % 60;
-  return m == 0 ? tr("%1 h").arg(h) : tr("%1 h %2 min").arg(h).arg(m);
+  return m == 0 ? lanesTr("%1 h").arg(h) : lanesTr("%1 h %2 min").arg(h).arg(m);
 }
 
 std::vector<PodReopen> podReopens(std::span<const Lane> pods, const Lane& fleet) {
@@ -143,18 +139,19 @@ std::vector<LaneBracket> fleetBrackets(std::span<const Lane> pods, const Lane& f
       }
     }
     const QString span = spanText(toSeconds(spell.to - spell.from));
-    const QString from = first ? podTitle(pods, *first) : tr("a pod");
+    const QString from = first ? podTitle(pods, *first) : lanesTr("a pod");
     LaneBracket b{toSeconds(spell.from), toSeconds(spell.to), 1, {}, {}};
     if (spell.to == lane_end && !last) {
-      const QString still = open_at_end == 1 ? tr("1 pod not closed at the end")
-                                             : tr("%1 pods not closed at the end").arg(open_at_end);
-      b.label = tr("%1 first open · %2 · %3").arg(from, still, span);
-      b.short_label = tr("%1 first open · %2").arg(from, span);
+      const QString still = open_at_end == 1
+                                ? lanesTr("1 pod not closed at the end")
+                                : lanesTr("%1 pods not closed at the end").arg(open_at_end);
+      b.label = lanesTr("%1 first open · %2 · %3").arg(from, still, span);
+      b.short_label = lanesTr("%1 first open · %2").arg(from, span);
     } else {
-      const QString to = last ? podTitle(pods, *last) : tr("a pod");
-      const QString how = last_to == kPodOutOfService ? tr("removed") : tr("last closed");
-      b.label = tr("%1 first open → %2 %3 · %4").arg(from, to, how, span);
-      b.short_label = tr("%1 → %2 · %3").arg(from, to, span);
+      const QString to = last ? podTitle(pods, *last) : lanesTr("a pod");
+      const QString how = last_to == kPodOutOfService ? lanesTr("removed") : lanesTr("last closed");
+      b.label = lanesTr("%1 first open → %2 %3 · %4").arg(from, to, how, span);
+      b.short_label = lanesTr("%1 → %2 · %3").arg(from, to, span);
     }
     out.push_back(std::move(b));
   }
@@ -163,8 +160,8 @@ std::vector<LaneBracket> fleetBrackets(std::span<const Lane> pods, const Lane& f
 
 QString transitionLabel(const Event& e) {
   if (e.kind == EventKind::half_open)
-    return e.label.find("health") != std::string::npos ? tr("half-open: health green")
-                                                       : tr("half-open");
+    return e.label.find("health") != std::string::npos ? lanesTr("half-open: health green")
+                                                       : lanesTr("half-open");
   return QString::fromStdString(e.label);
 }
 
@@ -193,7 +190,7 @@ QString clusterSummary(std::span<const Event* const> events) {
     }
   }
   auto count = [](int n, const char* one, const char* many) {
-    return n == 1 ? tr(one) : tr(many).arg(QLocale().toString(n));
+    return n == 1 ? lanesTr(one) : lanesTr(many).arg(QLocale().toString(n));
   };
   QStringList parts;
   if (trips) parts << count(trips, "1 trip", "%1 trips");
@@ -210,9 +207,9 @@ QString podEventsLabel(std::span<const Event* const> events) {
   if (events.size() == 1) {
     // "pod 3 ejected by the load balancer (6 of 8)" -> "pod 3 ejected"
     const QString pod = QString::fromStdString(events.front()->label).section(' ', 0, 1);
-    return ejected ? tr("%1 ejected").arg(pod) : tr("%1 back").arg(pod);
+    return ejected ? lanesTr("%1 ejected").arg(pod) : lanesTr("%1 back").arg(pod);
   }
-  return tr("pods: %1 ejected, %2 back").arg(ejected).arg(returned);
+  return lanesTr("pods: %1 ejected, %2 back").arg(ejected).arg(returned);
 }
 
 QString podReopensLabel(std::span<const Lane> pods, std::span<const PodReopen> reopens) {
@@ -221,8 +218,8 @@ QString podReopensLabel(std::span<const Lane> pods, std::span<const PodReopen> r
   if (distinct.empty()) return {};
   if (distinct.size() == 1) {
     const QString pod = podTitle(pods, *distinct.begin());
-    return reopens.size() == 1 ? tr("%1 reopened").arg(pod)
-                               : tr("%1 reopened %2 times").arg(pod).arg(reopens.size());
+    return reopens.size() == 1 ? lanesTr("%1 reopened").arg(pod)
+                               : lanesTr("%1 reopened %2 times").arg(pod).arg(reopens.size());
   }
   if (distinct.size() <= 3) {
     // "pods 3, 7 reopened" when they are all "pod N"; their names otherwise.
@@ -235,11 +232,11 @@ QString podReopensLabel(std::span<const Lane> pods, std::span<const PodReopen> r
     }
     if (numbered) {
       for (QString& name : names) name.remove(0, 4);
-      return tr("pods %1 reopened").arg(names.join(QStringLiteral(", ")));
+      return lanesTr("pods %1 reopened").arg(names.join(QStringLiteral(", ")));
     }
-    return tr("%1 reopened").arg(names.join(QStringLiteral(", ")));
+    return lanesTr("%1 reopened").arg(names.join(QStringLiteral(", ")));
   }
-  return tr("%1 pods reopened").arg(distinct.size());
+  return lanesTr("%1 pods reopened").arg(distinct.size());
 }
 
 std::vector<double> podEventMarks(std::span<const Event> events) {

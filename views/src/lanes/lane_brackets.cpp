@@ -1,19 +1,11 @@
 #include "lanes/lane_brackets.h"
 
-#include <QCoreApplication>
 #include <algorithm>
 
 #include "lanes/lane_annotations.h"
+#include "lanes/lanes_tr.h"
 
 namespace breakerlab::views {
-
-namespace {
-
-QString tr(const char* text) {
-  return QCoreApplication::translate("breakerlab::views::LanesView", text);
-}
-
-}  // namespace
 
 QString bracketSeconds(double s) {
   QString text = QString::number(s, 'f', s < 10 ? 1 : 0);
@@ -29,12 +21,12 @@ std::vector<LaneBracket> laneBrackets(const Result& r, const QString& dependency
   if (r.metrics.time_to_trip_s && first != breaker.end()) {
     const double first_open = toSeconds(first->from);
     out.push_back({first_open - *r.metrics.time_to_trip_s, first_open, 0,
-                   tr("%1 s to trip").arg(bracketSeconds(*r.metrics.time_to_trip_s))});
+                   lanesTr("%1 s to trip").arg(bracketSeconds(*r.metrics.time_to_trip_s))});
   }
   for (const auto& i : breaker)
     if (i.state == "open")
       out.push_back({toSeconds(i.from), toSeconds(i.to), 0,
-                     tr("open %1 s").arg(bracketSeconds(toSeconds(i.to - i.from)))});
+                     lanesTr("open %1 s").arg(bracketSeconds(toSeconds(i.to - i.from)))});
   if (r.metrics.time_to_close_after_recovery_s &&
       *r.metrics.time_to_close_after_recovery_s > 0.05 && !breaker.empty()) {
     // The last time the breaker closed again (not its first interval).
@@ -44,9 +36,9 @@ std::vector<LaneBracket> laneBrackets(const Result& r, const QString& dependency
     const double healthy = *r.metrics.time_to_close_after_recovery_s;
     if (close >= 0)
       out.push_back({close - healthy, close, 1,
-                     tr("%1 s cached while %2 healthy")
+                     lanesTr("%1 s cached while %2 healthy")
                          .arg(bracketSeconds(healthy),
-                              dependency.isEmpty() ? tr("the dependency") : dependency)});
+                              dependency.isEmpty() ? lanesTr("the dependency") : dependency)});
   }
   for (LaneBracket& b : fleetBrackets(r.pod_breakers, r.fleet)) out.push_back(std::move(b));
   return out;

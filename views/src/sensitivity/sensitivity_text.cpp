@@ -13,7 +13,7 @@
 namespace breakerlab::views {
 
 namespace {
-QString tr(const char* text) {
+QString sensitivityTr(const char* text) {
   return QCoreApplication::translate("SensitivityPlot", text);
 }
 }  // namespace
@@ -21,7 +21,7 @@ QString tr(const char* text) {
 QString knobValueText(const KnobSpec& knob, double value) {
   switch (knob.kind) {
     case KnobSpec::Kind::toggle:
-      return value != 0 ? tr("on") : tr("off");
+      return value != 0 ? sensitivityTr("on") : sensitivityTr("off");
     case KnobSpec::Kind::choice: {
       const auto index = static_cast<std::size_t>(std::lround(value));
       return value >= 0 && index < knob.choices.size() ? qs(knob.choices[index].name)
@@ -104,18 +104,19 @@ QString cellToolTip(const SensitivityMap& map, std::size_t cell) {
   if (map.all_goals.size() > cell) {
     switch (map.all_goals[cell]) {
       case CellVerdict::unknown:
-        lines << tr("Not computed");
+        lines << sensitivityTr("Not computed");
         break;
       case CellVerdict::met:
-        lines << (map.goals.size() == 1 ? tr("Meets the goal")
-                                        : tr("Meets all %1 goals").arg(map.goals.size()));
+        lines << (map.goals.size() == 1
+                      ? sensitivityTr("Meets the goal")
+                      : sensitivityTr("Meets all %1 goals").arg(map.goals.size()));
         break;
       case CellVerdict::missed: {
         QStringList missed;
         for (const SensitivityGoal& goal : map.goals)
           if (goal.cells.size() > cell && goal.cells[cell] == CellVerdict::missed)
             missed << goalText(goal);
-        lines << tr("Misses: %1").arg(missed.join(QStringLiteral(", ")));
+        lines << sensitivityTr("Misses: %1").arg(missed.join(QStringLiteral(", ")));
         break;
       }
     }

@@ -12,11 +12,12 @@
 #include <vector>
 
 #include "breakerlab/core/replay/call_log_replay.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
 
 struct Policy {
   std::int64_t duration_ms = 1000;
@@ -31,7 +32,7 @@ struct Row {
   char outcome;  // 'S' success, 'F' failure
 };
 
-struct Case {
+struct CockatielCase {
   const char* name;
   const char* source;
   const char* rule;
@@ -41,7 +42,7 @@ struct Case {
   std::vector<std::pair<std::int64_t, BreakerState>> transitions;  // ms, to
 };
 
-void PrintTo(const Case& c, std::ostream* os) {
+void PrintTo(const CockatielCase& c, std::ostream* os) {
   *os << c.name;
 }
 
@@ -63,9 +64,9 @@ BreakerConfig cockatiel() {
   return b;
 }
 
-const std::vector<Case>& cases() {
+const std::vector<CockatielCase>& cases() {
   using enum BreakerState;
-  static const std::vector<Case> all = {
+  static const std::vector<CockatielCase> all = {
       {"FirstSampleRotatesOutOfTheEpochWindow",
        "src/breaker/SamplingBreaker.ts: constructor (windows with startedAt: 0), push",
        "startedAt 0 is the Unix epoch: the first sample rotates, window 0 stays empty and window 1 "
@@ -231,10 +232,10 @@ std::string lines(const std::vector<std::pair<std::int64_t, BreakerState>>& ts) 
   return out.str();
 }
 
-class CockatielSampling : public testing::TestWithParam<Case> {};
+class CockatielSampling : public testing::TestWithParam<CockatielCase> {};
 
 TEST_P(CockatielSampling, MatchesTheLibrarysSource) {
-  const Case& c = GetParam();
+  const CockatielCase& c = GetParam();
   SCOPED_TRACE(std::string(c.source) + ": " + c.rule);
   const BreakerReplay r = replayCallLog(cockatiel(), sampling(c.policy), toCalls(c.calls));
   EXPECT_EQ(letters(r.permitted), c.permitted);
@@ -244,7 +245,9 @@ TEST_P(CockatielSampling, MatchesTheLibrarysSource) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Source, CockatielSampling, testing::ValuesIn(cases()),
-                         [](const testing::TestParamInfo<Case>& info) { return info.param.name; });
+                         [](const testing::TestParamInfo<CockatielCase>& info) {
+                           return info.param.name;
+                         });
 
 // /work/shared/reproducers/cockatiel-sampling-early-trip: 101 calls at about 8 a second against
 // SamplingBreaker {threshold 0.3, duration 12 s, minimumRps 1}, halfOpenAfter 9 s. With windows

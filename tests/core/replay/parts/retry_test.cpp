@@ -4,12 +4,13 @@
 #include <cmath>
 
 #include "breakerlab/core/replay/simulate.h"
+#include "support/short_units.h"
 
 namespace breakerlab {
 namespace {
 
-constexpr Micros s = kSecond;
-constexpr Micros ms = kMillisecond;
+using test_units::ms;
+using test_units::s;
 
 // A dependency that fails each attempt independently with probability p (5xx), fixed 10 ms.
 Incident iidFailures(double p, double rps = 2000, Micros length = 100 * s) {
