@@ -6,6 +6,7 @@
 
 #include "breakerlab/core/basics/breaker_library.h"
 #include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/core/tuning/tune_setup.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/tuning_text.h"
@@ -75,25 +76,9 @@ void openSearch(const SearchArguments& arguments, SearchSetup& setup) {
 
   std::vector<Expectation> extra;
   for (const std::string& text : arguments.goals) extra.push_back(parseExpectation(text, "--goal"));
-  for (const Incident& incident : setup.incidents) {
-    TuneCase c;
-    c.incident = &incident;
-    c.goals = extra;
-    if (!arguments.no_incident_goals)
-      for (const Expectation& goal : incident.goals) {
-        // A goal given on the command line and written in the incident is checked once.
-        const bool repeated = std::any_of(extra.begin(), extra.end(), [&](const Expectation& e) {
-          return e.kind == goal.kind && e.metric == goal.metric && e.op == goal.op &&
-                 e.value == goal.value && e.tolerance == goal.tolerance &&
-                 e.tolerance_relative == goal.tolerance_relative && e.lane == goal.lane &&
-                 e.within == goal.within;
-        });
-        if (!repeated) c.goals.push_back(goal);
-      }
-    c.base = incident.deployed;
-    c.base.breaker.library = setup.library;
-    setup.cases.push_back(std::move(c));
-  }
+  for (const Incident& incident : setup.incidents)
+    setup.cases.push_back(tuneCaseFor(incident, incident.deployed, setup.library, extra,
+                                      !arguments.no_incident_goals));
 }
 
 namespace {
