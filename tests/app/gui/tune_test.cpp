@@ -131,6 +131,28 @@ TEST_F(TuneDock, OpensOnItsShortcutWithTheLibrarysKnobsAndTheIncidentsQuestion) 
   EXPECT_EQ(panel().knobs().size(), 3u);
 }
 
+// The dock's answer and the CLI's for one seed and budget (the dock on every core but one, the
+// CLI on every core): the same knob values and the same minimised metric.
+void expectTheCliFinds(const TuneOutcome& outcome, const std::vector<KnobRange>& knobs,
+                       const QJsonObject& cli) {
+  const QJsonObject cli_knobs = cli.value(QStringLiteral("knobs")).toObject();
+  ASSERT_EQ(cli_knobs.size(), static_cast<qsizetype>(knobs.size()));
+  ASSERT_EQ(outcome.reported.size(), 1u);
+  for (std::size_t d = 0; d < knobs.size(); ++d)
+    EXPECT_EQ(cli_knobs
+                  .value(QString::fromLatin1(knobs[d].knob->id.data(),
+                                             static_cast<qsizetype>(knobs[d].knob->id.size())))
+                  .toString()
+                  .toStdString(),
+              knobValueText(*knobs[d].knob, outcome.reported[0].values[d]))
+        << knobs[d].knob->id;
+  EXPECT_EQ(cli.value(QStringLiteral("objectives"))
+                .toObject()
+                .value(QStringLiteral("cached_while_healthy_s"))
+                .toDouble(),
+            outcome.reported[0].evaluation.objectives[0]);
+}
+
 TEST_F(TuneDock, FindsTheConfigTheCliFindsOn8SepAndItMeetsTheGoals) {
   constexpr int kBudget = 150, kSeed = 7;
   open8Sep();
@@ -165,22 +187,7 @@ TEST_F(TuneDock, FindsTheConfigTheCliFindsOn8SepAndItMeetsTheGoals) {
   const QJsonObject cli = cliFront(kBudget, kSeed);
   std::printf("[ measured ] 8 Sep, %d configs by breakerlab-cli tune: %.2f s\n", kBudget,
               static_cast<double>(cli_clock.elapsed()) / 1000);
-  const std::vector<KnobRange> knobs = panel().knobs();
-  const QJsonObject cli_knobs = cli.value(QStringLiteral("knobs")).toObject();
-  ASSERT_EQ(cli_knobs.size(), static_cast<qsizetype>(knobs.size()));
-  for (std::size_t d = 0; d < knobs.size(); ++d)
-    EXPECT_EQ(cli_knobs
-                  .value(QString::fromLatin1(knobs[d].knob->id.data(),
-                                             static_cast<qsizetype>(knobs[d].knob->id.size())))
-                  .toString()
-                  .toStdString(),
-              knobValueText(*knobs[d].knob, outcome.reported[0].values[d]))
-        << knobs[d].knob->id;
-  EXPECT_EQ(cli.value(QStringLiteral("objectives"))
-                .toObject()
-                .value(QStringLiteral("cached_while_healthy_s"))
-                .toDouble(),
-            outcome.reported[0].evaluation.objectives[0]);
+  expectTheCliFinds(outcome, panel().knobs(), cli);
 
   // B is the config found; made A, its own replay meets every goal of the incident, and the
   // one asked: no failed checkout, the time cached while healthy down from 14 s to 3 s or less.
@@ -196,6 +203,19 @@ TEST_F(TuneDock, FindsTheConfigTheCliFindsOn8SepAndItMeetsTheGoals) {
             outcome.reported[0].evaluation.objectives[0]);
   EXPECT_TRUE(allPassed(window.session().goals()));
   EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
+// Another seed and budget find another config with the same 0 s (Timeout 5.5 s, MaxRequests 2,
+// on 7 Dec): the dock follows the search, not one answer.
+TEST_F(TuneDock, FindsTheCliConfigForAnotherSeedAndBudgetToo) {
+  constexpr int kBudget = 500, kSeed = 5;
+  open8Sep();
+  askTheDocsSearch(kBudget, kSeed);
+  panel().start();
+  ASSERT_TRUE(waitForSearch());
+  ASSERT_TRUE(panel().outcome().has_value());
+  EXPECT_TRUE(panel().outcome()->reported.at(0).evaluation.feasible);
+  expectTheCliFinds(*panel().outcome(), panel().knobs(), cliFront(kBudget, kSeed));
 }
 
 TEST_F(TuneDock, StopKeepsTheBestSoFarAndLeavesTheWorkbenchUsable) {
