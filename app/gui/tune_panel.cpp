@@ -405,7 +405,8 @@ std::vector<const MetricInfo*> TunePanel::objectives() const {
 void TunePanel::updateGoals() {
   QStringList goals;
   for (const Expectation& g : session_->incident().goals) goals << QString::fromStdString(g.text);
-  incident_goals_list_->setText(goals.isEmpty() ? tr("(it has none)") : goals.join("; "));
+  // One goal a line: a goal is never broken across two.
+  incident_goals_list_->setText(goals.isEmpty() ? tr("(it has none)") : goals.join('\n'));
 }
 
 void TunePanel::setExtraGoals(const QString& goals) {

@@ -264,6 +264,27 @@ TEST_F(TuneDock, StopKeepsTheBestSoFarAndLeavesTheWorkbenchUsable) {
   EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
 }
 
+TEST_F(TuneDock, ANewIncidentEndsTheSearchAndShowsNothingOfIt) {
+  open8Sep();
+  askTheDocsSearch(TunePanel::kMaxBudget, 1);
+  panel().start();
+  ASSERT_TRUE(panel().busy());
+  ASSERT_TRUE(window.openIncident(
+      QString::fromStdString(test::resourcePath("incidents/teach-metastable-retries.yaml"))));
+  settle();
+  EXPECT_FALSE(panel().busy());
+  QElapsedTimer waited;
+  waited.start();
+  while (panel().job().searchesRunning() != 0 && waited.elapsed() < 30'000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(panel().job().searchesRunning(), 0) << "the search stopped within a replay";
+  EXPECT_FALSE(panel().outcome().has_value()) << "nothing of 8 Sep's search is shown";
+  EXPECT_EQ(panel().resultList()->count(), 0);
+  EXPECT_TRUE(window.comparison().isDeployed());
+  EXPECT_FALSE(panel().applyButton()->isEnabled());
+}
+
 TEST_F(TuneDock, ApplyIsOneUndoStepThatGivesThePreviousABack) {
   open8Sep();
   // A is the document's fix, not the deployed config: undo must give exactly it back.
