@@ -268,9 +268,15 @@ void TunePanel::fillAddKnob() {
 }
 
 void TunePanel::clearKnobRows() {
+  // Out of the grid at once, so the next rows take their places; deleted later, as a row's ✕
+  // is the button whose click removes it.
   for (const KnobRow& r : rows_)
     for (QWidget* w : std::initializer_list<QWidget*>{r.name, r.low, r.high, r.log, r.remove})
-      if (w != nullptr) w->deleteLater();
+      if (w != nullptr) {
+        knob_grid_->removeWidget(w);
+        w->hide();
+        w->deleteLater();
+      }
   rows_.clear();
 }
 

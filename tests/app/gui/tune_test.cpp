@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QUndoStack>
 #include <cmath>
 
@@ -128,7 +129,19 @@ TEST_F(TuneDock, OpensOnItsShortcutWithTheLibrarysKnobsAndTheIncidentsQuestion) 
   EXPECT_FALSE(panel().addKnob(QStringLiteral("resilience4j.waitDurationInOpenState")))
       << "another library's knob";
   EXPECT_TRUE(panel().addKnob(QStringLiteral("fallback.cache.ttl")));
-  EXPECT_EQ(panel().knobs().size(), 3u);
+  ASSERT_EQ(panel().knobs().size(), 3u);
+  EXPECT_EQ(panel().knobs()[2].knob, findKnob("fallback.cache.ttl"));
+  // Its ✕ leaves it out again, as a user clicks it.
+  QCoreApplication::processEvents();  // a row added to the shown dock is shown after the event
+  std::vector<QToolButton*> removes;
+  for (QToolButton* b : panel().findChildren<QToolButton*>())
+    if (!b->isHidden() && b->toolTip() == QStringLiteral("Do not search this knob"))
+      removes.push_back(b);
+  ASSERT_EQ(removes.size(), 3u);
+  removes.back()->click();
+  QCoreApplication::processEvents();
+  ASSERT_EQ(panel().knobs().size(), 2u);
+  EXPECT_EQ(panel().knobs()[1].knob, findKnob("gobreaker.MaxRequests"));
 }
 
 // The dock's answer and the CLI's for one seed and budget (the dock on every core but one, the
