@@ -127,6 +127,10 @@ TunePanel::TunePanel(ReplaySession* session, WorkspaceController* workspace, QWi
   status_ = new QLabel;
   status_->setObjectName(QStringLiteral("tune-status"));
   status_->setWordWrap(true);
+  notice_ = new QLabel;
+  notice_->setObjectName(QStringLiteral("tune-notice"));
+  notice_->setWordWrap(true);
+  notice_->hide();
 
   best_timer_ = new QTimer(this);
   best_timer_->setSingleShot(true);
@@ -177,6 +181,7 @@ TunePanel::TunePanel(ReplaySession* session, WorkspaceController* workspace, QWi
   layout->addLayout(form);
   layout->addLayout(buttons);
   layout->addWidget(progress_);
+  layout->addWidget(notice_);
   layout->addWidget(results_, 1);
   layout->addWidget(status_);
 
@@ -223,6 +228,7 @@ void TunePanel::onIncidentChanged() {
   results_->clear();
   progress_->hide();
   status_->clear();
+  notice_->hide();
   if (session_->hasIncident()) {
     fillObjectives();
     updateGoals();
@@ -485,6 +491,9 @@ void TunePanel::start() {
     request.opened = std::make_shared<Incident>(session_->openedIncident());
     request.run_inputs = workspace_->currentInputs();
   }
+  showIdleKnobs(
+      tuneCaseFor(*incident, request.base, request.library, request.goals, request.incident_goals),
+      request.knobs);
   searching_ = request.knobs;
   minimising_ = request.minimize;
   outcome_.reset();
@@ -499,6 +508,18 @@ void TunePanel::start() {
   job_->start(std::move(request));
   best_timer_->stop();
   updateButtons();
+}
+
+void TunePanel::showIdleKnobs(const TuneCase& searched, const std::vector<KnobRange>& knobs) {
+  // As tune warns on the command line: a knob the config ignores gives the search nothing.
+  QStringList lines;
+  for (const IdleKnob& idle : knobsWithoutEffect({&searched, 1}, knobs))
+    lines << (idle.switch_on != nullptr
+                  ? tr("%1 has no effect while %2 is off: add %2 to the knobs, or turn it on.")
+                        .arg(qs(idle.knob->label), qs(idle.switch_on->label).toLower())
+                  : tr("%1 has no effect with this config.").arg(qs(idle.knob->label)));
+  notice_->setText(lines.join('\n'));
+  notice_->setVisible(!lines.isEmpty());
 }
 
 void TunePanel::stop() {
@@ -610,6 +631,10 @@ void TunePanel::apply() {
 
 QString TunePanel::statusText() const {
   return status_->text();
+}
+
+QString TunePanel::notice() const {
+  return notice_->isHidden() ? QString() : notice_->text();
 }
 
 }  // namespace breakerlab::app

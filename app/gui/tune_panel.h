@@ -87,6 +87,8 @@ class TunePanel : public QWidget {
   QProgressBar* progressBar() const { return progress_; }
   QListWidget* resultList() const { return results_; }
   QString statusText() const;
+  // What the last search was warned of (a knob without effect), or empty.
+  QString notice() const;
 
  signals:
   // A search started: B is about to follow it.
@@ -126,6 +128,8 @@ class TunePanel : public QWidget {
   void onProgress(const TuneStep& step);
   void onFinished(const TuneOutcome& outcome);
   void saveRuns(const TuneOutcome& outcome);
+  // Names the knobs searched that cannot move the metrics (IdleKnob), or hides the notice.
+  void showIdleKnobs(const TuneCase& searched, const std::vector<KnobRange>& knobs);
   QString resultText(std::size_t index) const;
   // "tuned: Timeout 500 ms, MaxRequests 2", as a run and an undo step are named.
   QString resultName(std::size_t index) const;
@@ -151,6 +155,7 @@ class TunePanel : public QWidget {
   QProgressBar* progress_ = nullptr;
   QListWidget* results_ = nullptr;
   QLabel* status_ = nullptr;
+  QLabel* notice_ = nullptr;
   unsigned threads_ = 0;
   // What the running search asks (to name its results), and when B last followed it.
   std::vector<KnobRange> searching_;

@@ -1,6 +1,7 @@
 #include "breakerlab/core/tuning/tune_setup.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "breakerlab/core/knobs/knob_specs.h"
 
@@ -36,6 +37,32 @@ constexpr DefaultKnob kDefaultKnobs[] = {
     {BreakerLibrary::cockatiel, "cockatiel.halfOpenAfter", 500, 60000, true},
     {BreakerLibrary::envoy, "envoy.base_ejection_time", 1, 60, true},
 };
+
+// `base` at every combination of the ends of the tuned knobs but `skipped` (low and high; each
+// value of a choice), or nothing when there would be more than `limit`.
+std::vector<Config> otherKnobsEnds(const Config& base, std::span<const KnobRange> knobs,
+                                   const KnobSpec* skipped, std::size_t limit) {
+  std::vector<Config> ends{base};
+  for (const KnobRange& r : knobs) {
+    if (r.knob == skipped) continue;
+    std::vector<double> values{r.low};
+    if (r.knob->kind == KnobSpec::Kind::choice) {
+      for (double v = std::floor(r.low) + 1; v <= r.high; ++v) values.push_back(v);
+    } else if (r.high != r.low) {
+      values.push_back(r.high);
+    }
+    if (ends.size() * values.size() > limit) return {};
+    std::vector<Config> next;
+    for (const Config& c : ends)
+      for (const double v : values) {
+        Config with = c;
+        r.knob->set(with, v);
+        next.push_back(std::move(with));
+      }
+    ends = std::move(next);
+  }
+  return ends;
+}
 
 }  // namespace
 
@@ -76,6 +103,36 @@ std::vector<KnobRange> defaultSearchKnobs(BreakerLibrary library) {
       if (const KnobSpec* spec = findKnob(k.id); spec != nullptr && spec->editable())
         knobs.push_back({spec, k.low, k.high, k.log});
   return knobs;
+}
+
+std::vector<IdleKnob> knobsWithoutEffect(std::span<const TuneCase> cases,
+                                         std::span<const KnobRange> knobs) {
+  constexpr std::size_t kMaxCombinations = 4096;
+  std::vector<IdleKnob> idle;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Config& base = cases[i].base;
+    for (const KnobRange& r : knobs) {
+      if (r.knob->applies == nullptr) continue;
+      const std::vector<Config> ends = otherKnobsEnds(base, knobs, r.knob, kMaxCombinations);
+      if (ends.empty() || std::any_of(ends.begin(), ends.end(), r.knob->applies)) continue;
+      IdleKnob found{i, r.knob, nullptr};
+      for (const KnobSpec& toggle : knobSpecs()) {
+        const bool searched = std::any_of(knobs.begin(), knobs.end(),
+                                          [&](const KnobRange& k) { return k.knob == &toggle; });
+        if (searched || toggle.kind != KnobSpec::Kind::toggle || toggle.get(base) != 0 ||
+            (toggle.library && *toggle.library != base.breaker.library))
+          continue;
+        Config with = base;
+        toggle.set(with, 1);
+        if (r.knob->applies(with)) {
+          found.switch_on = &toggle;
+          break;
+        }
+      }
+      idle.push_back(found);
+    }
+  }
+  return idle;
 }
 
 std::vector<TunedConfig> reportedConfigs(const Evaluator& evaluator,

@@ -298,6 +298,26 @@ TEST_F(TuneDock, ANewIncidentEndsTheSearchAndShowsNothingOfIt) {
   EXPECT_FALSE(panel().applyButton()->isEnabled());
 }
 
+// As `tune` warns on the command line (the same analysis, knobsWithoutEffect): the health poll
+// does nothing while the early probe is off, unless the probe is searched too.
+TEST_F(TuneDock, SaysWhenAKnobSearchedHasNoEffectAndWhatWouldMakeItCount) {
+  open8Sep();
+  window.action(QStringLiteral("tune"))->trigger();
+  ASSERT_TRUE(panel().chooseLibrary(BreakerLibrary::breakerlab));
+  ASSERT_TRUE(
+      panel().setKnobs({KnobRange{findKnob("breaker.open.early_probe.poll"), 0.5, 10, true}}));
+  panel().setBudget(20);
+  panel().start();
+  EXPECT_EQ(panel().notice(), QStringLiteral("Health poll has no effect while early probe on "
+                                             "health green is off: add early probe on health "
+                                             "green to the knobs, or turn it on."));
+  ASSERT_TRUE(waitForSearch());
+  ASSERT_TRUE(panel().addKnob(QStringLiteral("breaker.open.early_probe.enabled")));
+  panel().start();
+  EXPECT_EQ(panel().notice(), QString());
+  ASSERT_TRUE(waitForSearch());
+}
+
 TEST_F(TuneDock, ApplyIsOneUndoStepThatGivesThePreviousABack) {
   open8Sep();
   // A is the document's fix, not the deployed config: undo must give exactly it back.

@@ -33,6 +33,20 @@ const MetricInfo& defaultObjective(const Incident& incident);
 // such a setting. For gobreaker, the docs' 8 Sep search: Timeout=0.5..60:log, MaxRequests=1..10.
 std::vector<KnobRange> defaultSearchKnobs(BreakerLibrary library);
 
+// A knob searched that cannot move the metrics on a case's base wherever the other searched
+// knobs are (the health poll while the early probe is off), and the switch that would make it
+// count (null when no single switch does).
+struct IdleKnob {
+  std::size_t case_index = 0;
+  const KnobSpec* knob = nullptr;
+  const KnobSpec* switch_on = nullptr;  // a toggle, off in the base, not searched
+};
+// What to warn of before a search or a map. A knob another searched knob can bring into play (a
+// switch, a second attempt, a pool size) counts: named only when it is idle wherever the others
+// are (up to 4,096 combinations of their ends; beyond that, never).
+std::vector<IdleKnob> knobsWithoutEffect(std::span<const TuneCase> cases,
+                                         std::span<const KnobRange> knobs);
+
 // The configs a search's result stands for, as `tune` reports them: its front (the closest
 // config when none met the goals), each with the changes that buy nothing put back to the first
 // case's base (withoutNeedlessChanges). Costs a replay per changed knob of each.
