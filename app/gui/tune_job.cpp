@@ -4,6 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "breakerlab/core/tuning/tune_setup.h"
+#include "breakerlab/data/workspace_run.h"
 #include "sensitivity_job.h"
 
 namespace breakerlab::app {

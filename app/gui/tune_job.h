@@ -19,7 +19,6 @@
 #include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/core/tuning/tune.h"
 #include "breakerlab/data/workspace.h"
-#include "breakerlab/data/workspace_run.h"
 
 namespace breakerlab::app {
 

@@ -40,8 +40,8 @@ class WorkspaceController;
 class TunePanel : public QWidget {
   Q_OBJECT
  public:
-  // The budget a search starts with: the command's default (8 Sep's 2,000 configs take a few
-  // seconds on one core).
+  // The budget a search starts with: the command's default (8 Sep's 2,000 configs took 1 to 2 s
+  // on one core of the shared 2-core machine, 7 Dec).
   static constexpr int kDefaultBudget = 2000;
   static constexpr int kMaxBudget = 1'000'000;
   // The best config so far is offered as B at most this often (each offer replays B).

@@ -11,7 +11,6 @@
 #include <optional>
 
 #include "breakerlab/data/workspace.h"
-#include "breakerlab/data/workspace_run.h"
 #include "workspace_model.h"
 
 namespace breakerlab::app {
