@@ -15,6 +15,7 @@
 #include "breakerlab/core/inputs/incident.h"
 #include "breakerlab/core/inputs/timed_change.h"
 #include "breakerlab/core/outcome/result.h"
+#include "value_command.h"
 
 namespace breakerlab::app {
 
@@ -67,5 +68,8 @@ class ComparisonSlot : public QObject {
   std::shared_ptr<std::atomic<bool>> superseded_;
   bool running_ = false;
 };
+
+// B of the comparison set as an undo step (part of Swap A and B, and of a tuned config applied).
+using ComparisonCommand = ValueCommand<std::optional<ComparisonSlot::Choice>>;
 
 }  // namespace breakerlab::app

@@ -20,6 +20,7 @@
 #include "main_window.h"
 #include "replay_session.h"
 #include "sensitivity_panel.h"
+#include "tune_panel.h"
 #include "workspace_controller.h"
 
 namespace {
@@ -114,9 +115,15 @@ int main(int argc, char** argv) {
       QStringLiteral("sensitivity-points"),
       QStringLiteral("With --sensitivity: values per knob (2 to 50; default 25)."),
       QStringLiteral("n"));
+  QCommandLineOption tune(
+      QStringLiteral("tune"),
+      QStringLiteral("Open the Tune dock and search with its default knobs, goals and budget, in "
+                     "LIBRARY's breaker (a library's key, 'generic', or '-': the config's own)."),
+      QStringLiteral("library"));
   QCommandLineOption pods(QStringLiteral("pods"),
                           QStringLiteral("Show the breakers by pod expanded (a breaker per pod)."));
   parser.addOption(pods);
+  parser.addOption(tune);
   parser.addOption(sensitivity);
   parser.addOption(sensitivity_points);
   parser.addOption(workspace);
@@ -242,6 +249,19 @@ int main(int argc, char** argv) {
     // Once the window has its layout, so the map is drawn at its size.
     QTimer::singleShot(0, panel, [panel] { panel->compute(); });
   }
+  if (opened && parser.isSet(tune)) {
+    window.showTune();
+    breakerlab::app::TunePanel* panel = window.tunePanel();
+    const std::string name = parser.value(tune).toStdString();
+    const auto library = name == "generic" ? std::optional(breakerlab::BreakerLibrary::breakerlab)
+                                           : breakerlab::breakerLibraryFromString(name);
+    if (name != "-" && !(library && panel->chooseLibrary(*library))) {
+      qWarning("--tune: '%s' is not a breaker library (generic, resilience4j, gobreaker, ...)",
+               qPrintable(parser.value(tune)));
+      option_refused = true;
+    }
+    QTimer::singleShot(0, panel, [panel] { panel->start(); });
+  }
   if (grabbing && option_refused) return 2;  // the reason is on stderr
   if (grabbing) {
     // After the whole answer (and B's replay, and a map), not a progressive one.
@@ -249,7 +269,7 @@ int main(int argc, char** argv) {
       QElapsedTimer waited;
       waited.start();
       while ((window.session().busy() || window.comparison().busy() ||
-              window.sensitivityPanel()->busy()) &&
+              window.sensitivityPanel()->busy() || window.tunePanel()->busy()) &&
              waited.elapsed() < 600'000)
         QApplication::processEvents(QEventLoop::AllEvents, 20);
       QApplication::processEvents();

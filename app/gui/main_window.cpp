@@ -65,6 +65,7 @@
 #include "sensitivity_panel.h"
 #include "settings_keys.h"
 #include "start_page.h"
+#include "tune_panel.h"
 #include "value_command.h"
 #include "workspace_controller.h"
 #include "workspace_panel.h"
@@ -163,6 +164,7 @@ MainWindow::~MainWindow() {
   workspace_panel_->saveNote();
   delete workspace_dock_;
   delete sensitivity_dock_;  // stops a map computing, while the session is still there
+  delete tune_dock_;         // stops a search, likewise
   workspace_->flushAutosave();
   workspace_->disconnect(this);
   // Children die after this destructor has run; signals they send on their way out must not
@@ -244,6 +246,16 @@ void MainWindow::buildWidgets() {
   sensitivity_->setMinimumWidth(kDockMinimumWidth);
   sensitivity_dock_ = dock(tr("Sensitivity"), QStringLiteral("sensitivity-dock"), sensitivity_);
   connectSensitivity();
+  tune_ = new TunePanel(session_, workspace_);
+  tune_->setMinimumWidth(kDockMinimumWidth);
+  // The panel scrolls in a short dock rather than be cut off (1024 x 700).
+  auto* tune_scroll = new QScrollArea;
+  tune_scroll->setWidget(tune_);
+  tune_scroll->setWidgetResizable(true);
+  tune_scroll->setFrameShape(QFrame::NoFrame);
+  tune_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  tune_dock_ = dock(tr("Tune"), QStringLiteral("tune-dock"), tune_scroll);
+  connectTune();
   // The bottom area lies under the lanes only, so the charts line up with the lanes' time axis.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -284,7 +296,7 @@ std::vector<QDockWidget*> MainWindow::docks() const {
 }
 
 std::vector<QDockWidget*> MainWindow::allDocks() const {
-  return {knobs_dock_, metrics_dock_, charts_dock_, workspace_dock_, sensitivity_dock_};
+  return {knobs_dock_, metrics_dock_, charts_dock_, workspace_dock_, sensitivity_dock_, tune_dock_};
 }
 
 void MainWindow::resetLayout() {
@@ -304,6 +316,7 @@ void MainWindow::resetLayout() {
   tabifyDockWidget(knobs_dock_, workspace_dock_);
   knobs_dock_->raise();
   placeSensitivityDock();
+  placeTuneDock();
   arrangeDocks();
 }
 
@@ -546,6 +559,8 @@ void MainWindow::buildMenus() {
       [this] { showImportReport(); });
   add(view, "sensitivity", tr("Sensitivity &Map"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
       [this] { showSensitivity(); });
+  add(view, "tune", tr("&Tune…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
+      [this] { showTune(); });
   add(view, "start-page", tr("&Start Page"), QKeySequence(), [this] { showPage(Page::start); });
   add(view, "workbench", tr("&Workbench"), QKeySequence(), [this] {
     if (session_->hasIncident()) showPage(Page::workbench);
@@ -572,8 +587,9 @@ void MainWindow::buildMenus() {
 // import report only for an imported one).
 void MainWindow::updateIncidentActions() {
   static constexpr const char* kNeedAnIncident[] = {
-      "reload", "save-incident", "import-config", "export-lanes", "export-report", "copy-metrics",
-      "reset",  "fit",           "workbench",     "swap-ab",      "pin-b",         "sensitivity"};
+      "reload",       "save-incident", "import-config", "export-lanes", "export-report",
+      "copy-metrics", "reset",         "fit",           "workbench",    "swap-ab",
+      "pin-b",        "sensitivity",   "tune"};
   const bool open = session_->hasIncident();
   for (const char* name : kNeedAnIncident) action(QString::fromLatin1(name))->setEnabled(open);
   action(QStringLiteral("import-report"))->setEnabled(open && session_->isImported());
@@ -1057,14 +1073,6 @@ bool MainWindow::compareWithConfigFile(const QString& path) {
       QFileInfo(path).fileName(), config, session_->incident().changes, {}, true});
   return true;
 }
-
-namespace {
-
-// B of the comparison (the deployed config, a what-if, a run), as an undo step (part of Swap A
-// and B).
-using ComparisonCommand = ValueCommand<std::optional<ComparisonSlot::Choice>>;
-
-}  // namespace
 
 void MainWindow::swapAB() {
   // A takes B's config and changes (one undo step); B becomes what A was.

@@ -40,6 +40,7 @@ class ImportReportDialog;
 class ReplaySession;
 class SensitivityPanel;
 class StartPage;
+class TunePanel;
 class WorkspaceController;
 class WorkspacePanel;
 
@@ -97,6 +98,10 @@ class MainWindow : public QMainWindow {
   SensitivityPanel* sensitivityPanel() const { return sensitivity_; }
   QDockWidget* sensitivityDock() const { return sensitivity_dock_; }
   void showSensitivity();
+  // The Tune dock (View ▸ Tune): shown, in front, placed as the Sensitivity dock is.
+  TunePanel* tunePanel() const { return tune_; }
+  QDockWidget* tuneDock() const { return tune_dock_; }
+  void showTune();
   // A (the knobs) as `config` with `changes` and `scenario`, one undo step named `what`: a
   // named config or a run from the workspace. False (A as it was) when the scenario cannot apply.
   bool applyTuning(const QString& what, const Config& config,
@@ -120,7 +125,7 @@ class MainWindow : public QMainWindow {
   // Every dock back in its default place, shown (View ▸ Reset Layout).
   void resetLayout();
   // The saveState() layout version: a layout from a build without these docks is not restored.
-  static constexpr int kLayoutVersion = 4;
+  static constexpr int kLayoutVersion = 5;
   static constexpr int kDockMinimumWidth = 200;
   static constexpr int kDockMinimumHeight = 110;
   // Narrower windows get the metrics under the lanes, beside the charts (resetLayout()).
@@ -179,6 +184,12 @@ class MainWindow : public QMainWindow {
   void connectSensitivity();
   void placeSensitivityDock();
   void applyFromSensitivity(const QString& what, const Config& after);
+  // The Tune dock (main_window_tune.cpp): its hooks and place, B following the search, and a
+  // config found made A as one undo step.
+  void connectTune();
+  void placeTuneDock();
+  void placeSideDock(QDockWidget* dock);
+  void applyFromTune(const QString& what, const Config& config);
   void restoreSettings();
   void saveSettings() const;
   bool confirmDiscardTuning();
@@ -189,6 +200,11 @@ class MainWindow : public QMainWindow {
   QDockWidget* workspace_dock_ = nullptr;
   SensitivityPanel* sensitivity_ = nullptr;
   QDockWidget* sensitivity_dock_ = nullptr;
+  TunePanel* tune_ = nullptr;
+  QDockWidget* tune_dock_ = nullptr;
+  // B when the last search started: Apply gives it back, as A takes the config found.
+  std::optional<ComparisonSlot::Choice> b_before_tune_;
+  QString tune_b_name_;  // the name B has while a search's config is B
   QUndoStack* undo_ = nullptr;
   QStackedWidget* pages_ = nullptr;
   StartPage* start_ = nullptr;

@@ -31,7 +31,11 @@ void MainWindow::placeSensitivityDock() {
 
 void MainWindow::showSensitivity() {
   if (!session_->hasIncident()) return;
-  if (sensitivity_dock_->isHidden() && !sensitivity_dock_->isFloating()) {
+  placeSideDock(sensitivity_dock_);
+}
+
+void MainWindow::placeSideDock(QDockWidget* dock) {
+  if (dock->isHidden() && !dock->isFloating()) {
     // A wide window: under the metrics in the right-hand column. A narrow one has no width to
     // spare beside the lanes: a tab beside the knobs, whose column is as wide as a map needs
     // (a click on a cell shows in the lanes; the knobs are a tab away).
@@ -39,21 +43,21 @@ void MainWindow::showSensitivity() {
                                !metrics_dock_->isFloating() &&
                                dockWidgetArea(metrics_dock_) == Qt::RightDockWidgetArea;
     if (under_metrics) {
-      splitDockWidget(metrics_dock_, sensitivity_dock_, Qt::Vertical);
-      sensitivity_dock_->show();
+      splitDockWidget(metrics_dock_, dock, Qt::Vertical);
+      dock->show();
       const int h = std::max(height(), 600);
-      resizeDocks({metrics_dock_, sensitivity_dock_}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+      resizeDocks({metrics_dock_, dock}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
     } else if (!knobs_dock_->isFloating()) {
-      tabifyDockWidget(knobs_dock_, sensitivity_dock_);
-      sensitivity_dock_->show();
+      tabifyDockWidget(knobs_dock_, dock);
+      dock->show();
     } else {
-      addDockWidget(Qt::RightDockWidgetArea, sensitivity_dock_);
-      sensitivity_dock_->show();
+      addDockWidget(Qt::RightDockWidgetArea, dock);
+      dock->show();
     }
   }
-  sensitivity_dock_->show();
-  sensitivity_dock_->raise();
-  docks_shown_[sensitivity_dock_] = true;
+  dock->show();
+  dock->raise();
+  docks_shown_[dock] = true;
 }
 
 void MainWindow::applyFromSensitivity(const QString& what, const Config& after) {

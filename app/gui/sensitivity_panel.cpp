@@ -359,16 +359,16 @@ void SensitivityPanel::resetRange(int axis) {
   const bool log = number && knob->scale == KnobSpec::Scale::log;
   // A log range starts at the smallest positive value, as the knob's slider does.
   if (log && low <= 0) low = knob->step > 0 ? knob->step : 1;
-  const QString unit = qs(knob->unit);
   for (views::KnobSpinBox* spin : {c.low, c.high}) {
-    spin->setKnob(number ? knob : nullptr, false);
-    spin->setDecimals(number ? knob->decimals : 0);
-    spin->setRange(number ? std::min(knob->min, low) : 0, high);
-    spin->setSingleStep(number && knob->step > 0 ? knob->step : 1);
-    // A duration shows its own unit ("800 ms", "60 s").
-    spin->setSuffix(!number || unit.isEmpty() || spin->showsDuration()
-                        ? QString()
-                        : (unit == QStringLiteral("%") ? unit : QStringLiteral(" ") + unit));
+    if (number) {
+      spin->setRangeEndOf(*knob);
+      continue;
+    }
+    spin->setKnob(nullptr, false);
+    spin->setDecimals(0);
+    spin->setRange(0, high);
+    spin->setSingleStep(1);
+    spin->setSuffix(QString());
   }
   c.low->setValue(low);
   c.high->setValue(high);

@@ -311,13 +311,8 @@ std::optional<std::int64_t> WorkspaceController::saveRun(const QString& name) {
     const RunInputs inputs = currentInputs();
     ReplayedRun replayed{incidentForRun(session.openedIncident(), inputs), session.result(),
                          session.checks(), metricsJsonOf(session.incident(), session.result())};
-    NewRun run = newRunOf(*incident_id_, inputs, replayed, name.trimmed().toStdString());
-    for (const StoredConfig& c : workspace_->configs(*incident_id_))
-      if (c.config == inputs.config) {
-        run.config_id = c.id;
-        break;
-      }
-    const std::int64_t id = workspace_->saveRun(run);
+    const std::int64_t id =
+        storeRun(newRunOf(*incident_id_, inputs, replayed, name.trimmed().toStdString()));
     workspace_->clearAutosave();
     autosaved_ = Autosave{*incident_id_, inputs, {}};
     emit changed();
@@ -325,6 +320,30 @@ std::optional<std::int64_t> WorkspaceController::saveRun(const QString& name) {
     return id;
   } catch (const std::exception& e) {
     reportError(tr("Could not save the run"), e);
+  }
+  return std::nullopt;
+}
+
+std::int64_t WorkspaceController::storeRun(NewRun run) {
+  run.incident_id = *incident_id_;
+  // A run of a config kept by name refers to it.
+  for (const StoredConfig& c : workspace_->configs(*incident_id_))
+    if (c.config == run.inputs.config) {
+      run.config_id = c.id;
+      break;
+    }
+  return workspace_->saveRun(run);
+}
+
+std::optional<std::int64_t> WorkspaceController::saveReplayedRun(const QString& name, NewRun run) {
+  if (!workspace_ || !incident_id_) return std::nullopt;
+  try {
+    run.name = name.trimmed().toStdString();
+    const std::int64_t id = storeRun(std::move(run));
+    emit changed();
+    return id;
+  } catch (const std::exception& e) {
+    reportError(tr("Could not save the tuned config's run"), e);
   }
   return std::nullopt;
 }

@@ -47,6 +47,9 @@ class WorkspaceController : public QObject {
   std::optional<std::int64_t> saveConfigAs(const QString& name);
   // Stores the whole replay of A as a run (waiting for it when it is still running); its id.
   std::optional<std::int64_t> saveRun(const QString& name = {});
+  // Stores a run replayed elsewhere (a config the Tune dock found, replayed on its worker from
+  // A's inputs) as a run of the open incident named `name`; its id.
+  std::optional<std::int64_t> saveReplayedRun(const QString& name, NewRun run);
   // Replays a stored run exactly: its incident from the workspace, its config, seed, changes
   // and scenario.
   bool openRun(std::int64_t run_id);
@@ -83,6 +86,9 @@ class WorkspaceController : public QObject {
   // Opens the stored incident with `seed` unless it is open with it already.
   bool showStoredIncident(std::int64_t incident_id, std::optional<std::uint64_t> seed);
   bool applyInputs(const QString& what, const RunInputs& inputs);
+  // Writes a run of the open incident, naming the kept config it replays if any (throws
+  // WorkspaceError); its id.
+  std::int64_t storeRun(NewRun run);
   void reportError(const QString& doing, const std::exception& error);
   void rememberRecent(const QString& path);
   bool waitForWholeReplay();

@@ -14,6 +14,7 @@
 #include "breakerlab/core/basics/breaker_library.h"
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/core/tuning/tune.h"
+#include "breakerlab/core/tuning/tune_setup.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
@@ -51,7 +52,7 @@ std::vector<const MetricInfo*> minimisedMetrics(const std::vector<std::string>& 
     if (info == nullptr)
       throw UsageError("--minimize: unknown metric \"" + clipText(name) +
                        "\" (`breakerlab-cli replay --list-metrics` lists them)");
-    if (info->direction == MetricDirection::higher_is_better)
+    if (!canMinimise(*info))
       throw UsageError("--minimize " + name + ": higher is better for this metric; minimise one " +
                        "where lower is better, or bound it with --goal \"" + name + " >= ...\"");
     metrics.push_back(info);
@@ -187,12 +188,7 @@ int report(const ReportInputs& in, std::ostream& out) {
   const bool feasible = !result.front.empty();
   // What the search found, without the changes that buy nothing (a poll time with early probe
   // off): the same result from a merge as from one machine.
-  std::vector<double> deployed_values;
-  for (const KnobRange& k : setup.knobs)
-    deployed_values.push_back(k.knob->get(setup.cases.front().base));
-  std::vector<TunedConfig> shown;
-  for (const TunedConfig& t : feasible ? result.front : result.closest)
-    shown.push_back(withoutNeedlessChanges(in.evaluator, setup.knobs, deployed_values, t));
+  const std::vector<TunedConfig> shown = reportedConfigs(in.evaluator, setup.knobs, result);
   const ExportTarget target = exportTargetOf(setup.library);
   const std::vector<std::string> files = outputFiles(a.output, shown.size());
   const std::vector<const MetricInfo*> minimised(in.evaluator.minimized().begin(),

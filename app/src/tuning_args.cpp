@@ -6,6 +6,7 @@
 
 #include "breakerlab/core/basics/breaker_library.h"
 #include "breakerlab/core/knobs/knob_specs.h"
+#include "breakerlab/core/tuning/tune_setup.h"
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/tuning_text.h"
@@ -75,87 +76,24 @@ void openSearch(const SearchArguments& arguments, SearchSetup& setup) {
 
   std::vector<Expectation> extra;
   for (const std::string& text : arguments.goals) extra.push_back(parseExpectation(text, "--goal"));
-  for (const Incident& incident : setup.incidents) {
-    TuneCase c;
-    c.incident = &incident;
-    c.goals = extra;
-    if (!arguments.no_incident_goals)
-      for (const Expectation& goal : incident.goals) {
-        // A goal given on the command line and written in the incident is checked once.
-        const bool repeated = std::any_of(extra.begin(), extra.end(), [&](const Expectation& e) {
-          return e.kind == goal.kind && e.metric == goal.metric && e.op == goal.op &&
-                 e.value == goal.value && e.tolerance == goal.tolerance &&
-                 e.tolerance_relative == goal.tolerance_relative && e.lane == goal.lane &&
-                 e.within == goal.within;
-        });
-        if (!repeated) c.goals.push_back(goal);
-      }
-    c.base = incident.deployed;
-    c.base.breaker.library = setup.library;
-    setup.cases.push_back(std::move(c));
-  }
+  for (const Incident& incident : setup.incidents)
+    setup.cases.push_back(tuneCaseFor(incident, incident.deployed, setup.library, extra,
+                                      !arguments.no_incident_goals));
 }
-
-namespace {
-// `base` at every combination of the ends of the tuned knobs but `skipped` (low and high; each
-// value of a choice), or nothing when there would be more than `limit`.
-std::vector<Config> otherKnobsEnds(const Config& base, std::span<const KnobRange> knobs,
-                                   const KnobSpec* skipped, std::size_t limit) {
-  std::vector<Config> ends{base};
-  for (const KnobRange& r : knobs) {
-    if (r.knob == skipped) continue;
-    std::vector<double> values{r.low};
-    if (r.knob->kind == KnobSpec::Kind::choice) {
-      for (double v = std::floor(r.low) + 1; v <= r.high; ++v) values.push_back(v);
-    } else if (r.high != r.low) {
-      values.push_back(r.high);
-    }
-    if (ends.size() * values.size() > limit) return {};
-    std::vector<Config> next;
-    for (const Config& c : ends)
-      for (const double v : values) {
-        Config with = c;
-        r.knob->set(with, v);
-        next.push_back(std::move(with));
-      }
-    ends = std::move(next);
-  }
-  return ends;
-}
-}  // namespace
 
 std::vector<std::string> knobsWithoutEffect(const SearchSetup& setup, bool set_option) {
-  constexpr std::size_t kMaxCombinations = 4096;
   std::vector<std::string> warnings;
-  for (std::size_t i = 0; i < setup.cases.size(); ++i) {
-    const Config& base = setup.cases[i].base;
-    for (const KnobRange& r : setup.knobs) {
-      if (r.knob->applies == nullptr) continue;
-      // A knob another tuned knob can bring into play (a switch, a second attempt, a pool
-      // size) counts: warned of only when it is idle wherever the others are.
-      const std::vector<Config> ends = otherKnobsEnds(base, setup.knobs, r.knob, kMaxCombinations);
-      if (ends.empty() || std::any_of(ends.begin(), ends.end(), r.knob->applies)) continue;
-      std::string text = "--knob " + std::string(r.knob->id) + " has no effect on " +
-                         setup.files[i].filename().string() + "'s config";
-      for (const KnobSpec& toggle : knobSpecs()) {
-        const bool tuned = std::any_of(setup.knobs.begin(), setup.knobs.end(),
-                                       [&](const KnobRange& k) { return k.knob == &toggle; });
-        if (tuned || toggle.kind != KnobSpec::Kind::toggle || toggle.get(base) != 0 ||
-            (toggle.library && *toggle.library != setup.library))
-          continue;
-        Config with = base;
-        toggle.set(with, 1);
-        if (r.knob->applies(with)) {
-          const std::string id(toggle.id);
-          text += " while " + id + " is off (" +
-                  (set_option ? "--set " + id + "=" + knobValueText(toggle, 1) + " turns it on"
-                              : "tune it too: --knob " + id) +
-                  ")";
-          break;
-        }
-      }
-      warnings.push_back(text + ": the metrics will not change along it");
+  for (const IdleKnob& idle : breakerlab::knobsWithoutEffect(setup.cases, setup.knobs)) {
+    std::string text = "--knob " + std::string(idle.knob->id) + " has no effect on " +
+                       setup.files[idle.case_index].filename().string() + "'s config";
+    if (idle.switch_on != nullptr) {
+      const std::string id(idle.switch_on->id);
+      text += " while " + id + " is off (" +
+              (set_option ? "--set " + id + "=" + knobValueText(*idle.switch_on, 1) + " turns it on"
+                          : "tune it too: --knob " + id) +
+              ")";
     }
+    warnings.push_back(text + ": the metrics will not change along it");
   }
   return warnings;
 }

@@ -33,6 +33,12 @@ std::string formatBound(double v) {
 }
 }  // namespace
 
+KnobRange wholeRange(const KnobSpec& knob) {
+  const bool log = knob.scale == KnobSpec::Scale::log;
+  // The panel keeps 0 at the slider's first position; a search by ratio starts at the step.
+  return KnobRange{&knob, log && knob.min <= 0 ? knob.step : knob.min, knob.max, log};
+}
+
 std::string rangeProblem(const KnobRange& range) {
   if (range.knob == nullptr) return "no knob";
   if (!std::isfinite(range.low) || !std::isfinite(range.high)) return "the range must be finite";

@@ -60,6 +60,7 @@ struct Shared {
   std::size_t evaluated = 0;
   bool have_feasible = false;
   double best = std::numeric_limits<double>::infinity();
+  std::vector<double> best_values;
 };
 
 struct Stop {};
@@ -224,21 +225,26 @@ class Restart {
     memo_.emplace(values, e);
     seen_.push_back(TunedConfig{values, e, static_cast<std::uint32_t>(index_),
                                 static_cast<std::uint32_t>(seen_.size())});
-    report(e);
+    report(e, values);
     return Point{std::move(unit), std::move(values), std::move(e)};
   }
 
-  void report(const Evaluation& e) {
+  void report(const Evaluation& e, const std::vector<double>& values) {
     const std::lock_guard lock(shared_.mutex);
     ++shared_.evaluated;
-    if (e.feasible && !e.objectives.empty() && e.objectives[0] < shared_.best) {
+    const bool better = e.feasible && !e.objectives.empty() && e.objectives[0] < shared_.best;
+    if (better) {
       shared_.best = e.objectives[0];
+      shared_.best_values = values;
       shared_.have_feasible = true;
     }
+    // Every 200th of the budget, and at once when the best config changes (the workbench shows
+    // it as B while the search goes on; a large budget's steps take seconds).
     const std::size_t every = std::max<std::size_t>(1, shard_budget_ / 200);
-    if (options_.progress && (shared_.evaluated % every == 0 || shared_.evaluated == shard_budget_))
-      options_.progress(
-          TuneProgress{shared_.evaluated, shard_budget_, shared_.have_feasible, shared_.best});
+    if (options_.progress &&
+        (better || shared_.evaluated % every == 0 || shared_.evaluated == shard_budget_))
+      options_.progress(TuneProgress{shared_.evaluated, shard_budget_, shared_.have_feasible,
+                                     shared_.best, shared_.best_values});
   }
 
   // Two objectives in one sum need a common scale: each one's typical size among the explored

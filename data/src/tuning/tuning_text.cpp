@@ -83,12 +83,7 @@ KnobRange parseKnobRange(std::string_view text, const std::string& origin) {
     fail(origin, 0,
          "unknown knob \"" + clipText(id, 40) + "\"; knobs are config keys such as " + knobIds() +
              " (`breakerlab-cli replay --set` takes the same)");
-  KnobRange range{knob, knob->min, knob->max, knob->scale == KnobSpec::Scale::log && knob->min > 0};
-  if (knob->scale == KnobSpec::Scale::log && knob->min <= 0) {
-    // The panel keeps 0 at the slider's first position; a search by ratio starts at the step.
-    range.low = knob->step;
-    range.log = true;
-  }
+  KnobRange range = wholeRange(*knob);
   if (eq == std::string_view::npos) return range;
   std::string_view spec = text.substr(eq + 1);
   const std::size_t spec_at = eq + 1;

@@ -18,6 +18,18 @@ void KnobSpinBox::setKnob(const KnobSpec* knob, bool zero_text) {
   setSpecialValueText(knob != nullptr && zero_text ? qs(knob->zero) : QString());
 }
 
+void KnobSpinBox::setRangeEndOf(const KnobSpec& knob) {
+  setKnob(&knob, false);
+  setDecimals(knob.decimals);
+  setRange(knob.min, knob.max);
+  setSingleStep(knob.step > 0 ? knob.step : 1);
+  // A duration shows its own unit ("800 ms", "60 s").
+  const QString unit = qs(knob.unit);
+  setSuffix(unit.isEmpty() || duration_
+                ? QString()
+                : (unit == QStringLiteral("%") ? unit : QStringLiteral(" ") + unit));
+}
+
 QString KnobSpinBox::textFromValue(double value) const {
   if (duration_)
     return QString::fromStdString(formatDuration(knobMicros(*knob_, value), knob_->unit));

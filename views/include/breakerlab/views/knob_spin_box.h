@@ -16,6 +16,9 @@ class KnobSpinBox : public QDoubleSpinBox {
   // The knob whose values it shows (null: a plain number). With `zero_text`, 0 shows as what
   // the knob says it means ("unlimited"); a range's end is a value, not a setting, so without.
   void setKnob(const KnobSpec* knob, bool zero_text = true);
+  // An end of a search's or a map's range over a number knob: the knob's values, decimals, step
+  // and unit, 0 as a number (a range's end is a value, not a setting).
+  void setRangeEndOf(const KnobSpec& knob);
   // Whether it shows a duration (in its own unit, no suffix).
   bool showsDuration() const { return duration_; }
 

@@ -18,6 +18,11 @@ struct KnobRange {
   bool log = false;  // spread by ratio (low > 0): 1..100 puts 10 in the middle
 };
 
+// The knob's whole range on the panel's scale: its slider's ends, by ratio for a log knob (from
+// its step when the slider starts at 0, which a ratio cannot reach). `--knob KEY` alone and a
+// knob added to the Tune dock start from it.
+KnobRange wholeRange(const KnobSpec& knob);
+
 // What is wrong with a range ("low must be positive on a log range"), or empty.
 std::string rangeProblem(const KnobRange& range);
 

@@ -21,6 +21,9 @@ struct TuneProgress {
   std::size_t budget = 0;     // configs this shard will evaluate at most
   bool have_feasible = false;
   double best_objective = 0;  // the first objective of the best feasible config so far
+  // That config's knob values (in the knobs' order), for the workbench to show while the search
+  // goes on; empty until a config meets the goals.
+  std::vector<double> best_values;
 };
 
 struct TuneOptions {
@@ -35,7 +38,8 @@ struct TuneOptions {
   // that meets every goal (which an infeasible one can no longer beat).
   bool give_up_early = true;
   const std::atomic<bool>* cancel = nullptr;  // stops the search; what was found is returned
-  // Called now and then from a searching thread (never two at once).
+  // Called from a searching thread (never two at once) every 200th of the budget and whenever
+  // the best config changes.
   std::function<void(const TuneProgress&)> progress;
 };
 
