@@ -24,6 +24,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
 
@@ -46,6 +47,7 @@
 #include "main_window.h"
 #include "replay_session.h"
 #include "settings_keys.h"
+#include "shown_pixels.h"
 #include "test_incident.h"
 
 namespace breakerlab::app {
@@ -919,6 +921,57 @@ TEST_F(Workbench, TheChartsShareTheLanesTimeAxisPixelForPixel) {
   EXPECT_EQ(window.chart()->timeRange(), std::make_pair(20.0, 40.0));
   const views::TimeAxisPlace zoomed = window.lanes()->timeAxisPlace();
   EXPECT_EQ(x->categoriesLabels().front(), zoomed.ticks.front().second);
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+QString bundledIncident(const char* name) {
+  return QStringLiteral(BREAKERLAB_RESOURCES "/incidents/") + QLatin1String(name) +
+         QStringLiteral(".yaml");
+}
+
+QWidget* metricsTable(const MainWindow& window) {
+  for (QTreeWidget* tree : window.metrics()->findChildren<QTreeWidget*>())
+    if (tree->columnCount() == 4) return tree->viewport();
+  return nullptr;
+}
+
+void openAndSettle(MainWindow& window, const QString& path) {
+  ASSERT_TRUE(window.openIncident(path));
+  settle(window);
+  test::processEventsFor(200);
+}
+
+// Issue #33, item 1: 14 Aug, resized to 1024x700 and back, then 12 Sep: the metrics are 12 Sep's
+// as a fresh window shows them, on screen too (14 Aug's "Pod ejections 320" and "Peak calls in
+// flight 320" stayed under "Mean call").
+TEST(WorkbenchMetrics, AnotherIncidentShowsItsOwnRowsAsAFreshWindowDoes) {
+  MainWindow window;
+  window.setInteractive(false);
+  window.resize(1920, 1080);
+  window.show();
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  window.resize(1024, 700);
+  test::processEventsFor(200);
+  window.resize(1920, 1080);
+  test::processEventsFor(200);
+  openAndSettle(window, bundledIncident("inc-2026-0912-payment-timeout"));
+  // What is on screen before another window is shown over it.
+  QWidget* table = metricsTable(window);
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(test::shownOnScreen(table) == test::paintedNow(table))
+      << "14 Aug's rows still on screen";
+
+  MainWindow fresh;
+  fresh.setInteractive(false);
+  fresh.resize(1920, 1080);
+  fresh.show();
+  openAndSettle(fresh, bundledIncident("inc-2026-0912-payment-timeout"));
+  EXPECT_EQ(window.metrics()->asText(), fresh.metrics()->asText());
 }
 
 }  // namespace

@@ -104,10 +104,14 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
   // of text shaping per cell); fixed while the cells change, it is measured once afterwards.
   QHeaderView* header = metrics_->header();
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::Fixed);
+  bool rows_shown_changed = false;
   for (const MetricInfo& info : metricRegistry()) {
     QTreeWidgetItem* item = rows_.value(qs(info.name));
     const MetricCells cells = metricCells(info, current.metrics, baseline.metrics);
-    if (item->isHidden() == cells.shown) item->setHidden(!cells.shown);
+    if (item->isHidden() == cells.shown) {
+      item->setHidden(!cells.shown);
+      rows_shown_changed = true;
+    }
     setTextIfChanged(item, 1, cells.value);
     setTextIfChanged(item, 2, cells.baseline);
     setTextIfChanged(item, 3, cells.delta);
@@ -117,6 +121,12 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
                                                  : palette().brush(QPalette::Text));
     directions_[qs(info.name)] = cells.direction;
   }
+  // A row shown or hidden moves the rows under it, which the view lays out later; until then
+  // it repaints only the rows whose text changed before the first such row, and when that paint
+  // comes first it lays the rows out inside it, where its request to repaint them all is lost
+  // (another incident's rows under "Mean call" stayed on screen, issue #33). Laid out now, every
+  // row is repainted.
+  if (rows_shown_changed) metrics_->doItemsLayout();
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   // The verdict on the goals, over the metrics.
