@@ -43,6 +43,7 @@
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
 #include "breakerlab/views/scenario_panel.h"
+#include "charts/per_second_chart.h"
 #include "import_report_dialog.h"
 #include "main_window.h"
 #include "replay_session.h"
@@ -972,6 +973,87 @@ TEST(WorkbenchMetrics, AnotherIncidentShowsItsOwnRowsAsAFreshWindowDoes) {
   fresh.show();
   openAndSettle(fresh, bundledIncident("inc-2026-0912-payment-timeout"));
   EXPECT_EQ(window.metrics()->asText(), fresh.metrics()->asText());
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The chart's plot area is the lanes' time axis, pixel for pixel.
+void expectChartUnderTheLanes(const MainWindow& window, const char* what) {
+  const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
+  const QRectF area = window.chart()->alignedPlotArea();
+  ASSERT_FALSE(area.isNull()) << what << ": the chart is not lined up with the lanes";
+  const QWidget* viewport = window.chart()->view()->viewport();
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(), lanes.global_left)
+      << what;
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
+            lanes.global_right)
+      << what;
+  auto* x = qobject_cast<QCategoryAxis*>(window.chart()->chart()->axes(Qt::Horizontal).value(0));
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->categoriesLabels().size(), lanes.ticks.size()) << what << ": the time axis";
+}
+
+// Every entry of a chart's legend has the room it needs: Qt Charts cuts a label to the room
+// given ("fail…", "cac…", "wor…" at 1920 px, issue #33); and, where the chart is tall enough,
+// the legend stays off the plot.
+void expectWholeLegend(QChart* chart, const char* what, bool off_the_plot) {
+  const QLegend* legend = chart->legend();
+  const QRectF room = legend->geometry();
+  for (double width : views::legendEntryWidths(legend))
+    EXPECT_LE(width, room.width()) << what << ": an entry cut to fit " << room.width() << " px";
+  if (off_the_plot) {
+    EXPECT_FALSE(room.intersects(chart->plotArea()))
+        << what << ": legend " << room.top() << "-" << room.bottom() << ", plot from "
+        << chart->plotArea().top();
+  }
+}
+
+TEST(WorkbenchCharts, LegendsAreWholeAt1920And1024) {
+  MainWindow window;
+  window.setInteractive(false);
+  window.resize(1920, 1080);
+  window.show();
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  window.lanes()->replotNow();
+  test::processEventsFor(100);
+  expectWholeLegend(window.chart()->chart(), "outcomes at 1920", true);
+  expectWholeLegend(window.resources()->view()->chart(), "resources at 1920", true);
+  window.resize(1024, 700);
+  test::processEventsFor(200);
+  window.docks()[2]->raise();  // the charts' tab, behind the metrics at this width
+  test::processEventsFor(100);
+  window.lanes()->replotNow();
+  test::processEventsFor(100);
+  // At 1024x700 a chart is too short for a plot under its legend's row: the plot keeps 20 px.
+  expectWholeLegend(window.chart()->chart(), "outcomes at 1024", false);
+  expectWholeLegend(window.resources()->view()->chart(), "resources at 1024", false);
+}
+
+// After a restart (a saved layout), the first incident opened from the start page has its chart
+// under the lanes, with their time axis (issue #33, item 6: drawn at half width, without its
+// axis, until a resize).
+TEST(WorkbenchCharts, TheFirstIncidentAfterARestartHasItsChartUnderTheLanes) {
+  QSettings().clear();
+  {
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1920, 1080);
+    window.show();
+    openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+    window.close();  // saves the layout
+  }
+  MainWindow window;
+  window.setInteractive(false);
+  window.show();
+  test::processEventsFor(200);
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  expectChartUnderTheLanes(window, "after a restart");
+  window.close();
+  QSettings().clear();
 }
 
 }  // namespace

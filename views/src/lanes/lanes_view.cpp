@@ -125,7 +125,7 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->setTickLength(0, 0);
   plot_->yAxis->setSubTickLength(0, 0);
   // Room on the right for the resource chart's pods axis, which lines up with this one.
-  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, 36, 0));
+  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, kRightAxisRoom, 0));
   plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
   plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
   lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
