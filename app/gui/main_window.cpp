@@ -324,6 +324,11 @@ void MainWindow::arrangeDocks() {
       removeDockWidget(metrics_dock_);
       addDockWidget(Qt::RightDockWidgetArea, metrics_dock_);
       metrics_dock_->setVisible(shown);
+      // Added last, the metrics would go under a map left in the right-hand column, squeezed
+      // (issue #33): the map goes back under them, as View ▸ Sensitivity Map puts it.
+      if (shown && !sensitivity_dock_->isHidden() && !sensitivity_dock_->isFloating() &&
+          dockWidgetArea(sensitivity_dock_) == Qt::RightDockWidgetArea)
+        stackSensitivityUnderMetrics();
     }
     resizeDocks({knobs_dock_, metrics_dock_},
                 {knobs, std::clamp(w * 3 / 10, kDockMinimumWidth, 480)}, Qt::Horizontal);

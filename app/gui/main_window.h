@@ -178,6 +178,8 @@ class MainWindow : public QMainWindow {
   // layout (hidden until asked for), and a cell applied to the knobs as one undo step.
   void connectSensitivity();
   void placeSensitivityDock();
+  // The map in the right-hand column under the metrics, 3/5 of the height to 2/5.
+  void stackSensitivityUnderMetrics();
   void applyFromSensitivity(const QString& what, const Config& after);
   void restoreSettings();
   void saveSettings() const;

@@ -29,6 +29,12 @@ void MainWindow::placeSensitivityDock() {
   docks_shown_[sensitivity_dock_] = false;
 }
 
+void MainWindow::stackSensitivityUnderMetrics() {
+  splitDockWidget(metrics_dock_, sensitivity_dock_, Qt::Vertical);
+  const int h = std::max(height(), 600);
+  resizeDocks({metrics_dock_, sensitivity_dock_}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+}
+
 void MainWindow::showSensitivity() {
   if (!session_->hasIncident()) return;
   if (sensitivity_dock_->isHidden() && !sensitivity_dock_->isFloating()) {
@@ -39,10 +45,8 @@ void MainWindow::showSensitivity() {
                                !metrics_dock_->isFloating() &&
                                dockWidgetArea(metrics_dock_) == Qt::RightDockWidgetArea;
     if (under_metrics) {
-      splitDockWidget(metrics_dock_, sensitivity_dock_, Qt::Vertical);
       sensitivity_dock_->show();
-      const int h = std::max(height(), 600);
-      resizeDocks({metrics_dock_, sensitivity_dock_}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+      stackSensitivityUnderMetrics();
     } else if (!knobs_dock_->isFloating()) {
       tabifyDockWidget(knobs_dock_, sensitivity_dock_);
       sensitivity_dock_->show();

@@ -28,6 +28,8 @@
 #include <QUndoStack>
 #include <QValueAxis>
 
+#include <map>
+
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
@@ -1053,6 +1055,69 @@ TEST(WorkbenchCharts, TheFirstIncidentAfterARestartHasItsChartUnderTheLanes) {
   openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
   expectChartUnderTheLanes(window, "after a restart");
   window.close();
+  QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// Each dock's place in the window, or nothing when it is hidden or behind another's tab.
+std::map<QString, QRect> dockPlaces(const MainWindow& window) {
+  std::map<QString, QRect> places;
+  for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+    if (dock->isVisible() && !dock->visibleRegion().isEmpty())
+      places[dock->objectName()] = QRect(dock->mapTo(&window, QPoint(0, 0)), dock->size());
+  return places;
+}
+
+void expectSamePlaces(const std::map<QString, QRect>& got, const std::map<QString, QRect>& want,
+                      const char* what) {
+  EXPECT_EQ(got.size(), want.size()) << what;
+  for (const auto& [name, rect] : want) {
+    const auto it = got.find(name);
+    ASSERT_NE(it, got.end()) << what << ": " << name.toStdString() << " is not shown";
+    const QRect& g = it->second;
+    constexpr int kSlack = 24;  // "roughly": a splitter's handle, a rounding
+    EXPECT_NEAR(g.left(), rect.left(), kSlack) << what << " " << name.toStdString();
+    EXPECT_NEAR(g.top(), rect.top(), kSlack) << what << " " << name.toStdString();
+    EXPECT_NEAR(g.width(), rect.width(), kSlack) << what << " " << name.toStdString();
+    EXPECT_NEAR(g.height(), rect.height(), kSlack) << what << " " << name.toStdString();
+  }
+}
+
+// Issue #33, item 7: after 1024x700 and back to 1920x1080 the docks are where a window opened at
+// 1920x1080 has them: with the sensitivity map open, the metrics were squeezed under it.
+TEST(WorkbenchLayout, DocksComeBackAfterANarrowWindow) {
+  for (const bool map : {false, true}) {
+    const char* what = map ? "with the map" : "without the map";
+    QSettings().clear();
+    MainWindow fresh;
+    fresh.setInteractive(false);
+    fresh.resize(1920, 1080);
+    fresh.show();
+    openAndSettle(fresh, bundledIncident("inc-2026-0814-orders"));
+    if (map) fresh.showSensitivity();
+    test::processEventsFor(200);
+    const auto want = dockPlaces(fresh);
+    fresh.hide();
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1920, 1080);
+    window.show();
+    openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+    if (map) window.showSensitivity();
+    test::processEventsFor(200);
+    expectSamePlaces(dockPlaces(window), want, what);
+    window.resize(1024, 700);
+    test::processEventsFor(300);
+    window.resize(1920, 1080);
+    test::processEventsFor(300);
+    expectSamePlaces(dockPlaces(window), want, what);
+  }
   QSettings().clear();
 }
 
