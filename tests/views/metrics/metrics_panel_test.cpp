@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <QHeaderView>
 #include <QLocale>
 #include <QTreeWidget>
 
@@ -266,6 +267,41 @@ TEST(MetricsPanel, RowsShownOrHiddenRepaintEveryRowUnderThem) {
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(test::shownOnScreen(table) == test::paintedNow(table))
       << "rows on screen that the table no longer has";
+}
+
+}  // namespace
+}  // namespace breakerlab::views
+
+namespace breakerlab::views {
+namespace {
+
+// A long B name is elided in its column's header, and the metric names keep the room they have
+// with "Deployed" (issue #33: cut to about 12 characters, "Cached while…" twice).
+TEST(MetricsPanel, ALongBaselineNameLeavesTheMetricNamesTheirRoom) {
+  const Incident& incident = test::incident0908();
+  const Result deployed = simulate(incident, incident.deployed);
+  const auto namesRoom = [&](const QString& baseline, QString* header, QString* tip) {
+    MetricsPanel panel;
+    panel.resize(480, 900);  // the metrics dock at 1920 px
+    panel.show();
+    panel.setBaselineName(baseline);
+    panel.setResults(deployed, deployed, Checks{});
+    QCoreApplication::processEvents();
+    QTreeWidget* tree = nullptr;
+    for (QTreeWidget* t : panel.findChildren<QTreeWidget*>())
+      if (t->columnCount() == 4) tree = t;
+    *header = tree->headerItem()->text(2);
+    *tip = tree->headerItem()->toolTip(2);
+    return tree->header()->sectionSize(0);
+  };
+  QString header, tip;
+  const int with_deployed = namesRoom(QStringLiteral("deployed"), &header, &tip);
+  EXPECT_EQ(header, QStringLiteral("Deployed"));
+  const int with_long_b = namesRoom(
+      QStringLiteral("what-if breaker-before-saturation with a long name"), &header, &tip);
+  EXPECT_GE(with_long_b, with_deployed - 40) << "metric names cut";
+  EXPECT_TRUE(header.endsWith(QChar(0x2026))) << header.toStdString();
+  EXPECT_EQ(tip, QStringLiteral("What-if breaker-before-saturation with a long name"));
 }
 
 }  // namespace

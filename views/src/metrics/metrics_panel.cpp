@@ -1,6 +1,7 @@
 #include "breakerlab/views/metrics_panel.h"
 
 #include <QFont>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -289,7 +290,14 @@ void MetricsPanel::setBaselineName(const QString& name) {
   // "deployed", or what B is: the baseline column, the verdict and the goals name it.
   if (baseline_name_ == name) return;
   baseline_name_ = name;
-  metrics_->headerItem()->setText(2, name.left(1).toUpper() + name.mid(1));
+  // Its column is as wide as its contents: a long name ("what-if breaker-before-saturation")
+  // would take the metric names' room and cut them ("Cached while…", issue #33). The header
+  // elides it to about a number's width; its tooltip has it whole.
+  const QString title = name.left(1).toUpper() + name.mid(1);
+  const QFontMetrics metrics(metrics_->header()->font());
+  const int room = metrics.horizontalAdvance(QStringLiteral("-88,888.88 ms"));
+  metrics_->headerItem()->setText(2, metrics.elidedText(title, Qt::ElideRight, room));
+  metrics_->headerItem()->setToolTip(2, title);
 }
 
 int MetricsPanel::deltaDirection(const QString& metric) const {
