@@ -10,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -373,6 +374,24 @@ TEST_F(WorkspaceWorkbench, NotesOnARunAreSavedWhenTheEditorLosesFocus) {
   idle(WorkspacePanel::kNoteIdleMs + 300);
   EXPECT_EQ(reader(path)->note({NoteTarget::Kind::incident, *workspace().currentIncident()}),
             "The failover took 42 s.");
+}
+
+// Another incident opened: the notes are that incident's, not the previous incident's run's
+// (issue #33: "Notes on fast probe 500ms" stayed).
+TEST_F(WorkspaceWorkbench, TheNotesFollowTheIncidentOnTheWorkbench) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const auto run = workspace().saveRun(QStringLiteral("fast probe 500ms"));
+  ASSERT_TRUE(run);
+  panel().select({{Kind::run, *run, *workspace().currentIncident()}});
+  auto* title = panel().findChild<QLabel*>(QStringLiteral("workspace-notes-title"));
+  ASSERT_NE(title, nullptr);
+  ASSERT_EQ(title->text(), QStringLiteral("Notes on fast probe 500ms"));
+  ASSERT_TRUE(window->openIncident(
+      QStringLiteral(BREAKERLAB_RESOURCES "/incidents/inc-2026-0814-orders.yaml")));
+  settle(*window);
+  EXPECT_FALSE(title->text().contains(QStringLiteral("fast probe"))) << title->text().toStdString();
+  EXPECT_TRUE(title->text().contains(QStringLiteral("0814"))) << title->text().toStdString();
 }
 
 TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {
