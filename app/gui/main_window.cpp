@@ -1344,11 +1344,16 @@ QByteArray MainWindow::layoutState() const {
   return state;
 }
 
+bool MainWindow::tuningWouldBeLost() const {
+  return session_->isTuned() && !exported_since_tuning_ && !workspace_->keepsCurrentTuning();
+}
+
 bool MainWindow::confirmDiscardTuning() {
-  if (!interactive_ || !session_->isTuned() || exported_since_tuning_) return true;
+  if (!interactive_ || !tuningWouldBeLost()) return true;
   const auto answer = QMessageBox::question(
       this, tr("Discard the tuned config?"),
-      tr("The knobs differ from the deployed config and the tuned config was not exported."),
+      tr("The knobs differ from the deployed config, and the tuned config was neither exported "
+         "nor saved in the workspace."),
       QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
   return answer == QMessageBox::Discard;
 }

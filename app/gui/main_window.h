@@ -85,6 +85,9 @@ class MainWindow : public QMainWindow {
   // Where errors and notices go: a dialog by default; tests capture them instead.
   using Reporter = std::function<void(const QString& title, const QString& text)>;
   void setErrorReporter(Reporter reporter) { report_error_ = std::move(reporter); }
+  // Whether opening another incident or closing would lose a tuning: A differs from the
+  // deployed config and was neither exported nor saved in the workspace (as a run or a config).
+  bool tuningWouldBeLost() const;
   // Without prompts (tests, --grab): closing never asks about an unsaved tuned config.
   void setInteractive(bool interactive) { interactive_ = interactive; }
 

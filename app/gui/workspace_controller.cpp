@@ -272,6 +272,11 @@ bool WorkspaceController::waitForWholeReplay() {
   return !session.busy() && !session.partialUntil();
 }
 
+bool WorkspaceController::keepsCurrentTuning() const {
+  return workspace_ && incident_id_ && kept_ && kept_->incident_id == *incident_id_ &&
+         kept_->inputs == currentInputs();
+}
+
 std::optional<std::int64_t> WorkspaceController::saveConfigAs(const QString& name) {
   if (!workspace_ || !incident_id_) return std::nullopt;
   if (name.trimmed().isEmpty()) {
@@ -286,6 +291,7 @@ std::optional<std::int64_t> WorkspaceController::saveConfigAs(const QString& nam
     if (!inputs.changes && inputs.scenario.empty()) {
       workspace_->clearAutosave();
       autosaved_ = Autosave{*incident_id_, inputs, {}};
+      kept_ = autosaved_;
     }
     emit changed();
     emit notice(tr("Saved the config “%1” in the workspace.").arg(name.trimmed()));
@@ -320,6 +326,7 @@ std::optional<std::int64_t> WorkspaceController::saveRun(const QString& name) {
     const std::int64_t id = workspace_->saveRun(run);
     workspace_->clearAutosave();
     autosaved_ = Autosave{*incident_id_, inputs, {}};
+    kept_ = autosaved_;
     emit changed();
     emit notice(tr("Saved the run in the workspace."));
     return id;

@@ -43,6 +43,10 @@ class WorkspaceController : public QObject {
   // The replay inputs of A as the session has them.
   RunInputs currentInputs() const;
 
+  // Whether A as it is now (config, changes, scenario, seed) was saved in the workspace, as a
+  // run or a named config: opening another file or closing loses nothing then.
+  bool keepsCurrentTuning() const;
+
   // Saves A's config under `name` for the open incident; its id.
   std::optional<std::int64_t> saveConfigAs(const QString& name);
   // Stores the whole replay of A as a run (waiting for it when it is still running); its id.
@@ -95,6 +99,8 @@ class WorkspaceController : public QObject {
   // What the workspace holds as the autosave (incident, inputs), to skip writes that change
   // nothing; and the newest tuning waiting for the timer.
   std::optional<Autosave> autosaved_;
+  // What was last saved as a run or a named config (the autosave is not a save).
+  std::optional<Autosave> kept_;
   std::optional<Autosave> pending_;
   bool pending_deployed_ = false;  // pending_ is the deployed config: the autosave is cleared
   QTimer autosave_timer_;

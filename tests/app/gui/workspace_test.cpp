@@ -394,6 +394,29 @@ TEST_F(WorkspaceWorkbench, TheNotesFollowTheIncidentOnTheWorkbench) {
   EXPECT_TRUE(title->text().contains(QStringLiteral("0814"))) << title->text().toStdString();
 }
 
+// A tuning saved as a run (or a named config) is not lost by opening another file: no
+// "not exported" warning (issue #33); tuned again after the save, it would be.
+TEST_F(WorkspaceWorkbench, ATuningSavedAsARunIsNotLostByOpeningAnotherFile) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  Config early = window->session().incident().deployed;
+  early.breaker.early_probe = true;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("early probe"), early, window->session().changes(),
+                                  window->session().scenario()));
+  settle(*window);
+  ASSERT_TRUE(window->tuningWouldBeLost());
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("early probe")));
+  EXPECT_FALSE(window->tuningWouldBeLost());
+  Config later = early;
+  later.breaker.open_interval = 5 * kSecond;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("shorter open"), later,
+                                  window->session().changes(), window->session().scenario()));
+  settle(*window);
+  EXPECT_TRUE(window->tuningWouldBeLost()) << "tuned again after the save";
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("shorter open")));
+  EXPECT_FALSE(window->tuningWouldBeLost());
+}
+
 TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {
   const QString other = dir.filePath(QStringLiteral("other.breakerlab"));
   ASSERT_TRUE(workspace().create(path));
