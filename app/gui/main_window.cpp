@@ -130,6 +130,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(workspace_, &WorkspaceController::changed, this, [this] {
     updateIncidentActions();
     refreshRecentWorkspaces();
+    refreshComparisonBox();  // the B list offers the workspace's configs and runs
   });
   connect(workspace_, &WorkspaceController::autosaveFound, this, [this](const QString& summary) {
     // After the window is up (the workspace is reopened while it is built), and only when it
@@ -1018,6 +1019,8 @@ std::vector<ComparisonSlot::Choice> MainWindow::comparisonChoices() const {
   for (const WhatIf& w : incident.what_ifs)
     choices.push_back({tr("what-if %1").arg(QString::fromStdString(w.name)), w.config,
                        w.changes ? *w.changes : incident.changes, w.name, false});
+  // Then the workspace's named configs and runs of this incident.
+  for (ComparisonSlot::Choice& c : workspace_->comparisonChoices()) choices.push_back(std::move(c));
   return choices;
 }
 

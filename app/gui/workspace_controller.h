@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "breakerlab/data/workspace.h"
+#include "comparison_slot.h"
 #include "workspace_model.h"
 
 namespace breakerlab::app {
@@ -59,6 +60,8 @@ class WorkspaceController : public QObject {
   bool openItem(const WorkspaceItem& item);
   // B is the config or run `item` (of the open incident).
   bool compareWithCurrent(const WorkspaceItem& item);
+  // The open incident's named configs and runs, as the toolbar's B list offers them.
+  std::vector<ComparisonSlot::Choice> comparisonChoices() const;
   // `a` opens as A, `b` becomes B (both of one incident).
   bool compareTwo(const WorkspaceItem& a, const WorkspaceItem& b);
 
@@ -82,6 +85,8 @@ class WorkspaceController : public QObject {
   void onIncidentChanged();
   void onResultChanged();
   void writeAutosave();
+  // `item` (a config or a run) as B; nullopt for another kind. Throws WorkspaceError.
+  std::optional<ComparisonSlot::Choice> choiceOf(const WorkspaceItem& item) const;
   void adopt(std::unique_ptr<Workspace> workspace);
   void addOpenIncident();
   // Opens the stored incident with `seed` unless it is open with it already.

@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -415,6 +416,29 @@ TEST_F(WorkspaceWorkbench, ATuningSavedAsARunIsNotLostByOpeningAnotherFile) {
   EXPECT_TRUE(window->tuningWouldBeLost()) << "tuned again after the save";
   ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("shorter open")));
   EXPECT_FALSE(window->tuningWouldBeLost());
+}
+
+// The toolbar's B list offers the open incident's named configs and runs (issue #33).
+TEST_F(WorkspaceWorkbench, TheBListOffersTheIncidentsConfigsAndRuns) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  Config early = window->session().incident().deployed;
+  early.breaker.early_probe = true;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("early probe"), early, window->session().changes(),
+                                  window->session().scenario()));
+  settle(*window);
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("fast probe 500ms")));
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("early")));
+  auto* box = window->findChild<QComboBox*>(QStringLiteral("compare-with"));
+  ASSERT_NE(box, nullptr);
+  const int run = box->findText(QStringLiteral("fast probe 500ms"));
+  ASSERT_GE(run, 0) << "the run is offered as B";
+  EXPECT_GE(box->findText(QStringLiteral("config early")), 0);
+  emit box->activated(run);
+  settle(*window);
+  EXPECT_EQ(window->comparison().name(), QStringLiteral("fast probe 500ms"));
+  ASSERT_NE(window->comparison().result(), nullptr);
+  EXPECT_EQ(window->comparison().choice()->config, early);
 }
 
 TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {
