@@ -82,7 +82,8 @@ bool exportReportTo(const ReplaySession& session, const ComparisonSlot& comparis
     const std::optional<ImportReport> import =
         session.isImported() ? std::optional<ImportReport>(session.importReport()) : std::nullopt;
     const ReportDocument report =
-        assembleReport(session.openedIncident(), import, defaultReportTarget(runs), runs);
+        assembleReport(session.openedIncident(), QFileInfo(session.path()).fileName().toStdString(),
+                       import, defaultReportTarget(runs), runs);
     writeReport(report, path.toStdString());
   } catch (const std::exception& e) {
     return fail(QString::fromStdString(e.what()));
