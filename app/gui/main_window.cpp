@@ -1157,7 +1157,7 @@ void MainWindow::importConfigDialog() {
   if (!session_->hasIncident()) return;
   const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Import Config"), folder,
+      this, tr("Load Config"), folder,
       tr("Breaker configs (*.yml *.yaml *.properties *.go *.json);;All files (*)"));
   if (path.isEmpty()) return;
   QStringList notes;

@@ -17,6 +17,8 @@
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -1119,6 +1121,45 @@ TEST(WorkbenchLayout, DocksComeBackAfterANarrowWindow) {
     expectSamePlaces(dockPlaces(window), want, what);
   }
   QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The docs name the File menu's commands as the menu does (issue #33, item 12: the README said
+// File ▸ Import Config where the menu says Load Config).
+TEST_F(Workbench, TheDocsNameTheFileMenusCommandsAsTheMenuDoes) {
+  QMenu* file = window.menuBar()->actions().value(0)->menu();
+  ASSERT_NE(file, nullptr);
+  QStringList commands;
+  for (const QAction* a : file->actions()) {
+    QString text = a->text();
+    text.remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+    if (!text.isEmpty()) commands << text;
+  }
+  const QDir root(QStringLiteral(BREAKERLAB_RESOURCES "/.."));
+  QStringList documents{root.filePath(QStringLiteral("README.md"))};
+  for (const QFileInfo& doc : QDir(root.filePath(QStringLiteral("docs")))
+                                  .entryInfoList({QStringLiteral("*.md")}, QDir::Files))
+    documents << doc.filePath();
+  int named = 0;
+  for (const QString& path : documents) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+    const QString text = QString::fromUtf8(f.readAll()).simplified();
+    for (qsizetype at = text.indexOf(QStringLiteral("File ▸ ")); at >= 0;
+         at = text.indexOf(QStringLiteral("File ▸ "), at + 1)) {
+      const QString named_as = text.mid(at + 7, 40);
+      ++named;
+      EXPECT_TRUE(std::any_of(commands.begin(), commands.end(),
+                              [&named_as](const QString& c) { return named_as.startsWith(c); }))
+          << QFileInfo(path).fileName().toStdString() << ": File ▸ " << named_as.toStdString();
+    }
+  }
+  EXPECT_GT(named, 0);
 }
 
 }  // namespace
