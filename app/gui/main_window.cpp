@@ -720,9 +720,11 @@ bool MainWindow::saveIncidentTo(const QString& path) {
 void MainWindow::saveIncidentDialog() {
   if (!session_->hasIncident()) return;
   const QFileInfo current(session_->path());
-  const QString suggested =
-      current.absolutePath() + QLatin1Char('/') + current.completeBaseName() +
-      (session_->isImported() ? QStringLiteral(".yaml") : QStringLiteral("-copy.yaml"));
+  // Beside the opened file only when that is the user's folder, not the bundled incidents'.
+  const QString suggested = QDir(saveDialogFolder())
+                                .filePath(current.completeBaseName() +
+                                          (session_->isImported() ? QStringLiteral(".yaml")
+                                                                  : QStringLiteral("-copy.yaml")));
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Incident As"), suggested,
                                                     tr("BreakerLab incidents (*.yaml *.yml)"));
   if (!path.isEmpty()) saveIncidentTo(path);
@@ -967,7 +969,7 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
 
 void MainWindow::exportConfigDialog(ExportTarget target) {
   if (!session_->hasIncident()) return;
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   const auto suffix = fileSuffix(target);
   const QString name = QString::fromStdString(session_->incident().id).toLower() +
                        QStringLiteral("-tuned") + qs(suffix);
@@ -1237,7 +1239,7 @@ bool MainWindow::exportLanesTo(const QString& path) {
 
 void MainWindow::exportLanesDialog() {
   if (!session_->hasIncident()) return;
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   QString selected;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Lanes"),

@@ -9,6 +9,7 @@
 
 #include "breakerlab/core/outcome/expectations.h"
 #include "comparison_slot.h"
+#include "recent_paths.h"
 #include "replay_session.h"
 #include "report_file.h"
 #include "settings_keys.h"
@@ -95,7 +96,7 @@ QString exportReportDialog(
     QWidget* parent, const ReplaySession& session, const ComparisonSlot& comparison,
     const std::function<void(const QString&, const QString&)>& report_error) {
   if (!session.hasIncident()) return {};
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   const QString path = QFileDialog::getSaveFileName(
       parent, QObject::tr("Export Report"),
       QDir(folder).filePath(QString::fromStdString(session.incident().id).toLower() + ".pdf"),
