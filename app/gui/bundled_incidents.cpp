@@ -29,6 +29,16 @@ std::vector<BundledIncident> bundledIncidents() {
   return out;
 }
 
+QStringList applicationResourceFolders() {
+  QStringList folders;
+  for (const char* dir : {BREAKERLAB_SOURCE_INCIDENTS, BREAKERLAB_INSTALLED_INCIDENTS}) {
+    QDir incidents(QString::fromUtf8(dir));
+    incidents.cdUp();
+    folders << incidents.absolutePath();
+  }
+  return folders;
+}
+
 QString incidentArgumentPath(const QString& argument) {
   const std::filesystem::path dirs[] = {BREAKERLAB_SOURCE_INCIDENTS,
                                         BREAKERLAB_INSTALLED_INCIDENTS};

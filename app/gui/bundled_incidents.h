@@ -16,6 +16,10 @@ struct BundledIncident {
 // fail to load are skipped (they are reported when opened).
 std::vector<BundledIncident> bundledIncidents();
 
+// The application's own folders (the bundled incidents, postmortems and configs): the source
+// tree's resources/ and the installed share/breakerlab/.
+QStringList applicationResourceFolders();
+
 // The file a command-line incident argument names: a path, or a bundled incident's name
 // ("inc-2026-0908-pricing"), as breakerlab-cli reads it (resolveIncidentArgument).
 QString incidentArgumentPath(const QString& argument);

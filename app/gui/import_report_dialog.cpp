@@ -15,6 +15,7 @@
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/output_file.h"
 #include "breakerlab/views/qt_text.h"
+#include "recent_paths.h"
 #include "settings_keys.h"
 
 namespace breakerlab::app {
@@ -153,7 +154,7 @@ std::optional<StateTable> ImportReportDialog::editedTable(QString* error) const 
 }
 
 void ImportReportDialog::saveTable() {
-  const QString folder = QSettings().value(settings::kLastFolder).toString();
+  const QString folder = saveDialogFolder();
   const QString path = QFileDialog::getSaveFileName(this, tr("Save State Table"), folder,
                                                     tr("State tables (*.yaml *.yml)"));
   if (path.isEmpty()) return;

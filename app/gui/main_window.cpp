@@ -131,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(workspace_, &WorkspaceController::changed, this, [this] {
     updateIncidentActions();
     refreshRecentWorkspaces();
+    refreshComparisonBox();  // the B list offers the workspace's configs and runs
   });
   connect(workspace_, &WorkspaceController::autosaveFound, this, [this](const QString& summary) {
     // After the window is up (the workspace is reopened while it is built), and only when it
@@ -337,6 +338,12 @@ void MainWindow::arrangeDocks() {
       removeDockWidget(metrics_dock_);
       addDockWidget(Qt::RightDockWidgetArea, metrics_dock_);
       metrics_dock_->setVisible(shown);
+      // Added last, the metrics would go under a map (or Tune) left in the right-hand column,
+      // squeezed (issue #33): it goes back under them, as View ▸ Sensitivity Map puts it.
+      for (QDockWidget* side : {sensitivity_dock_, tune_dock_})
+        if (shown && side && !side->isHidden() && !side->isFloating() &&
+            dockWidgetArea(side) == Qt::RightDockWidgetArea)
+          stackUnderMetrics(side);
     }
     resizeDocks({knobs_dock_, metrics_dock_},
                 {knobs, std::clamp(w * 3 / 10, kDockMinimumWidth, 480)}, Qt::Horizontal);
@@ -730,9 +737,11 @@ bool MainWindow::saveIncidentTo(const QString& path) {
 void MainWindow::saveIncidentDialog() {
   if (!session_->hasIncident()) return;
   const QFileInfo current(session_->path());
-  const QString suggested =
-      current.absolutePath() + QLatin1Char('/') + current.completeBaseName() +
-      (session_->isImported() ? QStringLiteral(".yaml") : QStringLiteral("-copy.yaml"));
+  // Beside the opened file only when that is the user's folder, not the bundled incidents'.
+  const QString suggested = QDir(saveDialogFolder())
+                                .filePath(current.completeBaseName() +
+                                          (session_->isImported() ? QStringLiteral(".yaml")
+                                                                  : QStringLiteral("-copy.yaml")));
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Incident As"), suggested,
                                                     tr("BreakerLab incidents (*.yaml *.yml)"));
   if (!path.isEmpty()) saveIncidentTo(path);
@@ -977,7 +986,7 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
 
 void MainWindow::exportConfigDialog(ExportTarget target) {
   if (!session_->hasIncident()) return;
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   const auto suffix = fileSuffix(target);
   const QString name = QString::fromStdString(session_->incident().id).toLower() +
                        QStringLiteral("-tuned") + qs(suffix);
@@ -1029,6 +1038,8 @@ std::vector<ComparisonSlot::Choice> MainWindow::comparisonChoices() const {
   for (const WhatIf& w : incident.what_ifs)
     choices.push_back({tr("what-if %1").arg(QString::fromStdString(w.name)), w.config,
                        w.changes ? *w.changes : incident.changes, w.name, false});
+  // Then the workspace's named configs and runs of this incident.
+  for (ComparisonSlot::Choice& c : workspace_->comparisonChoices()) choices.push_back(std::move(c));
   return choices;
 }
 
@@ -1157,7 +1168,7 @@ void MainWindow::importConfigDialog() {
   if (!session_->hasIncident()) return;
   const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Import Config"), folder,
+      this, tr("Load Config"), folder,
       tr("Breaker configs (*.yml *.yaml *.properties *.go *.json);;All files (*)"));
   if (path.isEmpty()) return;
   QStringList notes;
@@ -1237,7 +1248,7 @@ bool MainWindow::exportLanesTo(const QString& path) {
 
 void MainWindow::exportLanesDialog() {
   if (!session_->hasIncident()) return;
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   QString selected;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Lanes"),
@@ -1347,11 +1358,16 @@ QByteArray MainWindow::layoutState() const {
   return state;
 }
 
+bool MainWindow::tuningWouldBeLost() const {
+  return session_->isTuned() && !exported_since_tuning_ && !workspace_->keepsCurrentTuning();
+}
+
 bool MainWindow::confirmDiscardTuning() {
-  if (!interactive_ || !session_->isTuned() || exported_since_tuning_) return true;
+  if (!interactive_ || !tuningWouldBeLost()) return true;
   const auto answer = QMessageBox::question(
       this, tr("Discard the tuned config?"),
-      tr("The knobs differ from the deployed config and the tuned config was not exported."),
+      tr("The knobs differ from the deployed config, and the tuned config was neither exported "
+         "nor saved in the workspace."),
       QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
   return answer == QMessageBox::Discard;
 }

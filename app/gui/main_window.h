@@ -86,6 +86,9 @@ class MainWindow : public QMainWindow {
   // Where errors and notices go: a dialog by default; tests capture them instead.
   using Reporter = std::function<void(const QString& title, const QString& text)>;
   void setErrorReporter(Reporter reporter) { report_error_ = std::move(reporter); }
+  // Whether opening another incident or closing would lose a tuning: A differs from the
+  // deployed config and was neither exported nor saved in the workspace (as a run or a config).
+  bool tuningWouldBeLost() const;
   // Without prompts (tests, --grab): closing never asks about an unsaved tuned config.
   void setInteractive(bool interactive) { interactive_ = interactive; }
 
@@ -183,6 +186,8 @@ class MainWindow : public QMainWindow {
   // layout (hidden until asked for), and a cell applied to the knobs as one undo step.
   void connectSensitivity();
   void placeSensitivityDock();
+  // A side dock (the map, Tune) in the right-hand column under the metrics, 3/5 of the height.
+  void stackUnderMetrics(QDockWidget* dock);
   void applyFromSensitivity(const QString& what, const Config& after);
   // The Tune dock (main_window_tune.cpp): its hooks and place, B following the search, and a
   // config found made A as one undo step.

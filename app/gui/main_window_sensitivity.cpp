@@ -29,6 +29,12 @@ void MainWindow::placeSensitivityDock() {
   docks_shown_[sensitivity_dock_] = false;
 }
 
+void MainWindow::stackUnderMetrics(QDockWidget* dock) {
+  splitDockWidget(metrics_dock_, dock, Qt::Vertical);
+  const int h = std::max(height(), 600);
+  resizeDocks({metrics_dock_, dock}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+}
+
 void MainWindow::showSensitivity() {
   if (!session_->hasIncident()) return;
   placeSideDock(sensitivity_dock_);
@@ -43,10 +49,8 @@ void MainWindow::placeSideDock(QDockWidget* dock) {
                                !metrics_dock_->isFloating() &&
                                dockWidgetArea(metrics_dock_) == Qt::RightDockWidgetArea;
     if (under_metrics) {
-      splitDockWidget(metrics_dock_, dock, Qt::Vertical);
       dock->show();
-      const int h = std::max(height(), 600);
-      resizeDocks({metrics_dock_, dock}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);
+      stackUnderMetrics(dock);
     } else if (!knobs_dock_->isFloating()) {
       tabifyDockWidget(knobs_dock_, dock);
       dock->show();

@@ -16,6 +16,7 @@
 #include "changes_command.h"
 #include "knob_command.h"
 #include "main_window.h"
+#include "recent_paths.h"
 #include "replay_session.h"
 #include "scenario_command.h"
 #include "settings_keys.h"
@@ -76,7 +77,7 @@ void MainWindow::refreshRecentWorkspaces() {
 }
 
 void MainWindow::newWorkspaceDialog() {
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   QString path = QFileDialog::getSaveFileName(
       this, tr("New Workspace"), QDir(folder).filePath(QStringLiteral("incidents.breakerlab")),
       workspaceFilter());

@@ -13,4 +13,11 @@ QStringList withRecent(QStringList list, const QString& path, int max);
 // kRecentWorkspaces); returns the new list.
 QStringList rememberRecent(const QString& key, const QString& path);
 
+// The folder a save dialog starts in: `last` (where the user last opened or saved a file), unless
+// it is empty or inside one of the application's own folders (`own`: the bundled incidents and
+// configs, read-only once installed and replaced by an update), then `documents`.
+QString saveFolder(const QString& last, const QStringList& own, const QString& documents);
+// saveFolder() with the remembered folder, the application's folders and the user's documents.
+QString saveDialogFolder();
+
 }  // namespace breakerlab::app

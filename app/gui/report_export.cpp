@@ -9,6 +9,7 @@
 
 #include "breakerlab/core/outcome/expectations.h"
 #include "comparison_slot.h"
+#include "recent_paths.h"
 #include "replay_session.h"
 #include "report_file.h"
 #include "settings_keys.h"
@@ -82,7 +83,8 @@ bool exportReportTo(const ReplaySession& session, const ComparisonSlot& comparis
     const std::optional<ImportReport> import =
         session.isImported() ? std::optional<ImportReport>(session.importReport()) : std::nullopt;
     const ReportDocument report =
-        assembleReport(session.openedIncident(), import, defaultReportTarget(runs), runs);
+        assembleReport(session.openedIncident(), QFileInfo(session.path()).fileName().toStdString(),
+                       import, defaultReportTarget(runs), runs);
     writeReport(report, path.toStdString());
   } catch (const std::exception& e) {
     return fail(QString::fromStdString(e.what()));
@@ -94,7 +96,7 @@ QString exportReportDialog(
     QWidget* parent, const ReplaySession& session, const ComparisonSlot& comparison,
     const std::function<void(const QString&, const QString&)>& report_error) {
   if (!session.hasIncident()) return {};
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = saveDialogFolder();
   const QString path = QFileDialog::getSaveFileName(
       parent, QObject::tr("Export Report"),
       QDir(folder).filePath(QString::fromStdString(session.incident().id).toLower() + ".pdf"),

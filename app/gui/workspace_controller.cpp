@@ -272,6 +272,11 @@ bool WorkspaceController::waitForWholeReplay() {
   return !session.busy() && !session.partialUntil();
 }
 
+bool WorkspaceController::keepsCurrentTuning() const {
+  return workspace_ && incident_id_ && kept_ && kept_->incident_id == *incident_id_ &&
+         kept_->inputs == currentInputs();
+}
+
 std::optional<std::int64_t> WorkspaceController::saveConfigAs(const QString& name) {
   if (!workspace_ || !incident_id_) return std::nullopt;
   if (name.trimmed().isEmpty()) {
@@ -286,6 +291,7 @@ std::optional<std::int64_t> WorkspaceController::saveConfigAs(const QString& nam
     if (!inputs.changes && inputs.scenario.empty()) {
       workspace_->clearAutosave();
       autosaved_ = Autosave{*incident_id_, inputs, {}};
+      kept_ = autosaved_;
     }
     emit changed();
     emit notice(tr("Saved the config “%1” in the workspace.").arg(name.trimmed()));
@@ -315,6 +321,7 @@ std::optional<std::int64_t> WorkspaceController::saveRun(const QString& name) {
         storeRun(newRunOf(*incident_id_, inputs, replayed, name.trimmed().toStdString()));
     workspace_->clearAutosave();
     autosaved_ = Autosave{*incident_id_, inputs, {}};
+    kept_ = autosaved_;
     emit changed();
     emit notice(tr("Saved the run in the workspace."));
     return id;
@@ -434,27 +441,13 @@ bool WorkspaceController::compareWithCurrent(const WorkspaceItem& item) {
     return false;
   }
   try {
-    ComparisonSlot::Choice b;
-    if (item.kind == WorkspaceItem::Kind::config) {
-      const StoredConfig config = workspace_->config(item.id);
-      b = {tr("config %1").arg(qs(config.name)),
-           config.config,
-           session.changes(),
-           {},
-           !session.changesEdited()};
-    } else if (item.kind == WorkspaceItem::Kind::run) {
+    const std::optional<ComparisonSlot::Choice> b = choiceOf(item);
+    if (!b) return false;
+    if (item.kind == WorkspaceItem::Kind::run) {
       const StoredRun run = workspace_->run(item.id);
-      const QString name = run.name.empty() ? tr("run %1").arg(run.id) : qs(run.name);
-      b = {name,
-           run.inputs.config,
-           run.inputs.changes.value_or(session.incident().changes),
-           {},
-           !run.inputs.changes};
       if (run.inputs.seed != session.openedIncident().seed ||
           !(run.inputs.scenario == session.scenario()))
-        emit notice(tr("B (%1) is replayed with A's seed and scenario.").arg(name));
-    } else {
-      return false;
+        emit notice(tr("B (%1) is replayed with A's seed and scenario.").arg(b->name));
     }
     window_->compareWith(b);
     return true;
@@ -462,6 +455,47 @@ bool WorkspaceController::compareWithCurrent(const WorkspaceItem& item) {
     reportError(tr("Could not compare"), e);
   }
   return false;
+}
+
+std::optional<ComparisonSlot::Choice> WorkspaceController::choiceOf(
+    const WorkspaceItem& item) const {
+  const ReplaySession& session = window_->session();
+  if (item.kind == WorkspaceItem::Kind::config) {
+    const StoredConfig config = workspace_->config(item.id);
+    return ComparisonSlot::Choice{tr("config %1").arg(qs(config.name)),
+                                  config.config,
+                                  session.changes(),
+                                  {},
+                                  !session.changesEdited()};
+  }
+  if (item.kind == WorkspaceItem::Kind::run) {
+    const StoredRun run = workspace_->run(item.id);
+    const QString name = run.name.empty() ? tr("run %1").arg(run.id) : qs(run.name);
+    return ComparisonSlot::Choice{name,
+                                  run.inputs.config,
+                                  run.inputs.changes.value_or(session.incident().changes),
+                                  {},
+                                  !run.inputs.changes};
+  }
+  return std::nullopt;
+}
+
+std::vector<ComparisonSlot::Choice> WorkspaceController::comparisonChoices() const {
+  std::vector<ComparisonSlot::Choice> choices;
+  if (!workspace_ || !incident_id_ || !window_->session().hasIncident()) return choices;
+  try {
+    for (const StoredConfig& c : workspace_->configs(*incident_id_))
+      if (auto choice = choiceOf({WorkspaceItem::Kind::config, c.id, *incident_id_}))
+        choices.push_back(std::move(*choice));
+    RunFilter filter;
+    filter.incident_id = *incident_id_;
+    for (const RunSummary& r : workspace_->runs(filter))
+      if (auto choice = choiceOf({WorkspaceItem::Kind::run, r.id, *incident_id_}))
+        choices.push_back(std::move(*choice));
+  } catch (const std::exception&) {
+    // A workspace that cannot be read offers nothing here; the panel says why.
+  }
+  return choices;
 }
 
 bool WorkspaceController::compareTwo(const WorkspaceItem& a, const WorkspaceItem& b) {

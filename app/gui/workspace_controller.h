@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "breakerlab/data/workspace.h"
+#include "comparison_slot.h"
 #include "workspace_model.h"
 
 namespace breakerlab::app {
@@ -43,6 +44,10 @@ class WorkspaceController : public QObject {
   // The replay inputs of A as the session has them.
   RunInputs currentInputs() const;
 
+  // Whether A as it is now (config, changes, scenario, seed) was saved in the workspace, as a
+  // run or a named config: opening another file or closing loses nothing then.
+  bool keepsCurrentTuning() const;
+
   // Saves A's config under `name` for the open incident; its id.
   std::optional<std::int64_t> saveConfigAs(const QString& name);
   // Stores the whole replay of A as a run (waiting for it when it is still running); its id.
@@ -58,6 +63,8 @@ class WorkspaceController : public QObject {
   bool openItem(const WorkspaceItem& item);
   // B is the config or run `item` (of the open incident).
   bool compareWithCurrent(const WorkspaceItem& item);
+  // The open incident's named configs and runs, as the toolbar's B list offers them.
+  std::vector<ComparisonSlot::Choice> comparisonChoices() const;
   // `a` opens as A, `b` becomes B (both of one incident).
   bool compareTwo(const WorkspaceItem& a, const WorkspaceItem& b);
 
@@ -81,6 +88,8 @@ class WorkspaceController : public QObject {
   void onIncidentChanged();
   void onResultChanged();
   void writeAutosave();
+  // `item` (a config or a run) as B; nullopt for another kind. Throws WorkspaceError.
+  std::optional<ComparisonSlot::Choice> choiceOf(const WorkspaceItem& item) const;
   void adopt(std::unique_ptr<Workspace> workspace);
   void addOpenIncident();
   // Opens the stored incident with `seed` unless it is open with it already.
@@ -101,6 +110,8 @@ class WorkspaceController : public QObject {
   // What the workspace holds as the autosave (incident, inputs), to skip writes that change
   // nothing; and the newest tuning waiting for the timer.
   std::optional<Autosave> autosaved_;
+  // What was last saved as a run or a named config (the autosave is not a save).
+  std::optional<Autosave> kept_;
   std::optional<Autosave> pending_;
   bool pending_deployed_ = false;  // pending_ is the deployed config: the autosave is cleared
   QTimer autosave_timer_;

@@ -75,6 +75,7 @@ WorkspacePanel::WorkspacePanel(WorkspaceController* controller, QWidget* parent)
           &WorkspacePanel::onSelectionChanged);
 
   notes_label_ = new QLabel(tr("Notes"));
+  notes_label_->setObjectName(QStringLiteral("workspace-notes-title"));
   notes_label_->setWordWrap(true);  // a long run name must not widen the dock
   notes_ = new QPlainTextEdit;
   notes_->setObjectName(QStringLiteral("workspace-notes"));
@@ -186,7 +187,16 @@ void WorkspacePanel::reload() {
     }
   }
   fitColumns();
-  select(selected);
+  // Another incident on the workbench: the selection (and the notes under it) follows it, rather
+  // than keep the previous incident's run ("Notes on fast probe 500ms", issue #33).
+  const std::optional<std::int64_t> current = controller_->currentIncident();
+  if (current && current != shown_incident_ &&
+      std::any_of(selected.begin(), selected.end(),
+                  [&current](const WorkspaceItem& i) { return i.incident_id != *current; }))
+    select({{WorkspaceItem::Kind::incident, *current, *current}});
+  else
+    select(selected);
+  shown_incident_ = current;
   onSelectionChanged();
   updateEmptyState();
 }

@@ -65,6 +65,8 @@ class WorkspacePanel : public QWidget {
   QLineEdit* filter_ = nullptr;
   QTreeView* tree_ = nullptr;
   QLabel* notes_label_ = nullptr;
+  // The incident on the workbench when the tree was last read: the selection follows a new one.
+  std::optional<std::int64_t> shown_incident_;
   QPlainTextEdit* notes_ = nullptr;
   QTimer* note_timer_ = nullptr;
   std::optional<NoteTarget> note_target_;

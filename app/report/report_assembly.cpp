@@ -18,10 +18,12 @@ ExportTarget defaultReportTarget(const std::vector<ReportRun>& runs) {
   return ExportTarget::breakerlab_yaml;
 }
 
-ReportDocument assembleReport(const Incident& opened, const std::optional<ImportReport>& import,
-                              ExportTarget target, const std::vector<ReportRun>& runs) {
+ReportDocument assembleReport(const Incident& opened, const std::string& opened_file,
+                              const std::optional<ImportReport>& import, ExportTarget target,
+                              const std::vector<ReportRun>& runs) {
   ReportInput input;
   input.incident = &opened;
+  input.opened_file = opened_file;
   input.import_report = import;
   input.target = target;
   input.generator = "BreakerLab " BREAKERLAB_VERSION;

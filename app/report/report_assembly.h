@@ -26,10 +26,12 @@ struct ReportRun {
 };
 
 // `runs[0]` is the deployed config's. `opened` is the incident as opened (its title, window,
-// calibration). Needs a QApplication (the lanes are drawn by the workbench's view). Throws
-// std::invalid_argument when a config cannot be exported to `target`.
-ReportDocument assembleReport(const Incident& opened, const std::optional<ImportReport>& import,
-                              ExportTarget target, const std::vector<ReportRun>& runs);
+// calibration), from the file named `opened_file`. Needs a QApplication (the lanes are drawn
+// by the workbench's view). Throws std::invalid_argument when a config cannot be exported to
+// `target`.
+ReportDocument assembleReport(const Incident& opened, const std::string& opened_file,
+                              const std::optional<ImportReport>& import, ExportTarget target,
+                              const std::vector<ReportRun>& runs);
 
 // The target a report's diff uses when none is asked for: the library the first config that
 // follows one follows, else BreakerLab's own YAML.

@@ -92,7 +92,7 @@ int runReport(const ReportOptions& options, std::ostream& out) {
   const auto application = offscreenApplication();
   ReportDocument report;
   try {
-    report = app::assembleReport(opened, import_report, target, runs);
+    report = app::assembleReport(opened, path.filename().string(), import_report, target, runs);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("report: ") + e.what());
   }

@@ -110,6 +110,29 @@ INSTANTIATE_TEST_SUITE_P(
 
 // --- the source documents -----------------------------------------------------------------------
 
+// A document's first paragraph as the summary: whole sentences within the limit, never a word
+// cut ("stayed ope...", issue #33).
+TEST(PostmortemImport, TheSummaryEndsAtASentenceOrAWordNeverInsideOne) {
+  struct Case {
+    std::string text;
+    std::size_t limit;
+    std::string summary;
+  };
+  const Case cases[] = {
+      {"Short enough.", 40, "Short enough."},
+      {"The breaker opened. It stayed open for 48 s. Checkout fell back.", 40,
+       "The breaker opened."},
+      {"The breaker opened. It stayed open for 48 s. Checkout fell back.", 48,
+       "The breaker opened. It stayed open for 48 s."},
+      {"The breaker opened and stayed open while Pricing recovered", 30,
+       "The breaker opened and..."},
+      {"  \"Quoted, with spaces.\"  ", 40, "Quoted, with spaces."},
+      {"Averyveryveryverylongword without a space early", 12, "Averyvery..."},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(data_detail::summaryOf(c.text, c.limit), c.summary) << c.text;
+}
+
 TEST(PostmortemImport, BundledCopiesAreTheSourceDocumentsByteForByte) {
   // "Opened directly": the test data are the documents as they were written.
   const std::filesystem::path seeds = std::filesystem::path(BREAKERLAB_RESOURCES) / ".." / ".." /

@@ -249,6 +249,43 @@ TEST(ReportBuild, ImportReportOfAPostmortem) {
   EXPECT_EQ(reportHtml(buildReport(input)).find("Import report"), std::string::npos);
 }
 
+// The report names the file the user opened, and the document it was made from when that is
+// another file (issue #33: only "Source document: 000_920d58d691c27eb2.txt" for an incident
+// opened from another file).
+TEST(ReportBuild, NamesTheFileTheUserOpened) {
+  using Facts = std::vector<std::pair<std::string, std::string>>;
+  struct Case {
+    const char* what;
+    std::string source;  // the incident's `source:`
+    std::string opened;
+    Facts facts;  // "File" and "Source document", as the report gives them
+  };
+  const Case cases[] = {
+      {"a postmortem opened itself",
+       "orders-postmortem.md",
+       "orders-postmortem.md",
+       {{"File", "orders-postmortem.md"}}},
+      {"an incident saved from a postmortem",
+       "000_920d58d691c27eb2.txt",
+       "payments.yaml",
+       {{"File", "payments.yaml"}, {"Source document", "000_920d58d691c27eb2.txt"}}},
+      {"an incident without a source",
+       "",
+       "inc-2026-0908-pricing.yaml",
+       {{"File", "inc-2026-0908-pricing.yaml"}}},
+  };
+  for (const Case& c : cases) {
+    Report0908 r;
+    r.incident.source = c.source;
+    ReportInput input = r.input(ExportTarget::breakerlab_yaml);
+    input.opened_file = c.opened;
+    Facts facts;
+    for (const auto& fact : buildReport(input).facts)
+      if (fact.first == "File" || fact.first == "Source document") facts.push_back(fact);
+    EXPECT_EQ(facts, c.facts) << c.what;
+  }
+}
+
 TEST(ReportBuild, RefusesIncompleteInput) {
   const Report0908 r;
   ReportInput input = r.input(ExportTarget::breakerlab_yaml);

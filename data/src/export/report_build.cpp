@@ -59,7 +59,12 @@ ReportDocument buildReport(const ReportInput& input) {
   if (incident.clock_start)
     doc.facts.emplace_back("Start", formatUtcTimestamp(*incident.clock_start));
   doc.facts.emplace_back("Dependency", incident.dependency.name);
-  if (!incident.source.empty()) doc.facts.emplace_back("Source document", incident.source);
+  // The file opened, then the document it was made from when that is another file (an incident
+  // saved from a postmortem): not the document's name alone, which the user may never have seen
+  // (issue #33).
+  if (!input.opened_file.empty()) doc.facts.emplace_back("File", input.opened_file);
+  if (!incident.source.empty() && incident.source != input.opened_file)
+    doc.facts.emplace_back("Source document", incident.source);
   doc.facts.emplace_back("Seed", std::to_string(incident.seed));
   doc.facts.emplace_back("Config terms", std::string(displayName(input.target)));
   doc.summary = incident.summary;

@@ -295,6 +295,23 @@ std::string shortQuote(std::string_view text, std::size_t limit) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
+std::string summaryOf(std::string_view text, std::size_t limit) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '"')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '"')) text.remove_suffix(1);
+  if (text.size() <= limit) return std::string(text);
+  // The last sentence end (". ", "! ", "? ") that leaves the summary within the limit.
+  for (std::size_t end = limit; end > 1; --end)
+    if (text[end - 1] == ' ' &&
+        (text[end - 2] == '.' || text[end - 2] == '!' || text[end - 2] == '?'))
+      return std::string(text.substr(0, end - 1));
+  // One long sentence: the words that fit before "...".
+  std::size_t cut = limit - 3;
+  while (cut > 0 && text[cut] != ' ') --cut;
+  while (cut > 0 && (text[cut - 1] == ' ' || text[cut - 1] == ',')) --cut;
+  if (cut == 0) return shortQuote(text, limit);  // no space to cut at: one long word
+  return std::string(text.substr(0, cut)) + "...";
+}
+
 namespace {
 // "opens after 50% failures", "opening at 25% errors": but not "opens connections", which a pool
 // does.

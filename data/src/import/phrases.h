@@ -56,4 +56,9 @@ std::optional<double> clockTime(std::string_view text);
 // At most `limit` characters of `text` for a report, with an ellipsis when cut (UTF-8 safe).
 std::string shortQuote(std::string_view text, std::size_t limit = 80);
 
+// A document's paragraph as an incident's summary, at most `limit` bytes: its whole sentences
+// that fit, or, when the first is longer, its words that fit and "...": never cut inside a word
+// ("stayed ope...", issue #33).
+std::string summaryOf(std::string_view text, std::size_t limit = 400);
+
 }  // namespace breakerlab::data_detail

@@ -488,7 +488,7 @@ class Reader {
                       heading.find("fix") != std::string::npos;
         continue;
       }
-      if (facts_.summary.empty() && l.text.size() > 40) facts_.summary = shortQuote(l.text, 400);
+      if (facts_.summary.empty() && l.text.size() > 40) facts_.summary = summaryOf(l.text, 400);
       if (remediation) continue;  // what should change, not what ran
       for (const std::string& clause : splitClauses(l.text)) {
         deployed(clause, "", l.line, kPriorityProse);

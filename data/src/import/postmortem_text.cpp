@@ -178,7 +178,7 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
       addEvent({*clockTime(trim(line)), label, line_no});
       continue;
     }
-    if (facts.summary.empty() && t.size() > 60) facts.summary = shortQuote(t, 400);
+    if (facts.summary.empty() && t.size() > 60) facts.summary = summaryOf(t, 400);
     if (facts.title.empty() && t.size() > 10 && t.size() < 200 && i < 12 &&
         t.find("Incident") == std::string::npos)
       facts.title = shortQuote(t, 160);

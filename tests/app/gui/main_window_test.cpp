@@ -17,6 +17,8 @@
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -24,8 +26,11 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QTreeWidget>
 #include <QUndoStack>
 #include <QValueAxis>
+
+#include <map>
 
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_io.h"
@@ -42,11 +47,13 @@
 #include "breakerlab/views/outcome_chart.h"
 #include "breakerlab/views/resource_chart.h"
 #include "breakerlab/views/scenario_panel.h"
+#include "charts/per_second_chart.h"
 #include "import_report_dialog.h"
 #include "main_window.h"
 #include "replay_session.h"
 #include "settings_keys.h"
 #include "settle_window.h"
+#include "shown_pixels.h"
 #include "test_incident.h"
 
 namespace breakerlab::app {
@@ -911,6 +918,240 @@ TEST_F(Workbench, TheChartsShareTheLanesTimeAxisPixelForPixel) {
   EXPECT_EQ(window.chart()->timeRange(), std::make_pair(20.0, 40.0));
   const views::TimeAxisPlace zoomed = window.lanes()->timeAxisPlace();
   EXPECT_EQ(x->categoriesLabels().front(), zoomed.ticks.front().second);
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+QString bundledIncident(const char* name) {
+  return QStringLiteral(BREAKERLAB_RESOURCES "/incidents/") + QLatin1String(name) +
+         QStringLiteral(".yaml");
+}
+
+QWidget* metricsTable(const MainWindow& window) {
+  for (QTreeWidget* tree : window.metrics()->findChildren<QTreeWidget*>())
+    if (tree->columnCount() == 4) return tree->viewport();
+  return nullptr;
+}
+
+void openAndSettle(MainWindow& window, const QString& path) {
+  ASSERT_TRUE(window.openIncident(path));
+  settleWindow(window);
+  test::processEventsFor(200);
+}
+
+// Issue #33, item 1: 14 Aug, resized to 1024x700 and back, then 12 Sep: the metrics are 12 Sep's
+// as a fresh window shows them, on screen too (14 Aug's "Pod ejections 320" and "Peak calls in
+// flight 320" stayed under "Mean call").
+TEST(WorkbenchMetrics, AnotherIncidentShowsItsOwnRowsAsAFreshWindowDoes) {
+  MainWindow window;
+  window.setInteractive(false);
+  window.resize(1920, 1080);
+  window.show();
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  window.resize(1024, 700);
+  test::processEventsFor(200);
+  window.resize(1920, 1080);
+  test::processEventsFor(200);
+  openAndSettle(window, bundledIncident("inc-2026-0912-payment-timeout"));
+  // What is on screen before another window is shown over it.
+  QWidget* table = metricsTable(window);
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(test::shownOnScreen(table) == test::paintedNow(table))
+      << "14 Aug's rows still on screen";
+
+  MainWindow fresh;
+  fresh.setInteractive(false);
+  fresh.resize(1920, 1080);
+  fresh.show();
+  openAndSettle(fresh, bundledIncident("inc-2026-0912-payment-timeout"));
+  EXPECT_EQ(window.metrics()->asText(), fresh.metrics()->asText());
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The chart's plot area is the lanes' time axis, pixel for pixel.
+void expectChartUnderTheLanes(const MainWindow& window, const char* what) {
+  const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
+  const QRectF area = window.chart()->alignedPlotArea();
+  ASSERT_FALSE(area.isNull()) << what << ": the chart is not lined up with the lanes";
+  const QWidget* viewport = window.chart()->view()->viewport();
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(), lanes.global_left)
+      << what;
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
+            lanes.global_right)
+      << what;
+  auto* x = qobject_cast<QCategoryAxis*>(window.chart()->chart()->axes(Qt::Horizontal).value(0));
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->categoriesLabels().size(), lanes.ticks.size()) << what << ": the time axis";
+}
+
+// Every entry of a chart's legend has the room it needs: Qt Charts cuts a label to the room
+// given ("fail…", "cac…", "wor…" at 1920 px, issue #33); and, where the chart is tall enough,
+// the legend stays off the plot.
+void expectWholeLegend(QChart* chart, const char* what, bool off_the_plot) {
+  const QLegend* legend = chart->legend();
+  const QRectF room = legend->geometry();
+  for (double width : views::legendEntryWidths(legend))
+    EXPECT_LE(width, room.width()) << what << ": an entry cut to fit " << room.width() << " px";
+  if (off_the_plot) {
+    EXPECT_FALSE(room.intersects(chart->plotArea()))
+        << what << ": legend " << room.top() << "-" << room.bottom() << ", plot from "
+        << chart->plotArea().top();
+  }
+}
+
+TEST(WorkbenchCharts, LegendsAreWholeAt1920And1024) {
+  MainWindow window;
+  window.setInteractive(false);
+  window.resize(1920, 1080);
+  window.show();
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  window.lanes()->replotNow();
+  test::processEventsFor(100);
+  expectWholeLegend(window.chart()->chart(), "outcomes at 1920", true);
+  expectWholeLegend(window.resources()->view()->chart(), "resources at 1920", true);
+  window.resize(1024, 700);
+  test::processEventsFor(200);
+  window.docks()[2]->raise();  // the charts' tab, behind the metrics at this width
+  test::processEventsFor(100);
+  window.lanes()->replotNow();
+  test::processEventsFor(100);
+  // At 1024x700 a chart is too short for a plot under its legend's row: the plot keeps 20 px.
+  expectWholeLegend(window.chart()->chart(), "outcomes at 1024", false);
+  expectWholeLegend(window.resources()->view()->chart(), "resources at 1024", false);
+}
+
+// After a restart (a saved layout), the first incident opened from the start page has its chart
+// under the lanes, with their time axis (issue #33, item 6: drawn at half width, without its
+// axis, until a resize).
+TEST(WorkbenchCharts, TheFirstIncidentAfterARestartHasItsChartUnderTheLanes) {
+  QSettings().clear();
+  {
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1920, 1080);
+    window.show();
+    openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+    window.close();  // saves the layout
+  }
+  MainWindow window;
+  window.setInteractive(false);
+  window.show();
+  test::processEventsFor(200);
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  expectChartUnderTheLanes(window, "after a restart");
+  window.close();
+  QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// Each dock's place in the window, or nothing when it is hidden or behind another's tab.
+std::map<QString, QRect> dockPlaces(const MainWindow& window) {
+  std::map<QString, QRect> places;
+  for (QDockWidget* dock : window.findChildren<QDockWidget*>())
+    if (dock->isVisible() && !dock->visibleRegion().isEmpty())
+      places[dock->objectName()] = QRect(dock->mapTo(&window, QPoint(0, 0)), dock->size());
+  return places;
+}
+
+void expectSamePlaces(const std::map<QString, QRect>& got, const std::map<QString, QRect>& want,
+                      const char* what) {
+  EXPECT_EQ(got.size(), want.size()) << what;
+  for (const auto& [name, rect] : want) {
+    const auto it = got.find(name);
+    ASSERT_NE(it, got.end()) << what << ": " << name.toStdString() << " is not shown";
+    const QRect& g = it->second;
+    constexpr int kSlack = 24;  // "roughly": a splitter's handle, a rounding
+    EXPECT_NEAR(g.left(), rect.left(), kSlack) << what << " " << name.toStdString();
+    EXPECT_NEAR(g.top(), rect.top(), kSlack) << what << " " << name.toStdString();
+    EXPECT_NEAR(g.width(), rect.width(), kSlack) << what << " " << name.toStdString();
+    EXPECT_NEAR(g.height(), rect.height(), kSlack) << what << " " << name.toStdString();
+  }
+}
+
+// Issue #33, item 7: after 1024x700 and back to 1920x1080 the docks are where a window opened at
+// 1920x1080 has them: with the sensitivity map open, the metrics were squeezed under it.
+TEST(WorkbenchLayout, DocksComeBackAfterANarrowWindow) {
+  for (const bool map : {false, true}) {
+    const char* what = map ? "with the map" : "without the map";
+    QSettings().clear();
+    MainWindow fresh;
+    fresh.setInteractive(false);
+    fresh.resize(1920, 1080);
+    fresh.show();
+    openAndSettle(fresh, bundledIncident("inc-2026-0814-orders"));
+    if (map) fresh.showSensitivity();
+    test::processEventsFor(200);
+    const auto want = dockPlaces(fresh);
+    fresh.hide();
+
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(1920, 1080);
+    window.show();
+    openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+    if (map) window.showSensitivity();
+    test::processEventsFor(200);
+    expectSamePlaces(dockPlaces(window), want, what);
+    window.resize(1024, 700);
+    test::processEventsFor(300);
+    window.resize(1920, 1080);
+    test::processEventsFor(300);
+    expectSamePlaces(dockPlaces(window), want, what);
+  }
+  QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The docs name the File menu's commands as the menu does (issue #33, item 12: the README said
+// File ▸ Import Config where the menu says Load Config).
+TEST_F(Workbench, TheDocsNameTheFileMenusCommandsAsTheMenuDoes) {
+  QMenu* file = window.menuBar()->actions().value(0)->menu();
+  ASSERT_NE(file, nullptr);
+  QStringList commands;
+  for (const QAction* a : file->actions()) {
+    QString text = a->text();
+    text.remove(QLatin1Char('&')).remove(QStringLiteral("…"));
+    if (!text.isEmpty()) commands << text;
+  }
+  const QDir root(QStringLiteral(BREAKERLAB_RESOURCES "/.."));
+  QStringList documents{root.filePath(QStringLiteral("README.md"))};
+  for (const QFileInfo& doc : QDir(root.filePath(QStringLiteral("docs")))
+                                  .entryInfoList({QStringLiteral("*.md")}, QDir::Files))
+    documents << doc.filePath();
+  int named = 0;
+  for (const QString& path : documents) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly)) << path.toStdString();
+    const QString text = QString::fromUtf8(f.readAll()).simplified();
+    for (qsizetype at = text.indexOf(QStringLiteral("File ▸ ")); at >= 0;
+         at = text.indexOf(QStringLiteral("File ▸ "), at + 1)) {
+      const QString named_as = text.mid(at + 7, 40);
+      ++named;
+      EXPECT_TRUE(std::any_of(commands.begin(), commands.end(),
+                              [&named_as](const QString& c) { return named_as.startsWith(c); }))
+          << QFileInfo(path).fileName().toStdString() << ": File ▸ " << named_as.toStdString();
+    }
+  }
+  EXPECT_GT(named, 0);
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -366,6 +368,70 @@ TEST_F(WorkspaceWorkbench, NotesOnARunAreSavedWhenTheEditorLosesFocus) {
   idle(WorkspacePanel::kNoteIdleMs + 300);
   EXPECT_EQ(reader(path)->note({NoteTarget::Kind::incident, *workspace().currentIncident()}),
             "The failover took 42 s.");
+}
+
+// Another incident opened: the notes are that incident's, not the previous incident's run's
+// (issue #33: "Notes on fast probe 500ms" stayed).
+TEST_F(WorkspaceWorkbench, TheNotesFollowTheIncidentOnTheWorkbench) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const auto run = workspace().saveRun(QStringLiteral("fast probe 500ms"));
+  ASSERT_TRUE(run);
+  panel().select({{Kind::run, *run, *workspace().currentIncident()}});
+  auto* title = panel().findChild<QLabel*>(QStringLiteral("workspace-notes-title"));
+  ASSERT_NE(title, nullptr);
+  ASSERT_EQ(title->text(), QStringLiteral("Notes on fast probe 500ms"));
+  ASSERT_TRUE(window->openIncident(
+      QStringLiteral(BREAKERLAB_RESOURCES "/incidents/inc-2026-0814-orders.yaml")));
+  settleWindow(*window);
+  EXPECT_FALSE(title->text().contains(QStringLiteral("fast probe"))) << title->text().toStdString();
+  EXPECT_TRUE(title->text().contains(QStringLiteral("0814"))) << title->text().toStdString();
+}
+
+// A tuning saved as a run (or a named config) is not lost by opening another file: no
+// "not exported" warning (issue #33); tuned again after the save, it would be.
+TEST_F(WorkspaceWorkbench, ATuningSavedAsARunIsNotLostByOpeningAnotherFile) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  Config early = window->session().incident().deployed;
+  early.breaker.early_probe = true;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("early probe"), early, window->session().changes(),
+                                  window->session().scenario()));
+  settleWindow(*window);
+  ASSERT_TRUE(window->tuningWouldBeLost());
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("early probe")));
+  EXPECT_FALSE(window->tuningWouldBeLost());
+  Config later = early;
+  later.breaker.open_interval = 5 * kSecond;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("shorter open"), later,
+                                  window->session().changes(), window->session().scenario()));
+  settleWindow(*window);
+  EXPECT_TRUE(window->tuningWouldBeLost()) << "tuned again after the save";
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("shorter open")));
+  EXPECT_FALSE(window->tuningWouldBeLost());
+}
+
+// The toolbar's B list offers the open incident's named configs and runs (issue #33).
+TEST_F(WorkspaceWorkbench, TheBListOffersTheIncidentsConfigsAndRuns) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  Config early = window->session().incident().deployed;
+  early.breaker.early_probe = true;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("early probe"), early, window->session().changes(),
+                                  window->session().scenario()));
+  settleWindow(*window);
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("fast probe 500ms")));
+  ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("early")));
+  auto* box = window->findChild<QComboBox*>(QStringLiteral("compare-with"));
+  ASSERT_NE(box, nullptr);
+  const int run = box->findText(QStringLiteral("fast probe 500ms"));
+  ASSERT_GE(run, 0) << "the run is offered as B";
+  EXPECT_GE(box->findText(QStringLiteral("config early")), 0);
+  emit box->activated(run);
+  settleWindow(*window);
+  EXPECT_EQ(window->comparison().name(), QStringLiteral("fast probe 500ms"));
+  ASSERT_NE(window->comparison().result(), nullptr);
+  EXPECT_EQ(window->comparison().choice()->config, early);
 }
 
 TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {

@@ -10,6 +10,9 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QVBoxLayout>
 
 #include "breakerlab/core/outcome/fleet.h"
@@ -536,11 +539,45 @@ TEST_F(LanesViewTest, BracketsOffScreenAreHiddenAndLabelsFollowTheVisiblePart) {
 }
 
 TEST_F(LanesViewTest, TheLegendNamesEveryLanesStatesInTheirColours) {
-  const QString legend = view.legendText();
-  EXPECT_TRUE(legend.contains(QStringLiteral("<b>Breaker</b>")));
+  // Without the word joiners that keep a hyphenated name on one line.
+  const QString legend = view.legendText().remove(QStringLiteral("&#8288;"));
+  EXPECT_TRUE(
+      legend.contains(QStringLiteral("<b><span style=\"white-space:nowrap\">Breaker</span></b>")));
   EXPECT_TRUE(legend.contains(palette::kProbing.name())) << "half-open";
   EXPECT_TRUE(legend.contains(QStringLiteral("half-open")));
   EXPECT_TRUE(legend.contains(QStringLiteral("cached")));
+}
+
+// Narrow, the legend breaks between its items only: each line starts with a lane's title or a
+// state's colour, never inside a name ("7 of 8 / pods", "price- / check-v2", issue #33).
+TEST(LanesViewLegend, BreaksBetweenItemsOnly) {
+  const Incident orders = loadIncident(test::resourcePath("incidents/inc-2026-0814-orders.yaml"));
+  LanesView view;
+  view.resize(1000, 600);
+  view.setIncident(orders);
+  const Result deployed = simulate(orders, orders.deployed);
+  view.setResults(deployed, nullptr);
+  QStringList starts;
+  for (const LanesView::LegendLane& lane : view.legend()) starts << lane.title;
+  QTextDocument legend;
+  legend.setHtml(view.legendText());
+  for (const int width : {200, 260, 330, 420}) {
+    legend.setTextWidth(width);
+    legend.size();  // lays it out
+    for (QTextBlock block = legend.begin(); block.isValid(); block = block.next()) {
+      const QTextLayout* layout = block.layout();
+      for (int i = 1; i < layout->lineCount(); ++i) {
+        QString line = block.text().mid(layout->lineAt(i).textStart()).trimmed();
+        line.replace(QChar::Nbsp, QLatin1Char(' ')).remove(QChar(0x2060));
+        const bool at_an_item =
+            line.startsWith(QChar(0x25A0)) ||
+            std::any_of(starts.begin(), starts.end(),
+                        [&line](const QString& title) { return line.startsWith(title); });
+        EXPECT_TRUE(at_an_item) << width << " px: a line starts with \""
+                                << line.left(20).toStdString() << "\"";
+      }
+    }
+  }
 }
 
 TEST_F(LanesViewTest, TheReadoutDoesNotResizeTheLanesWhenItAppears) {

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <QHeaderView>
 #include <QLocale>
 #include <QTreeWidget>
 
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/views/metrics_panel.h"
+#include "shown_pixels.h"
 #include "test_incident.h"
 
 namespace breakerlab::views {
@@ -224,6 +226,82 @@ TEST(MetricsPanel, UndefinedMetricsShowADashAndAbsentResourcesAreHidden) {
   EXPECT_EQ(panel.deltaText("peak_pool_utilization_pct"), "now defined");
   EXPECT_FALSE(panel.isShown("mean_pool_wait_ms")) << "undefined in both runs";
   EXPECT_FALSE(panel.isShown("min_pods_in_rotation"));
+}
+
+}  // namespace
+}  // namespace breakerlab::views
+
+namespace breakerlab::views {
+namespace {
+
+QWidget* metricsTable(const MetricsPanel& panel) {
+  for (QTreeWidget* tree : panel.findChildren<QTreeWidget*>())
+    if (tree->columnCount() == 4) return tree->viewport();
+  return nullptr;
+}
+
+// Another incident's rows (14 Aug, then 12 Sep): a pool instead of workers and health checks,
+// and new numbers under "Mean call". Every row on screen is the new one, not only those above
+// the first row shown or hidden (issue #33: "Pod ejections 320" stayed on screen).
+TEST(MetricsPanel, RowsShownOrHiddenRepaintEveryRowUnderThem) {
+  Result workers_and_pods, pool;
+  workers_and_pods.metrics.checkouts = 100;
+  workers_and_pods.metrics.mean_call_ms = 10;
+  workers_and_pods.metrics.peak_worker_utilization_pct = 100;
+  workers_and_pods.metrics.min_pods_in_rotation = 0;
+  workers_and_pods.metrics.pod_ejections = 320;
+  workers_and_pods.metrics.peak_calls_in_flight = 320;
+  pool.metrics.checkouts = 200;
+  pool.metrics.mean_call_ms = 20;
+  pool.metrics.peak_pool_utilization_pct = 100;
+  pool.metrics.peak_calls_in_flight = 800;
+  MetricsPanel panel;
+  panel.resize(480, 900);
+  panel.show();
+  panel.setResults(workers_and_pods, workers_and_pods, Checks{});
+  test::processEventsFor(100);
+  panel.setResults(pool, pool, Checks{});
+  test::processEventsFor(100);
+  ASSERT_FALSE(panel.isShown("pod_ejections"));
+  QWidget* table = metricsTable(panel);
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(test::shownOnScreen(table) == test::paintedNow(table))
+      << "rows on screen that the table no longer has";
+}
+
+}  // namespace
+}  // namespace breakerlab::views
+
+namespace breakerlab::views {
+namespace {
+
+// A long B name is elided in its column's header, and the metric names keep the room they have
+// with "Deployed" (issue #33: cut to about 12 characters, "Cached while…" twice).
+TEST(MetricsPanel, ALongBaselineNameLeavesTheMetricNamesTheirRoom) {
+  const Incident& incident = test::incident0908();
+  const Result deployed = simulate(incident, incident.deployed);
+  const auto namesRoom = [&](const QString& baseline, QString* header, QString* tip) {
+    MetricsPanel panel;
+    panel.resize(480, 900);  // the metrics dock at 1920 px
+    panel.show();
+    panel.setBaselineName(baseline);
+    panel.setResults(deployed, deployed, Checks{});
+    QCoreApplication::processEvents();
+    QTreeWidget* tree = nullptr;
+    for (QTreeWidget* t : panel.findChildren<QTreeWidget*>())
+      if (t->columnCount() == 4) tree = t;
+    *header = tree->headerItem()->text(2);
+    *tip = tree->headerItem()->toolTip(2);
+    return tree->header()->sectionSize(0);
+  };
+  QString header, tip;
+  const int with_deployed = namesRoom(QStringLiteral("deployed"), &header, &tip);
+  EXPECT_EQ(header, QStringLiteral("Deployed"));
+  const int with_long_b = namesRoom(
+      QStringLiteral("what-if breaker-before-saturation with a long name"), &header, &tip);
+  EXPECT_GE(with_long_b, with_deployed - 40) << "metric names cut";
+  EXPECT_TRUE(header.endsWith(QChar(0x2026))) << header.toStdString();
+  EXPECT_EQ(tip, QStringLiteral("What-if breaker-before-saturation with a long name"));
 }
 
 }  // namespace

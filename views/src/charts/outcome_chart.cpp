@@ -23,7 +23,9 @@ OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
   x_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   y_ = new QValueAxis;
   y_->setTickCount(3);  // the charts are short: more labels would not fit
-  y_->setTitleText(tr("checkouts/s"));
+  // Short: the charts are short, and a longer title is cut to "checko…" (the legend names what
+  // is counted).
+  y_->setTitleText(tr("per s"));
   x_->setLabelFormat(QStringLiteral("%g"));
   y_->setLabelFormat(QStringLiteral("%g"));
   chart_->addAxis(x_, Qt::AlignBottom);

@@ -4,13 +4,17 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QList>
 #include <QPair>
 #include <QPalette>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWidget>
+#include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 #include "breakerlab/views/time_axis_place.h"
@@ -70,12 +74,61 @@ inline void setAxisTop(QValueAxis* axis, double top, bool nice) {
   axis->setTickCount(ticks);
 }
 
+// Where a chart's legend goes, given the plot area and the room for a column left of it: in that
+// column when the widest entry fits and it holds them all, otherwise in rows over the plot area,
+// which gives up their height. Either way every entry is whole: Qt Charts cuts a label to the
+// room it is given ("fail…", "cac…", issue #33), and flows entries into rows or columns.
+struct LegendPlace {
+  QRectF legend;
+  QRectF plot_area;
+  Qt::Alignment alignment = Qt::AlignLeft;  // AlignLeft: a column; AlignTop: rows
+};
+
+inline LegendPlace placeLegend(const QRectF& plot_area, const QRectF& column,
+                               const QList<double>& entry_widths, double entry_height) {
+  double widest = 0;
+  for (double w : entry_widths) widest = std::max(widest, w);
+  const double column_height = entry_height * static_cast<double>(entry_widths.size());
+  if (widest <= column.width() && column_height <= column.height())
+    return {column, plot_area, Qt::AlignLeft};
+  // Rows as wide as the plot area, filled as Qt Charts fills them: an entry that would end past
+  // the right edge starts the next row.
+  int rows = entry_widths.isEmpty() ? 0 : 1;
+  double x = 0;
+  for (double w : entry_widths) {
+    if (x > 0 && x + w > plot_area.width()) {
+      ++rows;
+      x = 0;
+    }
+    x += w;
+  }
+  const double legend_height = entry_height * rows;
+  QRectF area = plot_area;
+  area.setTop(std::min(plot_area.top() + legend_height, plot_area.bottom() - 20));
+  return {QRectF(plot_area.left(), plot_area.top(), plot_area.width(), legend_height), area,
+          Qt::AlignTop};
+}
+
+// The room a legend entry takes: its marker, the gaps Qt Charts leaves around it and its label.
+inline QList<double> legendEntryWidths(const QLegend* legend) {
+  const QFontMetricsF metrics(legend->font());
+  QList<double> widths;
+  for (const QLegendMarker* marker : legend->markers())
+    if (marker->isVisible())
+      widths << std::ceil(metrics.horizontalAdvance(marker->label()) + metrics.height() + 16);
+  return widths;
+}
+inline double legendEntryHeight(const QLegend* legend) {
+  return std::ceil(QFontMetricsF(legend->font()).height() + 8);
+}
+
 // Lines the chart's plot area up with the lanes' time axis, pixel for pixel, with the same ticks
-// and labels. The y axis and the legend go into the margin left of it (the lanes' row titles
-// take the same room). Where the chart is not under the lanes (a floating dock, a margin too
-// narrow for the y axis), the plot area is laid out as Qt Charts would, with the same ticks.
-// `applied` holds what was last set, so that a repaint that changes nothing touches nothing
-// (any change makes Qt Charts lay out and shape every label again).
+// and labels. The y axis goes into the margin left of it (the lanes' row titles take the same
+// room), and the legend beside it or over the plot area (placeLegend). Where the chart is not
+// under the lanes (a floating dock, a margin too narrow for the y axis), the plot area is laid
+// out as Qt Charts would, with the same ticks. `applied` holds what was last set, so that a
+// repaint that changes nothing touches nothing (any change makes Qt Charts lay out and shape
+// every label again); a null `plot_area` lays the chart out again.
 inline void alignTimeAxis(QChart* chart, QChartView* view, QCategoryAxis* x,
                           const TimeAxisPlace& place, TimeAxisPlace& applied,
                           qsizetype& applied_every, QRectF& plot_area) {
@@ -102,22 +155,34 @@ inline void alignTimeAxis(QChart* chart, QChartView* view, QCategoryAxis* x,
   }
   applied = place;
   // Qt Charts does not go back to laying out the plot area itself once it was set: not under
-  // the lanes, the area and the legend are placed here too (legend on the right).
-  constexpr int kLegendRoom = 96;
+  // the lanes, the area and the legend are placed here too.
   const double height = std::max(20, viewport->height() - kTop - kXLabelsRoom);
-  const QRectF area =
+  const QRectF whole =
       aligned ? QRectF(left, kTop, right - left + 1, height)
               : QRectF(kYAxisRoom, kTop,
-                       std::max(40, viewport->width() - kYAxisRoom - kLegendRoom - 8), height);
-  if (area == plot_area) return;
-  plot_area = area;
-  chart->setPlotArea(area);
+                       std::max(40, viewport->width() - kYAxisRoom - kRightAxisRoom), height);
   QLegend* legend = chart->legend();
+  const QRectF column = aligned ? QRectF(2, kTop, left - kYAxisRoom - 4, height) : QRectF();
+  const LegendPlace placed =
+      placeLegend(whole, column, legendEntryWidths(legend), legendEntryHeight(legend));
+  // A legend is never smaller than its margins and one entry: rows over the plot area that come
+  // out taller push it down.
+  const auto below_legend = [&placed, legend] {
+    QRectF area = placed.plot_area;
+    if (placed.alignment == Qt::AlignTop)
+      area.setTop(std::min(area.bottom() - 20, std::max(area.top(), legend->geometry().bottom())));
+    return area;
+  };
+  const QRectF was = legend->geometry();
+  if (legend->alignment() == placed.alignment && was.topLeft() == placed.legend.topLeft() &&
+      was.width() == placed.legend.width() && below_legend() == plot_area)
+    return;
   legend->detachFromChart();
-  legend->setAlignment(Qt::AlignLeft);
-  legend->setGeometry(aligned ? QRectF(2, kTop, left - kYAxisRoom - 4, area.height())
-                              : QRectF(area.right() + 8, kTop, kLegendRoom, area.height()));
+  legend->setAlignment(placed.alignment);
+  legend->setGeometry(placed.legend);
   legend->update();
+  plot_area = below_legend();
+  chart->setPlotArea(plot_area);
 }
 
 }  // namespace breakerlab::views

@@ -58,8 +58,12 @@ ResourceChart::ResourceChart(QWidget* parent) : QWidget(parent) {
   x_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
   y_ = new QValueAxis;
   y_->setTickCount(3);  // the charts are short: more labels would not fit
+  // The pods' own axis, right of the plot area: Qt Charts cuts its labels to "…" in the room the
+  // lanes leave there, so it shows its ticks only and the legend gives its scale
+  // ("pods in rotation (0–8)").
   pods_ = new QValueAxis;
-  pods_->setTitleText(tr("pods"));
+  pods_->setTitleVisible(false);
+  pods_->setLabelsVisible(false);
   for (QValueAxis* axis : {static_cast<QValueAxis*>(x_), y_, pods_})
     axis->setLabelFormat(QStringLiteral("%g"));
   chart_->addAxis(x_, Qt::AlignBottom);
@@ -109,6 +113,7 @@ void ResourceChart::setResult(const Result& result, double start_s) {
   if (shown != shown_) attach(shown);
   setAxisTop(y_, peak * 1.05, true);
   setAxisTop(pods_, most_pods, most_pods > 4);
+  showPodsScale();
   if (seconds > 0 && x_->min() == 0 && x_->max() == 1)
     x_->setRange(start_s, start_s + static_cast<double>(seconds));
 }
@@ -137,6 +142,25 @@ void ResourceChart::attach(unsigned shown) {
   y_->setVisible(shown != 0);
   shown_ = shown;
   applyTheme();  // series added to the chart take the theme's colours
+  // Other entries in the legend: it is placed again.
+  plot_area_ = QRectF();
+  if (!place_.ticks.isEmpty())
+    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+}
+
+void ResourceChart::showPodsScale() {
+  QLineSeries* pods = series_[static_cast<std::size_t>(kPods)];
+  const QList<QLegendMarker*> markers = chart_->legend()->markers(pods);
+  if (markers.isEmpty()) return;
+  const QString label = pods_->isVisible()
+                            ? tr("%1 (0–%2)").arg(pods->name(), QString::number(pods_->max()))
+                            : pods->name();
+  if (markers.front()->label() == label) return;
+  markers.front()->setLabel(label);
+  // A wider entry: the legend is placed again.
+  plot_area_ = QRectF();
+  if (!place_.ticks.isEmpty())
+    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
 }
 
 QStringList ResourceChart::shownNames() const {

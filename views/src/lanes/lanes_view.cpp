@@ -125,7 +125,7 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->setTickLength(0, 0);
   plot_->yAxis->setSubTickLength(0, 0);
   // Room on the right for the resource chart's pods axis, which lines up with this one.
-  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, 36, 0));
+  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, kRightAxisRoom, 0));
   plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
   plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
   lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
@@ -263,11 +263,21 @@ void LanesView::updateLegend() {
   QStringList lanes;
   for (const LegendLane& lane : legend()) {
     QStringList states;
+    // An item (a lane's title, a state with its colour) is never broken over two lines ("7 of 8
+    // / pods", "price- / check-v2", issue #33): lines break between items only. No-wrap keeps
+    // the spaces; a word joiner after each hyphen keeps the hyphens.
+    const auto whole = [](const QString& text) {
+      QString joined = text.toHtmlEscaped();
+      joined.replace(QLatin1Char('-'), QStringLiteral("-&#8288;"));
+      return QStringLiteral("<span style=\"white-space:nowrap\">%1</span>").arg(joined);
+    };
     for (const auto& [name, colour] : lane.states)
-      states << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
-                    .arg(colour.name(), name.toHtmlEscaped());
+      states << whole(QStringLiteral("\u25A0\u00A0") + name)
+                    .replace(QStringLiteral("\u25A0"),
+                             QStringLiteral("<span style=\"color:%1\">&#9632;</span>")
+                                 .arg(colour.name()));
     lanes << QStringLiteral("<b>%1</b>&nbsp; %2")
-                 .arg(lane.title.toHtmlEscaped(), states.join(QStringLiteral("&nbsp; ")));
+                 .arg(whole(lane.title), states.join(QStringLiteral("&nbsp; ")));
   }
   if (legend_->toolTip().isEmpty())
     legend_->setToolTip(

@@ -1,6 +1,7 @@
 #include "breakerlab/views/metrics_panel.h"
 
 #include <QFont>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -104,10 +105,14 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
   // of text shaping per cell); fixed while the cells change, it is measured once afterwards.
   QHeaderView* header = metrics_->header();
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::Fixed);
+  bool rows_shown_changed = false;
   for (const MetricInfo& info : metricRegistry()) {
     QTreeWidgetItem* item = rows_.value(qs(info.name));
     const MetricCells cells = metricCells(info, current.metrics, baseline.metrics);
-    if (item->isHidden() == cells.shown) item->setHidden(!cells.shown);
+    if (item->isHidden() == cells.shown) {
+      item->setHidden(!cells.shown);
+      rows_shown_changed = true;
+    }
     setTextIfChanged(item, 1, cells.value);
     setTextIfChanged(item, 2, cells.baseline);
     setTextIfChanged(item, 3, cells.delta);
@@ -117,6 +122,12 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
                                                  : palette().brush(QPalette::Text));
     directions_[qs(info.name)] = cells.direction;
   }
+  // A row shown or hidden moves the rows under it, which the view lays out later; until then
+  // it repaints only the rows whose text changed before the first such row, and when that paint
+  // comes first it lays the rows out inside it, where its request to repaint them all is lost
+  // (another incident's rows under "Mean call" stayed on screen, issue #33). Laid out now, every
+  // row is repainted.
+  if (rows_shown_changed) metrics_->doItemsLayout();
   for (int c = 1; c < 4; ++c) header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
 
   // The verdict on the goals, over the metrics.
@@ -279,7 +290,14 @@ void MetricsPanel::setBaselineName(const QString& name) {
   // "deployed", or what B is: the baseline column, the verdict and the goals name it.
   if (baseline_name_ == name) return;
   baseline_name_ = name;
-  metrics_->headerItem()->setText(2, name.left(1).toUpper() + name.mid(1));
+  // Its column is as wide as its contents: a long name ("what-if breaker-before-saturation")
+  // would take the metric names' room and cut them ("Cached while…", issue #33). The header
+  // elides it to about a number's width; its tooltip has it whole.
+  const QString title = name.left(1).toUpper() + name.mid(1);
+  const QFontMetrics metrics(metrics_->header()->font());
+  const int room = metrics.horizontalAdvance(QStringLiteral("-88,888.88 ms"));
+  metrics_->headerItem()->setText(2, metrics.elidedText(title, Qt::ElideRight, room));
+  metrics_->headerItem()->setToolTip(2, title);
 }
 
 int MetricsPanel::deltaDirection(const QString& metric) const {

@@ -41,6 +41,9 @@ struct ReportMetric {
 struct ReportInput {
   const Incident* incident = nullptr;         // as opened: its window, what-ifs, calibration
   std::optional<ImportReport> import_report;  // set when the incident was imported
+  // The name of the file the user opened (an incident, a postmortem, a log). An incident saved
+  // from a postmortem keeps that document's name as its source: the report names both.
+  std::string opened_file;
   ExportTarget target = ExportTarget::breakerlab_yaml;
   std::vector<ReportConfig> configs;  // the deployed config first; at least one
   std::vector<ReportMetric> metrics;

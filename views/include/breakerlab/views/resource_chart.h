@@ -55,6 +55,8 @@ class ResourceChart : public QWidget {
   static constexpr int kSeries = 5;
   void applyTheme();
   void attach(unsigned shown);
+  // The pods axis's range, in the pods' legend entry (the axis has no room for labels).
+  void showPodsScale();
   QChart* chart_ = nullptr;
   QChartView* view_ = nullptr;
   std::array<QLineSeries*, kSeries> series_{};

@@ -7,6 +7,10 @@
 
 namespace breakerlab::views {
 
+// The room right of the lanes' time axis, kept for the resource chart's pods axis (its labels),
+// which lines up with it.
+inline constexpr int kRightAxisRoom = 36;
+
 struct TimeAxisPlace {
   int global_left = 0, global_right = 0;
   QList<QPair<double, QString>> ticks;
