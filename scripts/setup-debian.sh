@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config clang-format ccache time
+  build-essential cmake ninja-build pkg-config clang-format ccache time python3
   clang libclang-rt-14-dev llvm-14
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libqt6sql6-sqlite qt6-qpa-plugins
   libqcustomplot-dev libqcustomplot2.1-qt6

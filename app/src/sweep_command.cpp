@@ -102,7 +102,7 @@ void layBases(const SweepArguments& a, SearchSetup& setup) {
 }
 
 // A sweep's arguments as its parts record them (the incidents with their content), and back.
-nlohmann::ordered_json searchJson(const SweepArguments& a, const SearchSetup& setup) {
+nlohmann::ordered_json sweepSearchJson(const SweepArguments& a, const SearchSetup& setup) {
   nlohmann::ordered_json search = searchRecord(a.search, setup);
   search["points"] = a.points;
   search["metrics"] = a.metrics;
@@ -111,7 +111,7 @@ nlohmann::ordered_json searchJson(const SweepArguments& a, const SearchSetup& se
   return search;
 }
 
-SweepArguments argumentsOf(const nlohmann::json& search, const std::string& file) {
+SweepArguments sweepArgumentsOf(const nlohmann::json& search, const std::string& file) {
   SweepArguments a;
   try {
     a.search = searchArgumentsOf(search, file);
@@ -251,7 +251,7 @@ int runSweep(const SweepArguments& a, std::ostream& out) {
     return kExitInterrupted;
   }
   if (!a.partial.empty()) {
-    const SweepPartial partial{searchJson(a, plan.setup).dump(), options.shard, options.shards,
+    const SweepPartial partial{sweepSearchJson(a, plan.setup).dump(), options.shard, options.shards,
                                result};
     writeOutputFile(a.partial, sweepPartialToJson(partial));
     std::cerr << "sweep: shard " << options.shard << "/" << options.shards << ": "
@@ -280,7 +280,7 @@ int runSweepMerge(const MergeArguments& arguments, std::ostream& out) {
   checkEveryShardOnce(parts, arguments.parts);
   const nlohmann::json search = nlohmann::json::parse(parts.front().search);
   SweepPlan plan;
-  const SweepArguments recorded = argumentsOf(search, arguments.parts.front());
+  const SweepArguments recorded = sweepArgumentsOf(search, arguments.parts.front());
   checkedInPart(arguments.parts.front(), [&] { openSweep(recorded, plan); });
   checkIncidentsUnchanged(search["incidents"], plan.setup);
   const std::size_t goals = goalCount(plan.setup);

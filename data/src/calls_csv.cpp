@@ -22,7 +22,7 @@ struct Field {
   int column = 1;  // 1-based, of the first non-blank character
 };
 
-std::string_view trim(std::string_view s, int* leading = nullptr) {
+std::string_view trimCallsField(std::string_view s, int* leading = nullptr) {
   std::size_t b = 0;
   while (b < s.size() && (s[b] == ' ' || s[b] == '\t')) ++b;
   std::size_t e = s.size();
@@ -40,7 +40,7 @@ std::size_t splitFields(std::string_view line, Field (&fields)[5]) {
     const std::string_view raw = line.substr(
         start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     int leading = 0;
-    const std::string_view text = trim(raw, &leading);
+    const std::string_view text = trimCallsField(raw, &leading);
     if (count < 5) fields[count] = {text, static_cast<int>(start) + leading + 1};
     ++count;
     if (comma == std::string_view::npos) break;
@@ -75,7 +75,7 @@ bool CallLogParser::parseLine(std::string_view line, LoggedCall& call) {
   requireUtf8(line, file_, line_number_);
   // A UTF-8 byte-order mark (Excel's "CSV UTF-8") before the header or the first call.
   if (line_number_ == 1) line = data_detail::skipUtf8Bom(line);
-  const std::string_view content = trim(line);
+  const std::string_view content = trimCallsField(line);
   if (content.empty() || content.front() == '#') return false;
   const auto error = [&](int column, const std::string& message) {
     return LoadError(file_, line_number_, column, message);

@@ -16,7 +16,7 @@ namespace breakerlab {
 namespace data_detail {
 namespace {
 
-YAML::Node flowMap() {
+YAML::Node incidentFlowMap() {
   YAML::Node n(YAML::NodeType::Map);
   n.SetStyle(YAML::EmitterStyle::Flow);
   return n;
@@ -42,7 +42,7 @@ std::string share(double x) {
 }
 
 YAML::Node latencyNode(const LatencyModel& l) {
-  YAML::Node n = flowMap();
+  YAML::Node n = incidentFlowMap();
   switch (l.kind) {
     case LatencyModel::Kind::fixed:
       n["fixed"] = formatDuration(l.p50);
@@ -59,7 +59,7 @@ YAML::Node latencyNode(const LatencyModel& l) {
 }
 
 YAML::Node mixNode(const OutcomeMix& m) {
-  YAML::Node n = flowMap();
+  YAML::Node n = incidentFlowMap();
   if (m.timeout != 0) n["timeout"] = share(m.timeout);
   if (m.refused != 0) n["refused"] = share(m.refused);
   if (m.server_error != 0) n["server_error"] = share(m.server_error);
@@ -82,7 +82,7 @@ YAML::Node trafficNode(const Traffic& t, bool times_from_log) {
   } else {
     YAML::Node rate(YAML::NodeType::Sequence);
     for (const RatePiece& p : t.rate) {
-      YAML::Node piece = flowMap();
+      YAML::Node piece = incidentFlowMap();
       piece["from"] = timePoint(p.from);
       piece["to"] = timePoint(p.to);
       piece["rps"] = formatNumber(p.rps_from);
@@ -91,7 +91,7 @@ YAML::Node trafficNode(const Traffic& t, bool times_from_log) {
     }
     n["rate"] = rate;
   }
-  YAML::Node keys = flowMap();
+  YAML::Node keys = incidentFlowMap();
   keys["count"] = std::to_string(t.keys.count);
   keys["zipf"] = formatNumber(t.keys.zipf);
   n["keys"] = keys;
@@ -103,7 +103,7 @@ YAML::Node dependencyNode(const Dependency& d) {
   YAML::Node n(YAML::NodeType::Map);
   n["name"] = d.name;
   if (d.calls != nullptr) {
-    YAML::Node calls = flowMap();
+    YAML::Node calls = incidentFlowMap();
     calls["file"] = d.calls_source.file;
     calls["format"] = d.calls_source.format;
     if (!d.calls_source.mapping.empty()) calls["map"] = d.calls_source.mapping;
@@ -112,7 +112,7 @@ YAML::Node dependencyNode(const Dependency& d) {
   const DependencyCapacity defaults;
   if (d.capacity.concurrency != defaults.concurrency ||
       d.capacity.discipline != defaults.discipline) {
-    YAML::Node c = flowMap();
+    YAML::Node c = incidentFlowMap();
     c["concurrency"] = std::to_string(d.capacity.concurrency);
     static constexpr const char* kDiscipline[] = {"queue", "share", "load"};
     c["discipline"] = std::string(kDiscipline[static_cast<int>(d.capacity.discipline)]);
@@ -144,7 +144,7 @@ YAML::Node dependencyNode(const Dependency& d) {
       if (mix_ramps) {
         // ramp_to.outcomes starts from the start mix: every class is written so that a class
         // falling to 0 is said.
-        YAML::Node end = flowMap();
+        YAML::Node end = incidentFlowMap();
         end["timeout"] = share(s.mix_end.timeout);
         end["refused"] = share(s.mix_end.refused);
         end["server_error"] = share(s.mix_end.server_error);
@@ -158,7 +158,7 @@ YAML::Node dependencyNode(const Dependency& d) {
   n["segments"] = segments;
   YAML::Node health(YAML::NodeType::Sequence);
   for (const HealthSpan& h : d.health) {
-    YAML::Node span = flowMap();
+    YAML::Node span = incidentFlowMap();
     span["from"] = timePoint(h.from);
     span["to"] = timePoint(h.to);
     span["state"] = std::string(h.health == Health::green ? "green" : "red");
@@ -171,7 +171,7 @@ YAML::Node dependencyNode(const Dependency& d) {
 YAML::Node laneNode(const Lane& lane) {
   YAML::Node list(YAML::NodeType::Sequence);
   for (const LaneInterval& i : lane.intervals) {
-    YAML::Node item = flowMap();
+    YAML::Node item = incidentFlowMap();
     item["state"] = i.state;
     if (!i.label.empty()) item["label"] = i.label;
     item["from"] = timePoint(i.from);
@@ -197,7 +197,7 @@ YAML::Node recordedNode(const Recorded& r) {
   if (!r.events.empty()) {
     YAML::Node events(YAML::NodeType::Sequence);
     for (const RecordedEvent& e : r.events) {
-      YAML::Node item = flowMap();
+      YAML::Node item = incidentFlowMap();
       item["at"] = timePoint(e.at);
       item["label"] = e.label;
       if (!e.lane.empty()) item["lane"] = e.lane;
@@ -208,7 +208,7 @@ YAML::Node recordedNode(const Recorded& r) {
   if (!r.brackets.empty()) {
     YAML::Node brackets(YAML::NodeType::Sequence);
     for (const Bracket& b : r.brackets) {
-      YAML::Node item = flowMap();
+      YAML::Node item = incidentFlowMap();
       item["from"] = timePoint(b.from);
       item["to"] = timePoint(b.to);
       item["label"] = b.label;
@@ -221,7 +221,7 @@ YAML::Node recordedNode(const Recorded& r) {
 
 YAML::Node expectationNode(const Expectation& e) {
   if (e.kind == Expectation::Kind::lane) {
-    YAML::Node n = flowMap();
+    YAML::Node n = incidentFlowMap();
     n["lane"] = e.lane;
     n["matches"] = "recorded";
     n["within"] = formatDuration(e.within);
@@ -283,9 +283,9 @@ std::string editText(const ConfigEdit& e) {
 YAML::Node changesNode(const std::vector<TimedChange>& changes) {
   YAML::Node list(YAML::NodeType::Sequence);
   for (const TimedChange& c : changes) {
-    YAML::Node item = flowMap();
+    YAML::Node item = incidentFlowMap();
     item["at"] = timePoint(c.at);
-    YAML::Node set = flowMap();
+    YAML::Node set = incidentFlowMap();
     for (const ConfigEdit& e : c.edits) set[std::string(timedKeyInfo(e.key).name)] = editText(e);
     item["set"] = set;
     if (!c.label.empty()) item["label"] = c.label;
@@ -321,7 +321,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
   if (!inc.summary.empty()) root["summary"] = inc.summary;
   if (!inc.source.empty()) root["source"] = inc.source;
   if (inc.clock_start) root["start"] = formatUtcTimestamp(*inc.clock_start);
-  YAML::Node window = flowMap();
+  YAML::Node window = incidentFlowMap();
   window["from"] = timePoint(inc.start);
   window["to"] = timePoint(inc.end);
   root["window"] = window;
@@ -333,7 +333,7 @@ std::string incidentToYaml(const Incident& inc, const std::vector<std::string>& 
   if (lane.bucket != lane_defaults.bucket || lane.slow_latency != lane_defaults.slow_latency ||
       lane.slow_share != lane_defaults.slow_share ||
       lane.failed_share != lane_defaults.failed_share) {
-    YAML::Node n = flowMap();
+    YAML::Node n = incidentFlowMap();
     n["bucket"] = formatDuration(lane.bucket);
     n["slow_latency"] = formatDuration(lane.slow_latency);
     n["slow_share"] = share(lane.slow_share);

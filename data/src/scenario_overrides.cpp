@@ -7,7 +7,7 @@ namespace breakerlab {
 namespace {
 constexpr std::string_view kPrefix = "scenario.";
 
-std::string keyList() {
+std::string scenarioKeyList() {
   std::string out;
   for (const ScenarioKeyInfo& k : scenarioKeys()) {
     if (!out.empty()) out += ", ";
@@ -30,8 +30,9 @@ void applyScenarioAssignment(Scenario& scenario, const std::string& assignment) 
   const std::string value = assignment.substr(eq + 1);
   const ScenarioKeyInfo* info = findScenarioKey(key);
   if (info == nullptr)
-    throw LoadError(where, 0, 0,
-                    "unknown scenario key '" + clipText(key) + "', expected one of " + keyList());
+    throw LoadError(
+        where, 0, 0,
+        "unknown scenario key '" + clipText(key) + "', expected one of " + scenarioKeyList());
   if (info->duration) {
     std::string expected;
     const auto d = parseDuration(value, &expected);

@@ -12,11 +12,11 @@
 namespace breakerlab {
 
 namespace {
-struct Unit {
+struct ValueUnit {
   std::string_view name;
   Micros micros;
 };
-constexpr std::array<Unit, 4> kUnits = {{
+constexpr std::array<ValueUnit, 4> kValueUnits = {{
     {"us", 1},
     {"ms", kMillisecond},
     {"s", kSecond},
@@ -40,8 +40,8 @@ void setExpected(std::string* expected, std::string text) {
 std::optional<Micros> parseWithUnit(std::string_view text, bool allow_negative,
                                     std::string* expected, const char* what) {
   const auto [number_text, unit_text] = splitUnit(text);
-  const Unit* unit = nullptr;
-  for (const auto& u : kUnits)
+  const ValueUnit* unit = nullptr;
+  for (const auto& u : kValueUnits)
     if (u.name == unit_text) unit = &u;
   const auto number = parseNumber(number_text);
   if (unit == nullptr || !number) {

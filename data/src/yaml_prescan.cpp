@@ -9,7 +9,7 @@ namespace breakerlab::data_detail {
 
 namespace {
 
-bool isSpace(char c) {
+bool isPrescanSpace(char c) {
   return c == ' ' || c == '\t';
 }
 bool isBreak(char c) {
@@ -53,7 +53,7 @@ class Prescan {
           continue;
         }
         p += 3;
-        while (p < t_.size() && isSpace(t_[p])) ++p;
+        while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
       } else if (indent == 0 && t_[p] == '%') {
         nextLine();
         continue;
@@ -71,16 +71,16 @@ class Prescan {
   };
 
   bool onlySpacesToEol(std::size_t p) const {
-    while (p < t_.size() && isSpace(t_[p])) ++p;
+    while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
     return p >= t_.size() || isBreak(t_[p]);
   }
   bool startsMarker(std::size_t p, std::string_view marker) const {
     return t_.substr(p, 3) == marker &&
-           (p + 3 >= t_.size() || isSpace(t_[p + 3]) || isBreak(t_[p + 3]));
+           (p + 3 >= t_.size() || isPrescanSpace(t_[p + 3]) || isBreak(t_[p + 3]));
   }
   // An indicator (-, ?, :) counts only when a space or the line's end follows it.
   bool indicatorAt(std::size_t p) const {
-    return p + 1 >= t_.size() || isSpace(t_[p + 1]) || isBreak(t_[p + 1]);
+    return p + 1 >= t_.size() || isPrescanSpace(t_[p + 1]) || isBreak(t_[p + 1]);
   }
   bool atEol(std::size_t p) const { return p >= t_.size() || isBreak(t_[p]); }
   int columnOf(std::size_t p) const { return static_cast<int>(p - line_start_); }
@@ -143,13 +143,13 @@ class Prescan {
         enterBlock(column, c == '-' ? 's' : 'm', p);
         entry = column;
         ++p;
-        while (p < t_.size() && isSpace(t_[p])) ++p;
+        while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
         continue;
       }
       if (c == '*') aliases_ = true;
       if (c == '&' || c == '!') {  // an anchor or a tag before the node
-        while (p < t_.size() && !isSpace(t_[p]) && !isBreak(t_[p])) ++p;
-        while (p < t_.size() && isSpace(t_[p])) ++p;
+        while (p < t_.size() && !isPrescanSpace(t_[p]) && !isBreak(t_[p])) ++p;
+        while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
         continue;
       }
       if (c == '#') return toEol(p);
@@ -158,24 +158,24 @@ class Prescan {
         const std::size_t line = line_start_;
         p = skipQuoted(p, entry);
         const bool same_line = line == line_start_;
-        while (p < t_.size() && isSpace(t_[p])) ++p;
+        while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
         if (same_line && p < t_.size() && t_[p] == ':' && indicatorAt(p)) {
           enterBlock(column, 'm', p);
           entry = column;
           ++p;
-          while (p < t_.size() && isSpace(t_[p])) ++p;
+          while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
           continue;
         }
         return toEol(p);
       }
       if (c == '[' || c == '{') {
         p = skipFlow(p);
-        while (p < t_.size() && isSpace(t_[p])) ++p;
+        while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
         if (p < t_.size() && t_[p] == ':' && indicatorAt(p)) {
           enterBlock(column, 'm', p);
           entry = column;
           ++p;
-          while (p < t_.size() && isSpace(t_[p])) ++p;
+          while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
           continue;
         }
         return toEol(p);
@@ -189,13 +189,13 @@ class Prescan {
       std::size_t k = p;
       for (; !atEol(k); ++k) {
         if (t_[k] == ':' && indicatorAt(k)) break;
-        if (t_[k] == '#' && k > p && isSpace(t_[k - 1])) break;
+        if (t_[k] == '#' && k > p && isPrescanSpace(t_[k - 1])) break;
       }
       if (!atEol(k) && t_[k] == ':') {
         enterBlock(column, 'm', p);
         entry = column;
         p = k + 1;
-        while (p < t_.size() && isSpace(t_[p])) ++p;
+        while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
         continue;
       }
       continuation_parent_ = entry;
@@ -206,8 +206,8 @@ class Prescan {
   bool blockScalarHeader(std::size_t p) const {
     while (p < t_.size() && (t_[p] == '-' || t_[p] == '+' || (t_[p] >= '0' && t_[p] <= '9'))) ++p;
     if (atEol(p)) return true;
-    if (!isSpace(t_[p])) return false;
-    while (p < t_.size() && isSpace(t_[p])) ++p;
+    if (!isPrescanSpace(t_[p])) return false;
+    while (p < t_.size() && isPrescanSpace(t_[p])) ++p;
     return atEol(p) || t_[p] == '#';
   }
 
@@ -216,7 +216,8 @@ class Prescan {
     if (t_[p] == '-' && indicatorAt(p)) return true;
     for (std::size_t k = p; !atEol(k); ++k) {
       if (t_[k] == ':' && indicatorAt(k)) return k > p;
-      if (isSpace(t_[k]) || t_[k] == '"' || t_[k] == '\'' || isFlowIndicator(t_[k])) return false;
+      if (isPrescanSpace(t_[k]) || t_[k] == '"' || t_[k] == '\'' || isFlowIndicator(t_[k]))
+        return false;
     }
     return false;
   }
@@ -275,7 +276,7 @@ class Prescan {
         ++k;
         continue;
       }
-      if (isSpace(c) || c == '\r') {
+      if (isPrescanSpace(c) || c == '\r') {
         ++k;
         continue;
       }
@@ -299,14 +300,14 @@ class Prescan {
           ++k;
           continue;
         case '#':
-          if (k == line_start_ || isSpace(t_[k - 1])) {
+          if (k == line_start_ || isPrescanSpace(t_[k - 1])) {
             while (k < t_.size() && t_[k] != '\n') ++k;
             continue;
           }
           break;
         case ':':
         case '?':
-          if (k + 1 >= t_.size() || isSpace(t_[k + 1]) || isBreak(t_[k + 1]) ||
+          if (k + 1 >= t_.size() || isPrescanSpace(t_[k + 1]) || isBreak(t_[k + 1]) ||
               isFlowIndicator(t_[k + 1]) || (c == ':' && !expect_node)) {
             expect_node = true;
             ++k;
@@ -319,7 +320,8 @@ class Prescan {
         case '&':
         case '!':
           if (expect_node) {
-            while (k < t_.size() && !isSpace(t_[k]) && !isBreak(t_[k]) && !isFlowIndicator(t_[k]))
+            while (k < t_.size() && !isPrescanSpace(t_[k]) && !isBreak(t_[k]) &&
+                   !isFlowIndicator(t_[k]))
               ++k;
             continue;
           }
@@ -342,10 +344,10 @@ class Prescan {
         const char x = t_[k];
         if (x == '\n') line_start_ = k + 1;
         if (isFlowIndicator(x)) break;
-        if (x == ':' && (k + 1 >= t_.size() || isSpace(t_[k + 1]) || isBreak(t_[k + 1]) ||
+        if (x == ':' && (k + 1 >= t_.size() || isPrescanSpace(t_[k + 1]) || isBreak(t_[k + 1]) ||
                          isFlowIndicator(t_[k + 1])))
           break;
-        if (x == '#' && isSpace(t_[k - 1])) break;
+        if (x == '#' && isPrescanSpace(t_[k - 1])) break;
       }
       expect_node = false;
     }

@@ -9,14 +9,14 @@ namespace {
 
 using test::positionOf;
 
-constexpr const char* kHeader = "format: breakerlab-config/1\n";
+constexpr const char* kConfigHeader = "format: breakerlab-config/1\n";
 
 TEST(ConfigFile, AllKeysOptionalDefaultsAreConfigDefaults) {
-  EXPECT_EQ(parseConfig(kHeader, "c.yaml"), Config{});
+  EXPECT_EQ(parseConfig(kConfigHeader, "c.yaml"), Config{});
 }
 
 TEST(ConfigFile, ReadsEveryKey) {
-  const std::string text = std::string(kHeader) + R"(
+  const std::string text = std::string(kConfigHeader) + R"(
 breaker:
   enabled: false
   window: {type: time, size: 30}
@@ -75,7 +75,8 @@ TEST(ConfigFile, AnotherKindOfFileFailsOnItsFormat) {
 }
 
 TEST(ConfigFile, UnknownKeyListsTheAllowedOnes) {
-  const std::string text = std::string(kHeader) + "breaker:\n  window: {type: count, sise: 3}\n";
+  const std::string text =
+      std::string(kConfigHeader) + "breaker:\n  window: {type: count, sise: 3}\n";
   const auto e = test::loadErrorOf([&] { parseConfig(text, "c.yaml"); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->line(), positionOf(text, "sise").line);
@@ -86,14 +87,14 @@ TEST(ConfigFile, UnknownKeyListsTheAllowedOnes) {
 }
 
 TEST(ConfigFile, UnknownTopLevelKey) {
-  const std::string text = std::string(kHeader) + "bulkhead: {max_concurrent: 20}\n";
+  const std::string text = std::string(kConfigHeader) + "bulkhead: {max_concurrent: 20}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "bulkhead"),
                        "unknown key 'bulkhead' at the top level, expected one of format, breaker, "
                        "timeout, retry, fallback, pool, workers, load_balancer, pricing");
 }
 
 TEST(ConfigFile, BadEnumNamesTheChoices) {
-  const std::string text = std::string(kHeader) + "breaker:\n  window: {type: sliding}\n";
+  const std::string text = std::string(kConfigHeader) + "breaker:\n  window: {type: sliding}\n";
   const auto e = test::loadErrorOf([&] { parseConfig(text, "inc.yaml"); });
   ASSERT_TRUE(e);
   EXPECT_STREQ(e->what(),
@@ -102,62 +103,63 @@ TEST(ConfigFile, BadEnumNamesTheChoices) {
 }
 
 TEST(ConfigFile, BadDurationUnit) {
-  const std::string text = std::string(kHeader) + "timeout:\n  attempt: 800millis\n";
+  const std::string text = std::string(kConfigHeader) + "timeout:\n  attempt: 800millis\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "800millis"),
                        "timeout.attempt: expected a duration with one of the units us, ms, s, m "
                        "(not 'millis'), got \"800millis\"");
-  const std::string bare = std::string(kHeader) + "timeout: {attempt: 800}\n";
+  const std::string bare = std::string(kConfigHeader) + "timeout: {attempt: 800}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(bare, "c.yaml"), positionOf(bare, "800}"),
                        "timeout.attempt: expected a duration with a unit");
 }
 
 TEST(ConfigFile, PercentagesNeedTheSign) {
-  const std::string text = std::string(kHeader) + "breaker:\n  failure_rate: 50\n";
+  const std::string text = std::string(kConfigHeader) + "breaker:\n  failure_rate: 50\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "50\n"),
                        "breaker.failure_rate: expected a percentage such as 50% (with the % sign), "
                        "got \"50\"");
 }
 
 TEST(ConfigFile, WrongTypesAreErrors) {
-  const std::string list = std::string(kHeader) + "breaker: [1, 2]\n";
+  const std::string list = std::string(kConfigHeader) + "breaker: [1, 2]\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(list, "c.yaml"), positionOf(list, "[1"),
                        "breaker: expected a map, got a list");
-  const std::string boolean = std::string(kHeader) + "breaker: {enabled: yes}\n";
+  const std::string boolean = std::string(kConfigHeader) + "breaker: {enabled: yes}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(boolean, "c.yaml"), positionOf(boolean, "yes"),
                        "breaker.enabled: expected true or false, got \"yes\"");
-  const std::string count = std::string(kHeader) + "breaker: {min_calls: 2.5}\n";
+  const std::string count = std::string(kConfigHeader) + "breaker: {min_calls: 2.5}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(count, "c.yaml"), positionOf(count, "2.5"),
                        "breaker.min_calls: expected a whole number");
-  const std::string failures = std::string(kHeader) + "breaker: {failures: timeout}\n";
+  const std::string failures = std::string(kConfigHeader) + "breaker: {failures: timeout}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(failures, "c.yaml"), positionOf(failures, "timeout}"),
                        "breaker.failures: expected a list");
-  const std::string klass = std::string(kHeader) + "breaker: {failures: [timeout, success]}\n";
+  const std::string klass =
+      std::string(kConfigHeader) + "breaker: {failures: [timeout, success]}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(klass, "c.yaml"), positionOf(klass, "success"),
                        "breaker.failures[1]: expected one of timeout, refused, server_error, "
                        "client_error, pool_exhausted, got \"success\"");
-  const std::string null = std::string(kHeader) + "timeout:\n";
+  const std::string null = std::string(kConfigHeader) + "timeout:\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(null, "c.yaml"), (test::TextPosition{2, 1}),
                        "timeout: expected a map");
 }
 
 TEST(ConfigFile, RepeatedKeysAreErrors) {
-  const std::string text = std::string(kHeader) + "timeout: {attempt: 1s, attempt: 2s}\n";
+  const std::string text = std::string(kConfigHeader) + "timeout: {attempt: 1s, attempt: 2s}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), positionOf(text, "attempt", 1),
                        "timeout: key 'attempt' appears twice");
 }
 
 TEST(ConfigFile, ValidationProblemsPointAtTheConfig) {
-  const std::string text = std::string(kHeader) + "breaker: {failure_rate: 0%}\n";
+  const std::string text = std::string(kConfigHeader) + "breaker: {failure_rate: 0%}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(text, "c.yaml"), (test::TextPosition{1, 1}),
                        "breaker.failure_rate must be in (0%, 100%]");
   const std::string probe =
-      std::string(kHeader) + "breaker:\n  open: {early_probe: {enabled: true, poll: 0s}}\n";
+      std::string(kConfigHeader) + "breaker:\n  open: {early_probe: {enabled: true, poll: 0s}}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(probe, "c.yaml"), (test::TextPosition{1, 1}),
                        "early_probe.poll must be positive");
 }
 
 TEST(ConfigFile, YamlSyntaxErrorsHavePositions) {
-  const std::string text = std::string(kHeader) + "breaker:\n  window: {type: count\n";
+  const std::string text = std::string(kConfigHeader) + "breaker:\n  window: {type: count\n";
   const auto e = test::loadErrorOf([&] { parseConfig(text, "c.yaml"); });
   ASSERT_TRUE(e);
   EXPECT_EQ(e->file(), "c.yaml");
@@ -165,7 +167,8 @@ TEST(ConfigFile, YamlSyntaxErrorsHavePositions) {
   EXPECT_GT(e->column(), 0);
   EXPECT_NE(e->message().find("YAML syntax error"), std::string::npos) << e->what();
 
-  const std::string bad_indent = std::string(kHeader) + "breaker:\n  enabled: true\n   x: 1\n";
+  const std::string bad_indent =
+      std::string(kConfigHeader) + "breaker:\n  enabled: true\n   x: 1\n";
   const auto e2 = test::loadErrorOf([&] { parseConfig(bad_indent, "c.yaml"); });
   ASSERT_TRUE(e2);
   EXPECT_EQ(e2->line(), 4) << e2->what();
@@ -174,7 +177,7 @@ TEST(ConfigFile, YamlSyntaxErrorsHavePositions) {
 
 TEST(ConfigFile, EmptyAndMultiDocumentFiles) {
   EXPECT_LOAD_ERROR_AT(parseConfig("", "c.yaml"), (test::TextPosition{0, 0}), "empty");
-  const std::string two = std::string(kHeader) + "---\nformat: breakerlab-config/1\n";
+  const std::string two = std::string(kConfigHeader) + "---\nformat: breakerlab-config/1\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(two, "c.yaml"), (test::TextPosition{2, 1}), "more than one");
   EXPECT_LOAD_ERROR_AT(parseConfig("just a string", "c.yaml"), (test::TextPosition{1, 1}),
                        "document: expected a map");
@@ -346,7 +349,7 @@ pricing: {mode: cache_first, refresh_after: 15s}
   EXPECT_EQ(c.pricing.refresh_after, 15 * kSecond);
   // Written and read back equal, and the sections absent from a file keep their defaults.
   EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
-  const Config partial = parseConfig(std::string(kHeader) + "pool: {size: 4}\n", "p.yaml");
+  const Config partial = parseConfig(std::string(kConfigHeader) + "pool: {size: 4}\n", "p.yaml");
   EXPECT_EQ(partial.pool.size, 4u);
   EXPECT_EQ(partial.pool.max_wait, 0);
   EXPECT_EQ(partial.workers, WorkerConfig{});
@@ -355,53 +358,54 @@ pricing: {mode: cache_first, refresh_after: 15s}
 }
 
 TEST(ConfigResources, BadValuesPointAtTheValue) {
-  const std::string size = std::string(kHeader) + "pool:\n  size: -1\n";
+  const std::string size = std::string(kConfigHeader) + "pool:\n  size: -1\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(size, "c.yaml"), positionOf(size, "-1"),
                        "pool.size: expected a whole number from 0 to 4294967295, got \"-1\"");
-  const std::string wait = std::string(kHeader) + "pool: {size: 20, max_wait: 500}\n";
+  const std::string wait = std::string(kConfigHeader) + "pool: {size: 20, max_wait: 500}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(wait, "c.yaml"), positionOf(wait, "500}"),
                        "pool.max_wait: expected a duration with a unit");
-  const std::string queue = std::string(kHeader) + "workers: {per_pod: 10, queue: 2.5}\n";
+  const std::string queue = std::string(kConfigHeader) + "workers: {per_pod: 10, queue: 2.5}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(queue, "c.yaml"), positionOf(queue, "2.5"),
                        "workers.queue: expected a whole number");
-  const std::string pods = std::string(kHeader) + "load_balancer: {pods: 0}\n";
+  const std::string pods = std::string(kConfigHeader) + "load_balancer: {pods: 0}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(pods, "c.yaml"), positionOf(pods, "0}"),
                        "load_balancer.pods: expected a whole number from 1 to 4294967295");
   const std::string pool =
-      std::string(kHeader) + "load_balancer:\n  health_check: {enabled: true, pool: both}\n";
+      std::string(kConfigHeader) + "load_balancer:\n  health_check: {enabled: true, pool: both}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(pool, "c.yaml"), positionOf(pool, "both"),
                        "load_balancer.health_check.pool: expected one of shared, separate, got "
                        "\"both\"");
-  const std::string check = std::string(kHeader) + "load_balancer:\n  health_check: {every: 5s}\n";
+  const std::string check =
+      std::string(kConfigHeader) + "load_balancer:\n  health_check: {every: 5s}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(check, "c.yaml"), positionOf(check, "every"),
                        "unknown key 'every' under load_balancer.health_check, expected one of "
                        "enabled, pool, interval, unhealthy_after, healthy_after");
-  const std::string pricing = std::string(kHeader) + "pricing:\n  mode: lazy\n";
+  const std::string pricing = std::string(kConfigHeader) + "pricing:\n  mode: lazy\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(pricing, "c.yaml"), positionOf(pricing, "lazy"),
                        "pricing.mode: expected one of sync, cache_first, got \"lazy\"");
-  const std::string mode = std::string(kHeader) + "retry: {max_attempts: 2, mode: async}\n";
+  const std::string mode = std::string(kConfigHeader) + "retry: {max_attempts: 2, mode: async}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(mode, "c.yaml"), positionOf(mode, "async"),
                        "retry.mode: expected one of in_request, background, got \"async\"");
   const std::string twice =
-      std::string(kHeader) + "retry: {retry_on: [pool_exhausted, timeout, pool_exhausted]}\n";
+      std::string(kConfigHeader) + "retry: {retry_on: [pool_exhausted, timeout, pool_exhausted]}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(twice, "c.yaml"), positionOf(twice, "pool_exhausted", 1),
                        "retry.retry_on[2]: pool_exhausted is listed twice");
 }
 
 TEST(ConfigResources, ValidationProblemsPointAtTheConfig) {
-  const std::string interval =
-      std::string(kHeader) + "load_balancer:\n  health_check: {enabled: true, interval: 5ms}\n";
+  const std::string interval = std::string(kConfigHeader) +
+                               "load_balancer:\n  health_check: {enabled: true, interval: 5ms}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(interval, "c.yaml"), (test::TextPosition{1, 1}),
                        "load_balancer.health_check.interval must be at least 10ms");
   // The thresholds only matter while the checks are on.
   const std::string off =
-      std::string(kHeader) + "load_balancer:\n  health_check: {unhealthy_after: 0}\n";
+      std::string(kConfigHeader) + "load_balancer:\n  health_check: {unhealthy_after: 0}\n";
   EXPECT_EQ(parseConfig(off, "c.yaml").load_balancer.health_check.unhealthy_after, 0u);
-  const std::string on = std::string(kHeader) +
+  const std::string on = std::string(kConfigHeader) +
                          "load_balancer:\n  health_check: {enabled: true, unhealthy_after: 0}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(on, "c.yaml"), (test::TextPosition{1, 1}),
                        "unhealthy_after and healthy_after must be at least 1");
-  const std::string pods = std::string(kHeader) + "load_balancer: {pods: 10001}\n";
+  const std::string pods = std::string(kConfigHeader) + "load_balancer: {pods: 10001}\n";
   EXPECT_LOAD_ERROR_AT(parseConfig(pods, "c.yaml"), (test::TextPosition{1, 1}),
                        "load_balancer.pods must be 1 to 10000");
 }

@@ -8,18 +8,14 @@
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/values.h"
+#include "support/bundled_incident.h"
 #include "test_support.h"
 
 namespace breakerlab {
 namespace {
 
-const Incident& pricing() {
-  static const Incident incident = loadIncident(test::resourcePath(test::kPricingIncident));
-  return incident;
-}
-
 TEST(PricingIncident, Metadata) {
-  const Incident& inc = pricing();
+  const Incident& inc = test::pricingIncident();
   EXPECT_EQ(inc.id, "INC-2026-0908");
   EXPECT_EQ(inc.title, "Pricing breaker — the 60 seconds of the 8 Sep outage");
   EXPECT_EQ(inc.source, "000_920d58d691c27eb2.txt");
@@ -31,7 +27,7 @@ TEST(PricingIncident, Metadata) {
 }
 
 TEST(PricingIncident, RecordedBreakerLaneIsExact) {
-  const Lane* lane = pricing().recorded.lane("breaker");
+  const Lane* lane = test::pricingIncident().recorded.lane("breaker");
   ASSERT_NE(lane, nullptr);
   const std::vector<LaneInterval> expected = {
       {"closed", 0, 11 * kSecond, ""},
@@ -45,19 +41,19 @@ TEST(PricingIncident, RecordedBreakerLaneIsExact) {
 }
 
 TEST(PricingIncident, RecordedCheckoutLaneKeepsLabels) {
-  const Lane* lane = pricing().recorded.lane("checkout");
+  const Lane* lane = test::pricingIncident().recorded.lane("checkout");
   ASSERT_NE(lane, nullptr);
   ASSERT_EQ(lane->intervals.size(), 4u);
   EXPECT_EQ(lane->intervals[1].state, "slow");
   EXPECT_EQ(lane->intervals[1].label, "slow (800 ms waits)");
   EXPECT_EQ(lane->intervals[1].from, 8 * kSecond);
   EXPECT_EQ(lane->intervals[1].to, 11 * kSecond);
-  ASSERT_NE(pricing().recorded.lane("dependency"), nullptr);
-  EXPECT_EQ(pricing().recorded.lane("dependency")->intervals.size(), 5u);
+  ASSERT_NE(test::pricingIncident().recorded.lane("dependency"), nullptr);
+  EXPECT_EQ(test::pricingIncident().recorded.lane("dependency")->intervals.size(), 5u);
 }
 
 TEST(PricingIncident, EventsAndBrackets) {
-  const Recorded& r = pricing().recorded;
+  const Recorded& r = test::pricingIncident().recorded;
   ASSERT_EQ(r.events.size(), 5u);
   EXPECT_EQ(r.events[1].at, 11 * kSecond);
   EXPECT_EQ(r.events[1].label, "10 of last 20 calls failed");
@@ -70,7 +66,7 @@ TEST(PricingIncident, EventsAndBrackets) {
 }
 
 TEST(PricingIncident, DeployedConfig) {
-  const Config& c = pricing().deployed;
+  const Config& c = test::pricingIncident().deployed;
   EXPECT_TRUE(c.breaker.enabled);
   EXPECT_EQ(c.timeout.attempt, 800 * kMillisecond);
   EXPECT_EQ(c.breaker.window_type, WindowType::count);
@@ -92,7 +88,7 @@ TEST(PricingIncident, DeployedConfig) {
 }
 
 TEST(PricingIncident, WhatIfsAreTheDeployedConfigWithTheirOverrides) {
-  const Incident& inc = pricing();
+  const Incident& inc = test::pricingIncident();
   const WhatIf* early = inc.whatIf("early-probe");
   ASSERT_NE(early, nullptr);
   EXPECT_TRUE(early->config.breaker.early_probe);
@@ -116,7 +112,7 @@ TEST(PricingIncident, WhatIfsAreTheDeployedConfigWithTheirOverrides) {
 }
 
 TEST(PricingIncident, Traffic) {
-  const Traffic& t = pricing().traffic;
+  const Traffic& t = test::pricingIncident().traffic;
   EXPECT_EQ(t.arrivals, ArrivalProcess::uniform);
   ASSERT_EQ(t.rate.size(), 1u);
   EXPECT_EQ(t.rate[0].from, 0);
@@ -128,7 +124,7 @@ TEST(PricingIncident, Traffic) {
 }
 
 TEST(PricingIncident, DependencySegments) {
-  const Dependency& d = pricing().dependency;
+  const Dependency& d = test::pricingIncident().dependency;
   EXPECT_EQ(d.name, "Pricing");
   ASSERT_EQ(d.segments.size(), 5u);
   const auto& healthy = d.segments[0];
@@ -160,7 +156,7 @@ TEST(PricingIncident, DependencySegments) {
 }
 
 TEST(PricingIncident, HealthIsDerivedFromSegments) {
-  const auto& h = pricing().dependency.health;
+  const auto& h = test::pricingIncident().dependency.health;
   ASSERT_EQ(h.size(), 3u);
   EXPECT_EQ(h[0].health, Health::green);
   EXPECT_EQ(h[0].to, 8 * kSecond);
@@ -173,7 +169,7 @@ TEST(PricingIncident, HealthIsDerivedFromSegments) {
 
 TEST(PricingIncident, ExpectationsKeepTextAndLine) {
   const std::string text = test::pricingText();
-  const auto& expect = pricing().expect;
+  const auto& expect = test::pricingIncident().expect;
   ASSERT_GE(expect.size(), 3u);
   EXPECT_EQ(expect[0].kind, Expectation::Kind::lane);
   EXPECT_EQ(expect[0].lane, "breaker");
@@ -222,7 +218,7 @@ TEST(PricingIncident, JsonFormIsAccepted) {
   const std::string json = toJson(YAML::Load(test::pricingText())).dump(2);
   ASSERT_NE(json.find("\"rps\": 40"), std::string::npos);
   const Incident inc = parseIncident(json, "pricing.json");
-  const Incident& yaml = pricing();
+  const Incident& yaml = test::pricingIncident();
   EXPECT_EQ(inc.id, yaml.id);
   EXPECT_EQ(inc.seed, yaml.seed);
   EXPECT_EQ(inc.deployed, yaml.deployed);

@@ -21,7 +21,7 @@ const std::string kBreaker =
     "    instances:\n"
     "      payment: {failureRateThreshold: 25}\n";
 
-NativeConfig read(const std::string& text, bool breaker_optional = false) {
+NativeConfig readCallSettings(const std::string& text, bool breaker_optional = false) {
   return parseNativeConfig(text, "application.yml", BreakerLibrary::resilience4j,
                            NativeReadOptions{breaker_optional});
 }
@@ -59,7 +59,7 @@ TEST(Resilience4jTimeLimiter, IsTheAttemptTimeout) {
        800 * ms},
   };
   for (const TimeoutCase& k : cases) {
-    const NativeConfig n = read(kBreaker + "  timelimiter:\n" + k.limiter);
+    const NativeConfig n = readCallSettings(kBreaker + "  timelimiter:\n" + k.limiter);
     EXPECT_EQ(n.calls.attempt_timeout, k.expected) << k.name;
     EXPECT_TRUE(n.notes.empty()) << k.name << ": " << n.notes.front().message;
   }
@@ -98,7 +98,7 @@ TEST(Resilience4jRetry, AttemptsAndBackoff) {
   };
   for (const RetryCase& k : cases) {
     const NativeConfig n =
-        read(kBreaker + "  retry:\n    instances:\n      payment: " + k.retry + "\n");
+        readCallSettings(kBreaker + "  retry:\n    instances:\n      payment: " + k.retry + "\n");
     ASSERT_TRUE(n.calls.retry.has_value()) << k.name;
     EXPECT_EQ(*n.calls.retry, k.expected) << k.name;
     EXPECT_FALSE(n.calls.attempt_timeout.has_value()) << k.name;
@@ -108,14 +108,14 @@ TEST(Resilience4jRetry, AttemptsAndBackoff) {
 TEST(Resilience4jRetry, TheAspectOrderPlacesTheBreaker) {
   const std::string retry = "  retry:\n    instances:\n      payment: {maxAttempts: 3}\n";
   // Spring's defaults: retryAspectOrder LOWEST_PRECEDENCE - 5 runs outside the breaker's - 4.
-  EXPECT_EQ(read(kBreaker + retry).calls.placement, BreakerPlacement::inside_retry);
+  EXPECT_EQ(readCallSettings(kBreaker + retry).calls.placement, BreakerPlacement::inside_retry);
   const std::string reordered =
       "resilience4j:\n  circuitbreaker:\n    circuitBreakerAspectOrder: 1\n    instances:\n"
       "      payment: {failureRateThreshold: 25}\n  retry:\n    retryAspectOrder: 2\n"
       "    instances:\n      payment: {maxAttempts: 3}\n";
-  EXPECT_EQ(read(reordered).calls.placement, BreakerPlacement::outside_retry);
+  EXPECT_EQ(readCallSettings(reordered).calls.placement, BreakerPlacement::outside_retry);
   // Without a breaker in the file there is nothing to place.
-  const NativeConfig alone = read("resilience4j:\n" + retry, true);
+  const NativeConfig alone = readCallSettings("resilience4j:\n" + retry, true);
   EXPECT_FALSE(alone.has_breaker);
   EXPECT_FALSE(alone.calls.placement.has_value());
   EXPECT_EQ(alone.calls.retry->max_attempts, 3u);
@@ -148,7 +148,7 @@ TEST(Resilience4jCalls, WhatBreakerLabCannotExpressIsNotedWhereItIs) {
   };
   for (const NoteCase& k : cases) {
     const std::string text = kBreaker + k.section;
-    const NativeConfig n = read(text);
+    const NativeConfig n = readCallSettings(text);
     ASSERT_EQ(n.notes.size(), 1u) << k.name;
     const test::TextPosition at =
         k.needle.empty() ? test::TextPosition{} : test::positionOf(text, k.needle);
@@ -185,7 +185,7 @@ TEST(Resilience4jCalls, BadValuesAreErrorsAtTheirPosition) {
   };
   for (const CallSettingsErrorCase& k : cases) {
     const std::string text = kBreaker + k.section;
-    const auto e = test::loadErrorOf([&] { read(text); });
+    const auto e = test::loadErrorOf([&] { readCallSettings(text); });
     ASSERT_TRUE(e.has_value()) << k.name;
     const test::TextPosition at = test::positionOf(text, k.needle);
     EXPECT_EQ(e->line(), at.line) << k.name << ": " << e->what();
@@ -197,10 +197,10 @@ TEST(Resilience4jCalls, BadValuesAreErrorsAtTheirPosition) {
 TEST(Resilience4jCalls, ABreakerIsRequiredUnlessTheReaderIsToldOtherwise) {
   const std::string limiter =
       "resilience4j:\n  timelimiter:\n    instances:\n      payment: {timeoutDuration: 2s}\n";
-  const auto e = test::loadErrorOf([&] { read(limiter); });
+  const auto e = test::loadErrorOf([&] { readCallSettings(limiter); });
   ASSERT_TRUE(e.has_value());
   EXPECT_NE(e->message().find("no circuitbreaker section"), std::string::npos) << e->what();
-  const NativeConfig n = read(limiter, true);
+  const NativeConfig n = readCallSettings(limiter, true);
   EXPECT_FALSE(n.has_breaker);
   EXPECT_EQ(n.calls.attempt_timeout, 2 * s);
   // Applied, it leaves the breaker alone.

@@ -14,15 +14,15 @@ namespace {
 
 // A quadratic reader took minutes on these; tests/bench/import_bench.cpp measures them.
 
-NativeConfig read(const std::string& text, const std::string& file,
-                  std::optional<BreakerLibrary> library = std::nullopt) {
+NativeConfig readNative(const std::string& text, const std::string& file,
+                        std::optional<BreakerLibrary> library = std::nullopt) {
   return parseNativeConfig(text, file, library);
 }
 
 // The LoadError of reading `text` as `file`.
 LoadError nativeErrorOf(const std::string& text, const std::string& file,
                         std::optional<BreakerLibrary> library = std::nullopt) {
-  std::optional<LoadError> e = test::loadErrorOf([&] { read(text, file, library); });
+  std::optional<LoadError> e = test::loadErrorOf([&] { readNative(text, file, library); });
   return e ? *e : LoadError("(none)", 0, 0, "no error");
 }
 
@@ -49,9 +49,9 @@ std::string manyInstancesProperties(int n) {
 // yaml-cpp's linear key look-up and per-map memory merges.
 TEST(NativeHostile, ManyResilience4jInstancesAreReadInLinearTime) {
   for (int n : {5'000}) {
-    const NativeConfig yaml = read(manyInstancesYaml(n), "r4j.yml");
+    const NativeConfig yaml = readNative(manyInstancesYaml(n), "r4j.yml");
     EXPECT_EQ(yaml.native.resilience4j.name, "i0");
-    const NativeConfig props = read(manyInstancesProperties(n), "r4j.properties");
+    const NativeConfig props = readNative(manyInstancesProperties(n), "r4j.properties");
     EXPECT_EQ(props.native.resilience4j.name, "p0");
   }
 }
@@ -105,7 +105,7 @@ TEST(NativeHostile, PropertiesNameTheirOwnProblems) {
   const std::string spaces =
       "resilience4j.circuitbreaker.instances.p.recordExceptions=" + std::string(1'000'000, ' ') +
       "java.io.IOException\n";
-  EXPECT_EQ(read(spaces, "spaces.properties").native.resilience4j.name, "p");
+  EXPECT_EQ(readNative(spaces, "spaces.properties").native.resilience4j.name, "p");
 }
 
 TEST(NativeHostile, DottedYamlKeysHaveThePropertiesLimit) {
@@ -127,7 +127,7 @@ TEST(NativeHostile, AnInstanceOfManyKeysIsReadInLinearTime) {
   // Every key is checked against the others (repeated keys are errors): that was quadratic.
   std::string text = "resilience4j:\n  circuitbreaker:\n    instances:\n      p:\n";
   for (int i = 0; i < 30'000; ++i) text += "        k" + std::to_string(i) + ": 1\n";
-  const NativeConfig c = read(text, "keys.yml");
+  const NativeConfig c = readNative(text, "keys.yml");
   EXPECT_GE(c.notes.size(), 30'000u);  // each "not a setting BreakerLab models"
 }
 
@@ -193,7 +193,7 @@ TEST(NativeHostile, DeepGoNamesTheLimit) {
   // Braces that never close, and braces that do, in a field BreakerLab does not read.
   EXPECT_EQ(nativeErrorOf(goSettings("\tX: " + std::string(100'000, '{')), "b.go").message(),
             "'{' is never closed");
-  const NativeConfig closed = read(
+  const NativeConfig closed = readNative(
       goSettings("\tX: " + std::string(100'000, '{') + std::string(100'000, '}') + ","), "b.go");
   EXPECT_FALSE(closed.notes.empty());
 }
@@ -203,22 +203,22 @@ TEST(NativeHostile, LongGoIsReadInLinearTimeOrRefused) {
   std::string nested;
   for (int i = 0; i < 50'000; ++i) nested += "const (\n";
   const std::string settings = goSettings("\tTimeout: 5 * time.Second,");
-  EXPECT_EQ(
-      read(nested + std::string(50'000, ')') + "\n" + settings, "b.go").native.gobreaker.timeout,
-      5 * kSecond);
+  EXPECT_EQ(readNative(nested + std::string(50'000, ')') + "\n" + settings, "b.go")
+                .native.gobreaker.timeout,
+            5 * kSecond);
   const LoadError never = nativeErrorOf(nested + settings, "b.go");
   EXPECT_EQ(never.message(), "'(' is never closed");
   EXPECT_EQ(never.line(), 1);
   std::string constants;
   for (int i = 0; i < 50'000; ++i)
     constants += "const c" + std::to_string(i) + " = " + std::to_string(i) + " * time.Second\n";
-  EXPECT_EQ(read(constants + goSettings("\tTimeout: c7,"), "b.go").native.gobreaker.timeout,
+  EXPECT_EQ(readNative(constants + goSettings("\tTimeout: c7,"), "b.go").native.gobreaker.timeout,
             7 * kSecond);
   // Nested switches on status.Code were each read to the end.
   std::string switches;
   for (int i = 0; i < 20'000; ++i) switches += "switch status.Code(err) {\n";
   switches += std::string(20'000, '}') + "\n";
-  EXPECT_EQ(read(switches + settings, "b.go").native.gobreaker.timeout, 5 * kSecond);
+  EXPECT_EQ(readNative(switches + settings, "b.go").native.gobreaker.timeout, 5 * kSecond);
   // A million tokens is more than any settings file; 50 bytes a token, before this limit.
   std::string tokens;
   for (int i = 0; i < 600'000; ++i) tokens += "a b ";

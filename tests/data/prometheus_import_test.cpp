@@ -23,7 +23,7 @@ std::string prometheusErrorOf(std::string_view text) {
   return e ? std::string(e->what()) : std::string();
 }
 
-const char* kHead = R"({"status":"success","data":{"resultType":"matrix","result":[)";
+const char* kPrometheusHead = R"({"status":"success","data":{"resultType":"matrix","result":[)";
 
 TEST(PrometheusImport, Resilience4jStateSeriesBecomeTheRecordedBreakerLane) {
   const ImportedIncident imported = importFixture("resilience4j-state-0908.json");
@@ -89,16 +89,17 @@ TEST(PrometheusImport, TheContentDecidesNotTheName) {
 TEST(PrometheusImport, ErrorsSayWhereAndWhatWasExpected) {
   const std::string series =
       R"({"metric":{"__name__":"resilience4j_circuitbreaker_state","state":"open"},)";
-  EXPECT_NE(prometheusErrorOf(std::string(kHead) + series + R"("value":[1,"1"]}]}})")
+  EXPECT_NE(prometheusErrorOf(std::string(kPrometheusHead) + series + R"("value":[1,"1"]}]}})")
                 .find("instant query; use /api/v1/query_range"),
             std::string::npos);
-  const std::string bad = prometheusErrorOf(std::string(kHead) + series +
+  const std::string bad = prometheusErrorOf(std::string(kPrometheusHead) + series +
                                             R"("values":[[1,"1"],[2,"1"],[3,"one"]]}]}})");
   EXPECT_NE(bad.find("/data/result/0/values/2"), std::string::npos) << bad;
   EXPECT_NE(bad.find("got \"one\""), std::string::npos) << bad;
-  EXPECT_NE(prometheusErrorOf(std::string(kHead) + series + R"("values":[[2,"1"],[1,"1"]]}]}})")
-                .find("times must increase"),
-            std::string::npos);
+  EXPECT_NE(
+      prometheusErrorOf(std::string(kPrometheusHead) + series + R"("values":[[2,"1"],[1,"1"]]}]}})")
+          .find("times must increase"),
+      std::string::npos);
   EXPECT_NE(prometheusErrorOf(
                 R"({"status":"error","errorType":"bad_data","error":"parse error at char 4"})")
                 .find("did not succeed: parse error at char 4"),
@@ -107,9 +108,9 @@ TEST(PrometheusImport, ErrorsSayWhereAndWhatWasExpected) {
                 .find("expected \"matrix\""),
             std::string::npos);
   const std::string rate =
-      prometheusErrorOf(std::string(kHead) + R"({"metric":{},"values":[[1,"3"]]}]}})");
+      prometheusErrorOf(std::string(kPrometheusHead) + R"({"metric":{},"values":[[1,"3"]]}]}})");
   EXPECT_NE(rate.find("put each query's response under its role"), std::string::npos) << rate;
-  EXPECT_NE(prometheusErrorOf(std::string(R"({"breaker_state":)") + kHead +
+  EXPECT_NE(prometheusErrorOf(std::string(R"({"breaker_state":)") + kPrometheusHead +
                               R"(]}}, "request_rates": {}})")
                 .find("unknown role"),
             std::string::npos);
@@ -127,7 +128,7 @@ TEST(PrometheusImport, ErrorsSayWhereAndWhatWasExpected) {
 
 TEST(PrometheusImport, NanSamplesAreGapsNotValues) {
   // An idle ratio is 0/0: NaN is skipped and the last value holds.
-  const std::string text = std::string(R"({"error_ratio":)") + kHead +
+  const std::string text = std::string(R"({"error_ratio":)") + kPrometheusHead +
                            R"({"metric":{},"values":[[100,"0.5"],[101,"NaN"],[102,"0.5"]]}]}}})";
   const Incident inc = importIncident(text, "q.json").incident;
   ASSERT_FALSE(inc.dependency.segments.empty());

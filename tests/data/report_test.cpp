@@ -10,15 +10,11 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report.h"
 #include "breakerlab/data/settings_diff.h"
+#include "support/bundled_incident.h"
 #include "test_support.h"
 
 namespace breakerlab {
 namespace {
-
-const Incident& pricing() {
-  static const Incident incident = loadIncident(test::resourcePath(test::kPricingIncident));
-  return incident;
-}
 
 const SettingChange* changeOf(const std::vector<SettingChange>& changes, std::string_view key) {
   const auto it = std::find_if(changes.begin(), changes.end(),
@@ -32,8 +28,8 @@ std::vector<SettingChange> diffAs(const Config& before, const Config& after, Exp
 }
 
 TEST(SettingsDiff, EarlyProbeInBreakerLabKeys) {
-  const Config& deployed = pricing().deployed;
-  const Config& early = pricing().whatIf("early-probe")->config;
+  const Config& deployed = test::pricingIncident().deployed;
+  const Config& early = test::pricingIncident().whatIf("early-probe")->config;
   const auto changes = diffAs(deployed, early, ExportTarget::breakerlab_yaml);
   const SettingChange* enabled = changeOf(changes, "breaker.open.early_probe.enabled");
   ASSERT_NE(enabled, nullptr);
@@ -46,8 +42,9 @@ TEST(SettingsDiff, EarlyProbeInBreakerLabKeys) {
 }
 
 TEST(SettingsDiff, GobreakerSettingsAreItsFields) {
-  const auto settings = exportedSettings(exportConfig(pricing().deployed, ExportTarget::gobreaker),
-                                         ExportTarget::gobreaker);
+  const auto settings =
+      exportedSettings(exportConfig(test::pricingIncident().deployed, ExportTarget::gobreaker),
+                       ExportTarget::gobreaker);
   const auto value = [&](std::string_view key) {
     for (const ExportedSetting& s : settings)
       if (s.key == key) return s.value;
@@ -59,9 +56,9 @@ TEST(SettingsDiff, GobreakerSettingsAreItsFields) {
   EXPECT_NE(value("ReadyToTrip").find("return"), std::string::npos) << value("ReadyToTrip");
   EXPECT_EQ(value("ReadyToTrip").find("//"), std::string::npos) << "comments are not settings";
   // The early probe is beyond gobreaker: no field moves.
-  EXPECT_TRUE(
-      diffAs(pricing().deployed, pricing().whatIf("early-probe")->config, ExportTarget::gobreaker)
-          .empty());
+  EXPECT_TRUE(diffAs(test::pricingIncident().deployed,
+                     test::pricingIncident().whatIf("early-probe")->config, ExportTarget::gobreaker)
+                  .empty());
 }
 
 // The open interval is one setting in every target, under the target's own name.
@@ -74,14 +71,14 @@ TEST(SettingsDiff, OpenIntervalInEveryTargetsName) {
       {ExportTarget::opossum, "resetTimeout"},
       {ExportTarget::cockatiel, "halfOpenAfter"},
       {ExportTarget::envoy, "base_ejection_time"}};
-  Config shorter = pricing().deployed;
+  Config shorter = test::pricingIncident().deployed;
   shorter.breaker.open_interval = 5 * kSecond;
   shorter.breaker.backoff_max = 5 * kSecond;
   for (const auto& entry : targets) {
     // Not a structured binding: clang 14 cannot capture one in the lambda below.
     const ExportTarget target = entry.first;
     const std::string_view key = entry.second;
-    const auto changes = diffAs(pricing().deployed, shorter, target);
+    const auto changes = diffAs(test::pricingIncident().deployed, shorter, target);
     const bool named = std::any_of(changes.begin(), changes.end(), [&](const SettingChange& c) {
       return c.key.ends_with(key) && c.before != c.after && !c.before.empty();
     });
@@ -112,7 +109,7 @@ TEST(ReportHtml, Base64) {
 
 // The deployed config and the early probe, replayed and checked as `replay` checks them.
 struct Report0908 {
-  Incident incident = pricing();
+  Incident incident = test::pricingIncident();
   Result deployed = simulate(incident, incident.deployed);
   Result early = simulate(incident, incident.whatIf("early-probe")->config);
 

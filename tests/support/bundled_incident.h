@@ -19,4 +19,10 @@ inline Incident bundledIncident(std::string_view name) {
   return loadIncident(path);
 }
 
+// The 8 Sep incident, read once per test binary.
+inline const Incident& pricingIncident() {
+  static const Incident incident = bundledIncident("inc-2026-0908-pricing");
+  return incident;
+}
+
 }  // namespace breakerlab::test

@@ -109,7 +109,7 @@ std::string momentText(const GateIncident& incident, Micros t) {
   return std::string(clock) + " (" + offset + ")";
 }
 
-std::string windowText(const GateIncident& incident) {
+std::string gateWindowText(const GateIncident& incident) {
   if (incident.clock_start)
     return formatClockTime(*incident.clock_start + incident.start) + "\u2013" +
            formatClockTime(*incident.clock_start + incident.end) + " UTC";
@@ -250,7 +250,7 @@ std::string gateMarkdown(const GateReport& report) {
     const std::size_t n = i.regressions();
     out += "### " + (n == 0 ? std::string(kFine) : std::string(kRegression)) + " " + cell(i.id) +
            (i.title.empty() ? "" : " \u00b7 " + cell(i.title)) + "\n\n";
-    out += code(i.name) + " \u00b7 " + windowText(i) + " \u00b7 " + grouped(i.checkouts, 0) +
+    out += code(i.name) + " \u00b7 " + gateWindowText(i) + " \u00b7 " + grouped(i.checkouts, 0) +
            " checkouts \u00b7 " +
            (n == 0 ? "no regression" : plural(n, "regression", "regressions")) + "\n\n";
     if (changed && !shared) {

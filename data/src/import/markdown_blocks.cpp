@@ -11,7 +11,7 @@ namespace {
 constexpr std::array<std::string_view, 9> kPostmortemBlocks = {
     "timing", "spec", "timeline", "meta", "sequence", "stats", "state", "steps", "callout"};
 
-std::string_view trimmed(std::string_view s) {
+std::string_view trimmedMarkdown(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
     s.remove_suffix(1);
@@ -29,7 +29,7 @@ bool fenceAt(std::string_view line, char& marker, std::size_t& length, std::stri
   if (n < 3) return false;
   marker = c;
   length = n;
-  info = trimmed(line.substr(i + n));
+  info = trimmedMarkdown(line.substr(i + n));
   return true;
 }
 }  // namespace
@@ -96,7 +96,7 @@ MarkdownParts splitMarkdown(std::string_view text, const std::string& file_name)
       parts.unclosed_fence_line = line_no;
       continue;
     }
-    if (const std::string_view t = trimmed(line); !t.empty())
+    if (const std::string_view t = trimmedMarkdown(line); !t.empty())
       parts.prose.push_back({std::string(t), line_no});
   }
   if (in_block) {

@@ -85,7 +85,7 @@ std::map<std::string, std::string> attributes(const json& list) {
   return out;
 }
 
-SpanKind kindOf(const json& k) {
+SpanKind otlpKindOf(const json& k) {
   if (k.is_number_integer()) {
     const auto n = k.get<std::int64_t>();
     return n == 2 ? SpanKind::server : n == 3 ? SpanKind::client : SpanKind::other;
@@ -96,7 +96,7 @@ SpanKind kindOf(const json& k) {
   return SpanKind::other;
 }
 
-bool contains(std::string_view haystack, std::string_view needle) {
+bool otlpContains(std::string_view haystack, std::string_view needle) {
   auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
                         [](char a, char b) { return std::tolower(a) == std::tolower(b); });
   return it != haystack.end();
@@ -112,7 +112,7 @@ bool breakerRejection(const std::map<std::string, std::string>& attrs, const jso
     for (std::string_view word :
          {"CallNotPermitted", "BrokenCircuit", "EOPENBREAKER", "Breaker is open",
           "circuit breaker is open", "short-circuited", "ShortCircuit", "OpenCircuit"})
-      if (contains(what, word)) return true;
+      if (otlpContains(what, word)) return true;
     return false;
   };
   for (const char* key : {"error.type", "exception.type", "exception.message"})
@@ -144,10 +144,10 @@ std::string outcomeOf(const std::map<std::string, std::string>& attrs, const jso
     const json& c = status["code"];
     error = (c.is_number_integer() && c.get<std::int64_t>() == 2) || text(c) == "STATUS_CODE_ERROR";
   }
-  if (contains(error_type, "timeout") || contains(error_type, "deadline") ||
-      contains(error_type, "timedout"))
+  if (otlpContains(error_type, "timeout") || otlpContains(error_type, "deadline") ||
+      otlpContains(error_type, "timedout"))
     return "timeout";
-  if (contains(error_type, "refused") || contains(error_type, "connect")) return "refused";
+  if (otlpContains(error_type, "refused") || otlpContains(error_type, "connect")) return "refused";
   if (auto it = attrs.find("rpc.grpc.status_code"); it != attrs.end()) {
     if (it->second == "4") return "timeout";
     if (it->second == "14") return "refused";
@@ -248,7 +248,7 @@ class SpanReader {
     out.instance = instance;
     out.trace = std::string(text(s.value("traceId", json())));
     if (out.trace.empty()) fail(line, "a span without a traceId");
-    out.kind = kindOf(s.value("kind", json()));
+    out.kind = otlpKindOf(s.value("kind", json()));
     out.id = std::string(text(s.value("spanId", json())));
     const std::string name =
         out.id.empty() ? "a span of trace " + clipText(out.trace) : "span " + clipText(out.id);

@@ -13,7 +13,7 @@ namespace breakerlab::data_detail {
 
 namespace {
 
-std::string trim(std::string_view s) {
+std::string trimPostmortemText(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '-' ||
                         s.front() == '*' || s.front() == '|'))
     s.remove_prefix(1);
@@ -29,7 +29,7 @@ std::vector<std::string> cells(std::string_view line) {
     const std::size_t bar = line.find('|', from);
     const std::string_view cell =
         line.substr(from, bar == std::string_view::npos ? std::string_view::npos : bar - from);
-    std::string t = trim(cell);
+    std::string t = trimPostmortemText(cell);
     if (!t.empty() || (bar != std::string_view::npos && from > 0)) out.push_back(t);
     if (bar == std::string_view::npos) break;
     from = bar + 1;
@@ -70,7 +70,7 @@ std::optional<std::pair<double, double>> clockRange(std::string_view text) {
 }
 
 bool isClockLine(std::string_view t) {
-  const std::string s = trim(t);
+  const std::string s = trimPostmortemText(t);
   if (s.size() > 8) return false;
   return clockTime(s).has_value();
 }
@@ -134,7 +134,7 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
     const std::string& line = lines[i].first;
     const int line_no = lines[i].second;
 
-    const std::string t = trim(line);
+    const std::string t = trimPostmortemText(line);
     if (t.empty()) continue;
     std::string lower = t;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -171,11 +171,11 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
     }
     // "- 09:02" then the title line (and a detail line).
     if (isClockLine(line) && i + 1 < lines.size()) {
-      std::string label = trim(lines[i + 1].first);
+      std::string label = trimPostmortemText(lines[i + 1].first);
       if (i + 2 < lines.size() && !isClockLine(lines[i + 2].first) &&
-          trim(lines[i + 2].first).size() > 0)
-        label += " · " + trim(lines[i + 2].first);
-      addEvent({*clockTime(trim(line)), label, line_no});
+          trimPostmortemText(lines[i + 2].first).size() > 0)
+        label += " · " + trimPostmortemText(lines[i + 2].first);
+      addEvent({*clockTime(trimPostmortemText(line)), label, line_no});
       continue;
     }
     if (facts.summary.empty() && t.size() > 60) facts.summary = summaryOf(t, 400);

@@ -39,7 +39,7 @@ struct Easy {
   }
 };
 
-HttpError::Kind kindOf(CURLcode code) {
+HttpError::Kind httpKindOf(CURLcode code) {
   switch (code) {
     case CURLE_UNSUPPORTED_PROTOCOL:
     case CURLE_URL_MALFORMAT:
@@ -98,7 +98,7 @@ class CurlHttpGet final : public HttpGet {
       std::string message = error[0] != '\0' ? error : curl_easy_strerror(code);
       while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
         message.pop_back();
-      throw HttpError(kindOf(code), message);
+      throw HttpError(httpKindOf(code), message);
     }
     HttpResponse out;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &out.status);

@@ -39,16 +39,25 @@ constexpr double kMaxRequestRate = 1e6;
 // Latency quantiles are in seconds; past an hour a call is not a latency but an outage.
 constexpr double kMaxLatencySeconds = 3600;
 
-enum class Role { breaker_state, request_rate, error_ratio, latency_p50, latency_p95, latency_p99 };
+enum class PrometheusRole {
+  breaker_state,
+  request_rate,
+  error_ratio,
+  latency_p50,
+  latency_p95,
+  latency_p99
+};
 
 struct RoleName {
-  Role role;
+  PrometheusRole role;
   std::string_view key;
 };
-constexpr RoleName kRoles[] = {
-    {Role::breaker_state, "breaker_state"}, {Role::request_rate, "request_rate"},
-    {Role::error_ratio, "error_ratio"},     {Role::latency_p50, "latency_p50"},
-    {Role::latency_p95, "latency_p95"},     {Role::latency_p99, "latency_p99"}};
+constexpr RoleName kRoles[] = {{PrometheusRole::breaker_state, "breaker_state"},
+                               {PrometheusRole::request_rate, "request_rate"},
+                               {PrometheusRole::error_ratio, "error_ratio"},
+                               {PrometheusRole::latency_p50, "latency_p50"},
+                               {PrometheusRole::latency_p95, "latency_p95"},
+                               {PrometheusRole::latency_p99, "latency_p99"}};
 
 std::string roleKeys() {
   std::string out;
@@ -71,9 +80,9 @@ struct Series {
   }
 };
 
-class Reader {
+class PrometheusReader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  explicit PrometheusReader(std::string file) : file_(std::move(file)) {}
 
   [[noreturn]] void fail(const std::string& where, const std::string& message) const {
     throw LoadError(file_, 0, 0, (where.empty() ? "" : where + ": ") + message);
@@ -185,7 +194,7 @@ class Reader {
   std::size_t samples_ = 0;
 };
 
-std::uint64_t fnv1a(std::string_view s) {
+std::uint64_t prometheusFnv1a(std::string_view s) {
   std::uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
@@ -226,10 +235,11 @@ std::string seriesName(const Series& s) {
   return clipText(out + "{" + labels + "}", 120);
 }
 
-class Builder {
+class PrometheusBuilder {
  public:
-  Builder(std::map<Role, std::vector<Series>> roles, std::string file, const Config& deployed,
-          const PrometheusOrigin* origin, const PrometheusMetricTable& table)
+  PrometheusBuilder(std::map<PrometheusRole, std::vector<Series>> roles, std::string file,
+                    const Config& deployed, const PrometheusOrigin* origin,
+                    const PrometheusMetricTable& table)
       : roles_(std::move(roles)), file_(std::move(file)), origin_(origin), table_(table) {
     out_.report.source = file_;
     out_.report.format = "Prometheus range query (query_range matrix)";
@@ -264,7 +274,7 @@ class Builder {
     out_.report.add(kind, 0, std::move(what), std::move(detail));
   }
 
-  const std::vector<Series>* role(Role r) const {
+  const std::vector<Series>* role(PrometheusRole r) const {
     auto it = roles_.find(r);
     return it == roles_.end() || it->second.empty() ? nullptr : &it->second;
   }
@@ -318,14 +328,14 @@ class Builder {
       inc.title = origin_->title;
       inc.source = origin_->source;
       out_.report.source = origin_->source;
-      inc.seed = fnv1a(inc.id);
+      inc.seed = prometheusFnv1a(inc.id);
       report(K::assumed, "seed", std::to_string(inc.seed) + ": from the incident's id");
       return;
     }
     inc.id = std::filesystem::path(file_).stem().string();
     inc.title = "Prometheus metrics of " + std::filesystem::path(file_).filename().string();
     inc.source = file_;
-    inc.seed = fnv1a(inc.id);
+    inc.seed = prometheusFnv1a(inc.id);
     report(K::assumed, "seed", std::to_string(inc.seed) + ": from the file's name");
   }
 
@@ -463,7 +473,7 @@ class Builder {
   }
 
   void breakerLane() {
-    const std::vector<Series>* list = role(Role::breaker_state);
+    const std::vector<Series>* list = role(PrometheusRole::breaker_state);
     if (list == nullptr) {
       report(K::missing, "breaker lane",
              "no breaker-state series (resilience4j_circuitbreaker_state, opossum's circuit, "
@@ -637,7 +647,7 @@ class Builder {
     report(K::missing, "traffic.keys",
            "metrics do not say which keys were requested; one key assumed (the cache's hit "
            "rate is then an upper bound)");
-    const std::vector<Series>* list = role(Role::request_rate);
+    const std::vector<Series>* list = role(PrometheusRole::request_rate);
     if (list == nullptr) {
       inc.traffic.rate = {{inc.start, inc.end, 40, 40}};
       report(K::missing, "traffic", "no request_rate series; 40 requests per second assumed");
@@ -683,10 +693,11 @@ class Builder {
     Incident& inc = out_.incident;
     Dependency& d = inc.dependency;
     d.name = dependency_name_.empty() ? "dependency" : dependency_name_;
-    const std::vector<Series>* errors = role(Role::error_ratio);
-    const std::vector<Series>* p50s = role(Role::latency_p50);
-    const std::vector<Series>* p99s =
-        role(Role::latency_p99) != nullptr ? role(Role::latency_p99) : role(Role::latency_p95);
+    const std::vector<Series>* errors = role(PrometheusRole::error_ratio);
+    const std::vector<Series>* p50s = role(PrometheusRole::latency_p50);
+    const std::vector<Series>* p99s = role(PrometheusRole::latency_p99) != nullptr
+                                          ? role(PrometheusRole::latency_p99)
+                                          : role(PrometheusRole::latency_p95);
     const std::vector<std::optional<double>> none(grid_.size());
     const auto err = errors ? valuesAt(*errors, grid_, false) : none;
     const auto p50 = p50s ? valuesAt(*p50s, grid_, false) : none;
@@ -779,7 +790,7 @@ class Builder {
              "were refused; edit dependency.segments if they did");
     report(K::assumed, "dependency.health",
            "red while the dependency is not healthy: metrics do not record the health check");
-    if (p99s != nullptr && role(Role::latency_p99) == nullptr)
+    if (p99s != nullptr && role(PrometheusRole::latency_p99) == nullptr)
       report(K::assumed, "latency", "the latency_p95 series is taken as the p99");
     if (zero_latency > 0)
       report(K::assumed, "latency",
@@ -796,7 +807,7 @@ class Builder {
                  " sample times with latency_p50 above the p99: the median taken as the p99");
   }
 
-  std::map<Role, std::vector<Series>> roles_;
+  std::map<PrometheusRole, std::vector<Series>> roles_;
   std::string file_;
   const PrometheusOrigin* origin_ = nullptr;
   ImportedIncident out_;
@@ -809,7 +820,7 @@ class Builder {
   std::size_t ambiguous_steps_ = 0;
 };
 
-std::string_view roleKey(Role role) {
+std::string_view roleKey(PrometheusRole role) {
   for (const RoleName& r : kRoles)
     if (r.role == role) return r.key;
   return "series";
@@ -818,8 +829,8 @@ std::string_view roleKey(Role role) {
 // Each sample of a role's series as the role's quantity: a value out of its range is an error
 // naming the sample, never clamped into range (a rate of 1e8 replayed as 1e6 would be a
 // different incident). NaN is a gap (0/0 of an idle ratio); an infinity is not.
-void checkValues(const std::vector<Series>& list, Role role, const std::string& file) {
-  if (role == Role::breaker_state) return;  // states: any value, 1 marks the current one
+void checkValues(const std::vector<Series>& list, PrometheusRole role, const std::string& file) {
+  if (role == PrometheusRole::breaker_state) return;  // states: any value, 1 marks the current one
   const std::string key(roleKey(role));
   for (const Series& s : list) {
     for (std::size_t i = 0; i < s.samples.size(); ++i) {
@@ -831,14 +842,14 @@ void checkValues(const std::vector<Series>& list, Role role, const std::string& 
       };
       if (!std::isfinite(v)) fail(formatNumber(v) + ": expected a finite number");
       switch (role) {
-        case Role::request_rate:
+        case PrometheusRole::request_rate:
           if (v < 0)
             fail(formatNumber(v) + " per second is negative: expected a rate() of a counter");
           if (v > kMaxRequestRate)
             fail(formatNumber(v) + " per second is above the limit of " +
                  formatNumber(kMaxRequestRate) + " (is the query a rate per second?)");
           break;
-        case Role::error_ratio:
+        case PrometheusRole::error_ratio:
           if (v < 0 || v > 1)
             fail(formatNumber(v) + " is not a ratio from 0 to 1" +
                  (v > 1 && v <= 100 ? " (a percentage? divide it by 100)" : ""));
@@ -989,8 +1000,8 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
             (repeated_depth <= 1 ? std::string("at the top level")
                                  : "nested " + std::to_string(repeated_depth) + " deep") +
             "): JSON readers keep only the last; keep one");
-  Reader reader(file_name);
-  std::map<Role, std::vector<Series>> roles;
+  PrometheusReader reader(file_name);
+  std::map<PrometheusRole, std::vector<Series>> roles;
   const bool bundle = root.is_object() && !root.contains("status") && !root.contains("data") &&
                       !root.contains("resultType");
   if (bundle) {
@@ -1009,7 +1020,7 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
                         "' is not a breaker state; for rates, ratios and latencies put each "
                         "query's response under its role: {\"breaker_state\": ..., "
                         "\"request_rate\": ..., \"error_ratio\": ..., \"latency_p99\": ...}");
-      roles[Role::breaker_state].push_back(std::move(s));
+      roles[PrometheusRole::breaker_state].push_back(std::move(s));
     }
   }
   std::vector<std::string> duplicates;
@@ -1017,7 +1028,7 @@ ImportedIncident importPrometheusRange(std::string_view text, const std::string&
     dropDuplicates(list, file_name, duplicates);
     checkValues(list, role, file_name);
   }
-  Builder builder(std::move(roles), file_name, deployed, origin, table);
+  PrometheusBuilder builder(std::move(roles), file_name, deployed, origin, table);
   ImportedIncident out = builder.build();
   for (std::string& d : duplicates)
     out.report.add(ImportFinding::Kind::note, 0, "duplicate series", std::move(d));

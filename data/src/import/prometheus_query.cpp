@@ -30,7 +30,7 @@ std::string roleList() {
   return out;
 }
 
-std::string trim(std::string_view s) {
+std::string trimQuery(std::string_view s) {
   const std::size_t a = s.find_first_not_of(" \t");
   if (a == std::string_view::npos) return {};
   const std::size_t b = s.find_last_not_of(" \t");
@@ -70,7 +70,7 @@ std::string bodyStart(std::string_view body) {
   std::string out;
   for (char c : body.substr(0, std::min<std::size_t>(body.size(), 200)))
     out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-  out = trim(out);
+  out = trimQuery(out);
   return out.empty() ? std::string("an empty body") : "\"" + clipText(out, 60) + "\"";
 }
 
@@ -162,11 +162,11 @@ class AnswerReader : public nlohmann::json_sax<nlohmann::json> {
 };
 
 // "1000 bytes", "2.5 MB".
-std::string sizeText(std::uint64_t bytes) {
+std::string querySizeText(std::uint64_t bytes) {
   return bytes < 1'000'000 ? std::to_string(bytes) + " bytes" : memoryText(bytes);
 }
 
-[[noreturn]] void fail(const std::string& file, const std::string& message) {
+[[noreturn]] void failQuery(const std::string& file, const std::string& message) {
   throw LoadError(file, 0, 0, message);
 }
 
@@ -176,14 +176,14 @@ PrometheusQuery parsePrometheusQuery(std::string_view argument, const std::strin
   PrometheusQuery q;
   const std::size_t eq = argument.find('=');
   if (eq != std::string_view::npos && (eq + 1 >= argument.size() || argument[eq + 1] != '=') &&
-      isRole(trim(argument.substr(0, eq)))) {
-    q.role = trim(argument.substr(0, eq));
-    q.promql = trim(argument.substr(eq + 1));
+      isRole(trimQuery(argument.substr(0, eq)))) {
+    q.role = trimQuery(argument.substr(0, eq));
+    q.promql = trimQuery(argument.substr(eq + 1));
   } else {
-    q.promql = trim(argument);
+    q.promql = trimQuery(argument);
   }
   if (q.promql.empty())
-    fail(option, "an empty query: expected PROMQL or ROLE=PROMQL (roles: " + roleList() + ")");
+    failQuery(option, "an empty query: expected PROMQL or ROLE=PROMQL (roles: " + roleList() + ")");
   return q;
 }
 
@@ -195,16 +195,16 @@ std::vector<PrometheusQuery> defaultPrometheusQueries() {
 }
 
 double parsePrometheusTime(std::string_view text, const std::string& option) {
-  const std::string t = trim(text);
+  const std::string t = trimQuery(text);
   const std::string expected =
       "expected RFC 3339 (2026-09-08T14:00:00Z, 2026-09-08T16:00:00+02:00) or unix seconds "
       "(1788876000), got \"" +
       clipText(t, 40) + "\"";
-  if (t.empty()) fail(option, expected);
+  if (t.empty()) failQuery(option, expected);
   if (std::all_of(t.begin(), t.end(),
                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; })) {
     const std::optional<double> v = parseNumber(t);
-    if (!v || *v > 1e11) fail(option, expected);
+    if (!v || *v > 1e11) failQuery(option, expected);
     return *v;
   }
   // An offset (+02:00, -05:30) is taken off; parseUtcTimestamp reads the rest as UTC.
@@ -217,9 +217,9 @@ double parsePrometheusTime(std::string_view text, const std::string& option) {
         !std::isdigit(static_cast<unsigned char>(hh[1])) ||
         !std::isdigit(static_cast<unsigned char>(mm[0])) ||
         !std::isdigit(static_cast<unsigned char>(mm[1])))
-      fail(option, expected);
+      failQuery(option, expected);
     const int h = std::stoi(hh), m = std::stoi(mm);
-    if (h > 23 || m > 59) fail(option, expected);
+    if (h > 23 || m > 59) failQuery(option, expected);
     offset = (utc[utc.size() - 6] == '-' ? -1 : 1) * (h * 3600.0 + m * 60.0);
     utc = utc.substr(0, utc.size() - 6) + "Z";
   } else if (!utc.empty() && utc.back() == 'z') {
@@ -227,11 +227,11 @@ double parsePrometheusTime(std::string_view text, const std::string& option) {
   }
   if (const std::size_t tee = utc.find('t'); tee != std::string::npos) utc[tee] = 'T';
   if (utc.empty() || utc.back() != 'Z' || utc.find('T') == std::string::npos)
-    fail(option, expected + (utc.find(':') != std::string::npos
-                                 ? " (RFC 3339 needs a date, a T, and a Z or an offset)"
-                                 : ""));
+    failQuery(option, expected + (utc.find(':') != std::string::npos
+                                      ? " (RFC 3339 needs a date, a T, and a Z or an offset)"
+                                      : ""));
   const std::optional<Micros> at = parseUtcTimestamp(utc);
-  if (!at || *at < 0) fail(option, expected);
+  if (!at || *at < 0) failQuery(option, expected);
   return static_cast<double>(*at) / 1e6 - offset;
 }
 
@@ -240,43 +240,43 @@ std::string formatRfc3339(double epoch_seconds) {
 }
 
 double parsePrometheusStep(std::string_view text, const std::string& option) {
-  const std::string t = trim(text);
+  const std::string t = trimQuery(text);
   double seconds = 0;
   if (const std::optional<double> n = parseNumber(t)) {
     seconds = *n;
   } else if (const std::optional<Micros> d = parseDuration(t)) {
     seconds = static_cast<double>(*d) / 1e6;
   } else {
-    fail(option,
-         "expected a step such as 15s, 1m, 500ms or 15 (seconds), got \"" + clipText(t, 40) + "\"");
+    failQuery(option, "expected a step such as 15s, 1m, 500ms or 15 (seconds), got \"" +
+                          clipText(t, 40) + "\"");
   }
   if (!(seconds >= 0.001))
-    fail(option, "the step " + clipText(t, 40) + " is below 1 ms: expected 1ms or more");
+    failQuery(option, "the step " + clipText(t, 40) + " is below 1 ms: expected 1ms or more");
   return seconds;
 }
 
 PrometheusPlan planPrometheusFetch(const PrometheusFetch& fetch) {
   PrometheusPlan plan;
-  std::string url = trim(fetch.url);
+  std::string url = trimQuery(fetch.url);
   const std::string bad = "\"" + clipText(url) + "\" is not the URL of a Prometheus server: ";
   const bool https = startsWithNoCase(url, "https://");
   if (!https && !startsWithNoCase(url, "http://"))
-    fail("--prometheus", bad +
-                             "expected http://HOST:PORT or https://HOST (e.g. "
-                             "http://prometheus:9090)");
+    failQuery("--prometheus", bad +
+                                  "expected http://HOST:PORT or https://HOST (e.g. "
+                                  "http://prometheus:9090)");
   const std::size_t host_at = url.find("://") + 3;
   if (url.find_first_of(" \t\r\n\"<>\\^`{|}", 0) != std::string::npos)
-    fail("--prometheus", bad + "a URL has no spaces, quotes or braces");
+    failQuery("--prometheus", bad + "a URL has no spaces, quotes or braces");
   if (url.find_first_of("?#", host_at) != std::string::npos)
-    fail("--prometheus", bad +
-                             "give the server without a query (?...) or fragment (#...); "
-                             "the queries are --query");
+    failQuery("--prometheus", bad +
+                                  "give the server without a query (?...) or fragment (#...); "
+                                  "the queries are --query");
   while (url.size() > host_at && url.back() == '/') url.pop_back();
   const std::size_t path_at = url.find('/', host_at);
   const std::string authority =
       url.substr(host_at, path_at == std::string::npos ? std::string::npos : path_at - host_at);
   if (authority.empty() || authority.back() == '@' || authority.front() == ':')
-    fail("--prometheus", bad + "no host");
+    failQuery("--prometheus", bad + "no host");
   if (url.size() < kApiPath.size() ||
       url.compare(url.size() - kApiPath.size(), kApiPath.size(), kApiPath) != 0) {
     if (url.size() >= 7 && url.compare(url.size() - 7, 7, "/api/v1") == 0)
@@ -296,17 +296,17 @@ PrometheusPlan planPrometheusFetch(const PrometheusFetch& fetch) {
     });
     // The value is not quoted: it may be a secret.
     if (!token)
-      fail("--header",
-           "expected 'Name: value' (Authorization: Bearer ...), got a header "
-           "without a name before its ':'");
+      failQuery("--header",
+                "expected 'Name: value' (Authorization: Bearer ...), got a header "
+                "without a name before its ':'");
     if (h.find_first_of("\r\n", 0) != std::string::npos || h.find('\0') != std::string::npos)
-      fail("--header", "the header " + clipText(name, 40) + " holds a line break");
+      failQuery("--header", "the header " + clipText(name, 40) + " holds a line break");
     plan.headers.push_back(h);
   }
 
   if (!std::isfinite(fetch.from) || !std::isfinite(fetch.to) || fetch.to <= fetch.from)
-    fail("--to", "the range ends (" + formatRfc3339(fetch.to) + ") at or before it starts (" +
-                     formatRfc3339(fetch.from) + ")");
+    failQuery("--to", "the range ends (" + formatRfc3339(fetch.to) + ") at or before it starts (" +
+                          formatRfc3339(fetch.from) + ")");
   plan.from = fetch.from;
   plan.to = fetch.to;
   const double range = fetch.to - fetch.from;
@@ -314,11 +314,12 @@ PrometheusPlan planPrometheusFetch(const PrometheusFetch& fetch) {
   if (fetch.step > 0) {
     plan.step = fetch.step;
     if (std::floor(range / plan.step) > most)
-      fail("--step", formatNumber(std::floor(range / plan.step) + 1) + " points per series from " +
-                         formatRfc3339(fetch.from) + " to " + formatRfc3339(fetch.to) + " every " +
-                         formatNumber(plan.step) + " s: Prometheus answers at most " +
-                         std::to_string(kPrometheusMaxPointsPerSeries) + "; raise --step to " +
-                         formatNumber(std::ceil(range / most)) + " s or more, or narrow the range");
+      failQuery("--step",
+                formatNumber(std::floor(range / plan.step) + 1) + " points per series from " +
+                    formatRfc3339(fetch.from) + " to " + formatRfc3339(fetch.to) + " every " +
+                    formatNumber(plan.step) + " s: Prometheus answers at most " +
+                    std::to_string(kPrometheusMaxPointsPerSeries) + "; raise --step to " +
+                    formatNumber(std::ceil(range / most)) + " s or more, or narrow the range");
   } else {
     plan.step = kPrometheusDefaultStepSeconds;
     if (std::floor(range / plan.step) > most) {
@@ -330,10 +331,10 @@ PrometheusPlan planPrometheusFetch(const PrometheusFetch& fetch) {
   for (std::size_t i = 0; i < plan.queries.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (!plan.queries[i].role.empty() && plan.queries[i].role == plan.queries[j].role)
-        fail("--query", "two queries for the role " + plan.queries[i].role + " ('" +
-                            clipText(plan.queries[j].promql, 40) + "' and '" +
-                            clipText(plan.queries[i].promql, 40) +
-                            "'): a role takes one query; join them in PromQL (or, on)");
+        failQuery("--query", "two queries for the role " + plan.queries[i].role + " ('" +
+                                 clipText(plan.queries[j].promql, 40) + "' and '" +
+                                 clipText(plan.queries[i].promql, 40) +
+                                 "'): a role takes one query; join them in PromQL (or, on)");
   return plan;
 }
 
@@ -404,74 +405,77 @@ PrometheusImport importPrometheusUrl(const PrometheusFetch& fetch, HttpGet& http
       const std::string cause = e.what();
       switch (e.kind()) {
         case HttpError::Kind::bad_url:
-          fail(file, name + ": not a URL libcurl can use: " + cause);
+          failQuery(file, name + ": not a URL libcurl can use: " + cause);
         case HttpError::Kind::resolve:
-          fail(file, name + ": the host name does not resolve: " + cause);
+          failQuery(file, name + ": the host name does not resolve: " + cause);
         case HttpError::Kind::connect:
-          fail(file, name + ": could not connect (is Prometheus running there?): " + cause);
+          failQuery(file, name + ": could not connect (is Prometheus running there?): " + cause);
         case HttpError::Kind::timeout:
-          fail(file, name + ": no answer within " +
-                         formatNumber(static_cast<double>(fetch.timeout.count()) / 1000) +
-                         " s (--timeout): " + cause);
+          failQuery(file, name + ": no answer within " +
+                              formatNumber(static_cast<double>(fetch.timeout.count()) / 1000) +
+                              " s (--timeout): " + cause);
         case HttpError::Kind::too_large:
           if (request.max_body_bytes < fetch.max_response_bytes)
-            fail(file, name + ": the answer is larger than the memory left for it (" +
-                           sizeText(request.max_body_bytes) + ": " + memoryText(available) +
-                           " available, about " +
-                           std::to_string(kPrometheusPeakBytesPerResponseByte) +
-                           " bytes at the peak per byte of answer); narrow the range, raise "
-                           "--step or select fewer series");
-          fail(file, name + ": the answer is larger than " + sizeText(fetch.max_response_bytes) +
-                         " (--max-response-mb); narrow the range, raise --step or select fewer "
-                         "series");
+            failQuery(file, name + ": the answer is larger than the memory left for it (" +
+                                querySizeText(request.max_body_bytes) + ": " +
+                                memoryText(available) + " available, about " +
+                                std::to_string(kPrometheusPeakBytesPerResponseByte) +
+                                " bytes at the peak per byte of answer); narrow the range, raise "
+                                "--step or select fewer series");
+          failQuery(file,
+                    name + ": the answer is larger than " +
+                        querySizeText(fetch.max_response_bytes) +
+                        " (--max-response-mb); narrow the range, raise --step or select fewer "
+                        "series");
         case HttpError::Kind::transport:
           break;
       }
-      fail(file, name + ": " + cause);
+      failQuery(file, name + ": " + cause);
     }
     PrometheusAnswer answer = readPrometheusAnswer(response.body);
     const std::string type =
         response.content_type.empty() ? std::string() : ", " + clipText(response.content_type, 60);
     if (response.status != 200) {
       if (answer.json_error.empty() && answer.status == "error")
-        fail(file, name + ": Prometheus refused it (HTTP " + std::to_string(response.status) +
-                       (answer.error_type.empty() ? "" : ", " + answer.error_type) +
-                       "): " + (answer.error.empty() ? "no error given" : answer.error));
-      fail(file, name + ": HTTP " + std::to_string(response.status) + type + ": " +
-                     bodyStart(response.body) +
-                     (response.status == 404 ? " (is " + plan.shown +
-                                                   " Prometheus's query_range API? give the "
-                                                   "server's address, http://HOST:9090)"
-                                             : std::string()));
+        failQuery(file, name + ": Prometheus refused it (HTTP " + std::to_string(response.status) +
+                            (answer.error_type.empty() ? "" : ", " + answer.error_type) +
+                            "): " + (answer.error.empty() ? "no error given" : answer.error));
+      failQuery(file, name + ": HTTP " + std::to_string(response.status) + type + ": " +
+                          bodyStart(response.body) +
+                          (response.status == 404 ? " (is " + plan.shown +
+                                                        " Prometheus's query_range API? give the "
+                                                        "server's address, http://HOST:9090)"
+                                                  : std::string()));
     }
     if (!answer.json_error.empty())
-      fail(file, name + ": the answer is not JSON (" + answer.json_error + type + "; it starts " +
-                     bodyStart(response.body) + "): is " + plan.shown +
-                     " Prometheus's query_range API?");
+      failQuery(file, name + ": the answer is not JSON (" + answer.json_error + type +
+                          "; it starts " + bodyStart(response.body) + "): is " + plan.shown +
+                          " Prometheus's query_range API?");
     if (answer.status == "error")
-      fail(file, name + ": Prometheus refused it (" +
-                     (answer.error_type.empty() ? "" : answer.error_type + ": ") +
-                     (answer.error.empty() ? "no error given" : answer.error) + ")");
+      failQuery(file, name + ": Prometheus refused it (" +
+                          (answer.error_type.empty() ? "" : answer.error_type + ": ") +
+                          (answer.error.empty() ? "no error given" : answer.error) + ")");
     if (!answer.object || answer.status != "success")
-      fail(file, name +
-                     ": not a Prometheus API answer (expected {\"status\": \"success\", "
-                     "\"data\": ...}; it starts " +
-                     bodyStart(response.body) + ")");
+      failQuery(file, name +
+                          ": not a Prometheus API answer (expected {\"status\": \"success\", "
+                          "\"data\": ...}; it starts " +
+                          bodyStart(response.body) + ")");
     if (answer.result_type != "matrix")
-      fail(file, name + ": the answer's resultType is \"" + answer.result_type +
-                     "\", expected \"matrix\"");
+      failQuery(file, name + ": the answer's resultType is \"" + answer.result_type +
+                          "\", expected \"matrix\"");
     if (answer.series == 0)
-      fail(file, name + ": matched no series from " + range +
-                     " (check the metric and label names, and the range)");
+      failQuery(file, name + ": matched no series from " + range +
+                          " (check the metric and label names, and the range)");
     samples += answer.samples;
     if (samples > fetch.max_samples)
-      fail(file, name + ": " + std::to_string(answer.samples) + " samples in " +
-                     std::to_string(answer.series) + " series" +
-                     (samples > answer.samples
-                          ? " (" + std::to_string(samples) + " with the queries before it)"
-                          : std::string()) +
-                     ", more than the limit of " + std::to_string(fetch.max_samples) +
-                     " (--max-samples); narrow the range, raise --step or select fewer series");
+      failQuery(file,
+                name + ": " + std::to_string(answer.samples) + " samples in " +
+                    std::to_string(answer.series) + " series" +
+                    (samples > answer.samples
+                         ? " (" + std::to_string(samples) + " with the queries before it)"
+                         : std::string()) +
+                    ", more than the limit of " + std::to_string(fetch.max_samples) +
+                    " (--max-samples); narrow the range, raise --step or select fewer series");
     bytes += response.body.size();
     done.push_back({query, std::move(response.body), std::move(answer)});
   }
@@ -487,18 +491,19 @@ PrometheusImport importPrometheusUrl(const PrometheusFetch& fetch, HttpGet& http
       if (!d.answer.breaker_state &&
           (d.answer.first_metric_name.empty() ||
            fetch.metrics.matchNamed(d.answer.first_metric_name) == nullptr))
-        fail(file, queryName(d.query) + ": its series" +
-                       (d.answer.first_metric_name.empty()
-                            ? std::string(" have no metric name (rate() and sum() drop it)")
-                            : " are of '" + d.answer.first_metric_name + "'") +
-                       ", not a breaker's state: give its role, --query ROLE=QUERY with ROLE one "
-                       "of " +
-                       roleList());
+        failQuery(file,
+                  queryName(d.query) + ": its series" +
+                      (d.answer.first_metric_name.empty()
+                           ? std::string(" have no metric name (rate() and sum() drop it)")
+                           : " are of '" + d.answer.first_metric_name + "'") +
+                      ", not a breaker's state: give its role, --query ROLE=QUERY with ROLE one "
+                      "of " +
+                      roleList());
       role = "breaker_state";
     }
     if (std::find(roles.begin(), roles.end(), role) != roles.end())
-      fail(file, queryName(d.query) + ": a second query for the role " + role +
-                     " (a query without a role is read as breaker_state)");
+      failQuery(file, queryName(d.query) + ": a second query for the role " + role +
+                          " (a query without a role is read as breaker_state)");
     roles.push_back(role);
     nlohmann::json key = role;
     bundle += (bundle.size() > 1 ? ",\n" : "\n") + key.dump() + ": ";

@@ -7,7 +7,7 @@
 namespace breakerlab::data_detail {
 
 namespace {
-std::string_view trim(std::string_view s) {
+std::string_view trimCsvField(std::string_view s) {
   std::size_t b = 0, e = s.size();
   while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
   while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r')) --e;
@@ -71,7 +71,7 @@ std::size_t CsvRowParser::split(std::string_view line, int number) {
     } else {
       const std::size_t comma = line.find(',', i);
       const std::size_t end = comma == std::string_view::npos ? line.size() : comma;
-      cells_.push_back({trim(line.substr(i, end - i)), static_cast<int>(b) + 1});
+      cells_.push_back({trimCsvField(line.substr(i, end - i)), static_cast<int>(b) + 1});
       i = end;
     }
     if (cells_.size() > kMaxColumns)
@@ -153,7 +153,7 @@ void CsvRowParser::readHeader(std::string_view line, int number) {
 }
 
 bool CsvRowParser::parseLine(std::string_view line, int number, RowFields& out) {
-  const std::string_view content = trim(line);
+  const std::string_view content = trimCsvField(line);
   if (content.empty() || content.front() == '#') return false;
   if (!header_done_) {
     readHeader(line, number);

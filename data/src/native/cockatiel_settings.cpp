@@ -64,8 +64,8 @@ void readBackoff(SettingsReader& r, const YAML::Node& node, const std::string& p
                      "Math.random(); replayed as noJitterGenerator, the deterministic upper bound");
 }
 
-void readBreaker(SettingsReader& r, const YAML::Node& node, const std::string& path,
-                 CockatielBreakerSpec& b) {
+void readCockatielBreaker(SettingsReader& r, const YAML::Node& node, const std::string& path,
+                          CockatielBreakerSpec& b) {
   if (!node.IsMap() || !node["type"])
     failExpected(r.source(), node, path,
                  "a map with type: \"consecutive\", \"count\" or \"sampling\"");
@@ -124,7 +124,7 @@ void readCockatielSettings(SettingsReader& r, const YAML::Node& node, const std:
               if (key == "halfOpenAfter") {
                 readBackoff(r, v, p, c.half_open_after);
               } else if (key == "breaker") {
-                readBreaker(r, v, p, c.breaker);
+                readCockatielBreaker(r, v, p, c.breaker);
               } else if (key == "halfOpenSampling") {
                 r.forEach(v, p, {"calls", "threshold"},
                           [&](const std::string& k, const YAML::Node& x, const std::string& q) {

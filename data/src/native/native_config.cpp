@@ -19,10 +19,10 @@ std::string formatNote(const std::string& file, const ImportNote& note) {
 }
 
 namespace {
-bool endsWith(std::string_view s, std::string_view suffix) {
+bool nativeEndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
-bool contains(std::string_view s, std::string_view part) {
+bool nativeContains(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
 }
 
@@ -54,18 +54,18 @@ void readResilience4jProperties(std::string_view text, const std::string& file_n
 }  // namespace
 
 std::optional<BreakerLibrary> detectLibrary(std::string_view text, const std::string& file_name) {
-  if (endsWith(file_name, ".go") || contains(text, "gobreaker.Settings"))
+  if (nativeEndsWith(file_name, ".go") || nativeContains(text, "gobreaker.Settings"))
     return BreakerLibrary::gobreaker;
-  if (contains(text, "resilience4j")) return BreakerLibrary::resilience4j;
-  if (contains(text, "outlier_detection")) return BreakerLibrary::envoy;
-  if (contains(text, "halfOpenAfter")) return BreakerLibrary::cockatiel;
-  if (contains(text, "errorThresholdPercentage") || contains(text, "resetTimeout") ||
-      contains(text, "rollingCountTimeout"))
+  if (nativeContains(text, "resilience4j")) return BreakerLibrary::resilience4j;
+  if (nativeContains(text, "outlier_detection")) return BreakerLibrary::envoy;
+  if (nativeContains(text, "halfOpenAfter")) return BreakerLibrary::cockatiel;
+  if (nativeContains(text, "errorThresholdPercentage") || nativeContains(text, "resetTimeout") ||
+      nativeContains(text, "rollingCountTimeout"))
     return BreakerLibrary::opossum;
-  if (contains(text, "FailureRatio") || contains(text, "BreakDuration") ||
-      contains(text, "SamplingDuration"))
+  if (nativeContains(text, "FailureRatio") || nativeContains(text, "BreakDuration") ||
+      nativeContains(text, "SamplingDuration"))
     return BreakerLibrary::polly;
-  if (contains(text, "MaxRequests") || contains(text, "ReadyToTrip"))
+  if (nativeContains(text, "MaxRequests") || nativeContains(text, "ReadyToTrip"))
     return BreakerLibrary::gobreaker;
   return std::nullopt;
 }
@@ -96,7 +96,7 @@ NativeConfig parseNativeConfig(std::string_view text, const std::string& file_na
         readCockatielSettings(reader, parseYaml(text, file_name), "", out.native.cockatiel);
         break;
       case BreakerLibrary::gobreaker:
-        if (endsWith(file_name, ".go") || contains(text, ".Settings{")) {
+        if (nativeEndsWith(file_name, ".go") || nativeContains(text, ".Settings{")) {
           readGobreakerGo(src, text, out.native.gobreaker, out.notes);
         } else {
           readGobreakerSettings(reader, parseYaml(text, file_name), "", out.native.gobreaker);

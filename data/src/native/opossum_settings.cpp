@@ -7,7 +7,7 @@
 namespace breakerlab::data_detail {
 
 namespace {
-constexpr double kMaxMs = 1e12;
+constexpr double kOpossumMaxMs = 1e12;
 constexpr std::uint64_t kMaxSafeInteger = (1ull << 53) - 1;
 
 bool isWhole(const YAML::Node& v) {
@@ -37,14 +37,14 @@ void readOpossumOptions(SettingsReader& r, const YAML::Node& node, const std::st
           if (v.IsScalar() && v.Scalar() == "false") {
             o.timeout = 0;
           } else {
-            o.timeout = r.millis(v, p, kMaxMs);
+            o.timeout = r.millis(v, p, kOpossumMaxMs);
           }
         } else if (key == "errorThresholdPercentage") {
           o.error_threshold_percentage = r.number(v, p, 0, 100);
         } else if (key == "resetTimeout") {
-          o.reset_timeout = r.millis(v, p, kMaxMs);
+          o.reset_timeout = r.millis(v, p, kOpossumMaxMs);
         } else if (key == "rollingCountTimeout") {
-          o.rolling_count_timeout = r.millis(v, p, kMaxMs);
+          o.rolling_count_timeout = r.millis(v, p, kOpossumMaxMs);
         } else if (key == "rollingCountBuckets") {
           o.rolling_count_buckets = r.whole(v, p, 0, 1'000'000);
         } else if (key == "volumeThreshold") {

@@ -266,7 +266,8 @@ Micros readTimeLimiter(SettingsReader& r, const YAML::Node& props, const std::st
 // (3, the first call included), waitDuration (500 ms, fixed), enableExponentialBackoff with
 // exponentialBackoffMultiplier (IntervalFunction.DEFAULT_MULTIPLIER 1.5) and
 // exponentialMaxWaitDuration (no cap when absent).
-NativeRetry readRetry(SettingsReader& r, const YAML::Node& props, const std::string& path) {
+NativeRetry readResilience4jRetry(SettingsReader& r, const YAML::Node& props,
+                                  const std::string& path) {
   NativeRetry retry;
   bool exponential = false;
   std::optional<YAML::Node> randomized_node;
@@ -442,7 +443,7 @@ void readResilience4jFile(SettingsReader& r, const YAML::Node& original, NativeR
   if (retry.IsDefined()) {
     const YAML::Node props = moduleInstance(r, retry, "retry", p.name, path);
     if (props.IsDefined()) {
-      out.calls.retry = readRetry(r, props, path);
+      out.calls.retry = readResilience4jRetry(r, props, path);
       if (out.has_breaker) {
         const bool breaker_outside =
             aspectOrder(r, cb, "circuitBreakerAspectOrder", 4, "resilience4j.circuitbreaker") <

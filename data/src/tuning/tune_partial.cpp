@@ -43,9 +43,9 @@ json tunedJson(const TunedConfig& t) {
               {"evaluation", evaluationJson(t.evaluation)}};
 }
 
-class Reader {
+class PartialReader {
  public:
-  Reader(std::string_view text, const std::string& file) : file_(file) {
+  PartialReader(std::string_view text, const std::string& file) : file_(file) {
     // Deep nesting is refused before the parse: a "search" 50,000 levels deep parsed, then
     // overflowed the stack when it was dumped.
     // Objects of at most kMaxKeys keys: ordered_json finds a key in a list (n keys, n^2).
@@ -214,7 +214,7 @@ std::string sweepPartialToJson(const SweepPartial& partial) {
 }
 
 std::string_view partialFormatOf(std::string_view text, const std::string& file_name) {
-  const Reader r(text, file_name);
+  const PartialReader r(text, file_name);
   const json& f = r.field(r.root(), "format", "the file");
   if (f == kTunePartialFormat) return kTunePartialFormat;
   if (f == kSweepPartialFormat) return kSweepPartialFormat;
@@ -223,7 +223,7 @@ std::string_view partialFormatOf(std::string_view text, const std::string& file_
 }
 
 TunePartial parseTunePartial(std::string_view text, const std::string& file_name) {
-  const Reader r(text, file_name);
+  const PartialReader r(text, file_name);
   TunePartial p;
   r.header(kTunePartialFormat, p.search, p.shard, p.shards);
   const json& root = r.root();
@@ -243,7 +243,7 @@ TunePartial parseTunePartial(std::string_view text, const std::string& file_name
 }
 
 SweepPartial parseSweepPartial(std::string_view text, const std::string& file_name) {
-  const Reader r(text, file_name);
+  const PartialReader r(text, file_name);
   SweepPartial p;
   r.header(kSweepPartialFormat, p.search, p.shard, p.shards);
   const json& root = r.root();

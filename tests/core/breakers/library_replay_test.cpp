@@ -20,7 +20,7 @@ BreakerConfig opossumBreaker() {
   return b;
 }
 
-LoggedCall call(Micros start, Micros duration, CallOutcome outcome) {
+LoggedCall loggedCall(Micros start, Micros duration, CallOutcome outcome) {
   LoggedCall c;
   c.start = start;
   c.duration = duration;
@@ -38,10 +38,10 @@ TEST(LibraryReplay, OpossumForgetsABucketAtExactlyItsLastRotationAfterAnIdleGap)
   n.opossum.rolling_count_buckets = 10;
   n.opossum.timeout = 0;
   for (const auto& [third, trips] : {std::pair{9999 * ms, true}, std::pair{10 * s, false}}) {
-    const BreakerReplay r =
-        replayCallLog(opossumBreaker(), n,
-                      {call(0, 0, CallOutcome::refused), call(1 * ms, 0, CallOutcome::refused),
-                       call(third, 0, CallOutcome::refused)});
+    const BreakerReplay r = replayCallLog(
+        opossumBreaker(), n,
+        {loggedCall(0, 0, CallOutcome::refused), loggedCall(1 * ms, 0, CallOutcome::refused),
+         loggedCall(third, 0, CallOutcome::refused)});
     EXPECT_EQ(!r.transitions.empty(), trips) << third;
     if (trips) {
       EXPECT_EQ(r.transitions[0].at, third);
@@ -56,13 +56,14 @@ TEST(LibraryReplay, OpossumIdleForDaysWithOneMillisecondBucketsStaysEmpty) {
   n.opossum.rolling_count_buckets = 10;  // 1 ms buckets: ~10^9 rotations between the calls
   n.opossum.timeout = 0;
   std::vector<LoggedCall> calls;
-  for (int i = 0; i < 20; ++i) calls.push_back(call(i * 10 * 86'400 * s, 0, CallOutcome::refused));
+  for (int i = 0; i < 20; ++i)
+    calls.push_back(loggedCall(i * 10 * 86'400 * s, 0, CallOutcome::refused));
   const BreakerReplay r = replayCallLog(opossumBreaker(), n, calls);
   EXPECT_EQ(r.permitted, std::vector<bool>(20, true));
   EXPECT_TRUE(r.transitions.empty());
   // Two failures inside one bucket still trip it, after the same gap.
-  calls.push_back(call(calls.back().start + 10 * 86'400 * s, 0, CallOutcome::refused));
-  calls.push_back(call(calls.back().start, 0, CallOutcome::refused));
+  calls.push_back(loggedCall(calls.back().start + 10 * 86'400 * s, 0, CallOutcome::refused));
+  calls.push_back(loggedCall(calls.back().start, 0, CallOutcome::refused));
   const BreakerReplay again = replayCallLog(opossumBreaker(), n, calls);
   ASSERT_FALSE(again.transitions.empty());
   EXPECT_EQ(again.transitions[0].to, BreakerState::open);
@@ -76,8 +77,8 @@ TEST(LibraryReplay, OpossumSemaphoreRejectionIsAFailureUnlessFiltered) {
   n.opossum.capacity = 1;
   n.opossum.error_threshold_percentage = 40;
   n.opossum.timeout = 0;
-  const std::vector<LoggedCall> calls = {call(0, 100 * ms, CallOutcome::success),
-                                         call(10 * ms, 5 * ms, CallOutcome::success)};
+  const std::vector<LoggedCall> calls = {loggedCall(0, 100 * ms, CallOutcome::success),
+                                         loggedCall(10 * ms, 5 * ms, CallOutcome::success)};
   const BreakerReplay counted = replayCallLog(opossumBreaker(), n, calls);
   EXPECT_EQ(counted.permitted, (std::vector<bool>{true, false}));
   ASSERT_FALSE(counted.transitions.empty());  // 1 failure in 2 fires: 50% > 40%

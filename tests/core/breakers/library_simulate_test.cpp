@@ -15,7 +15,7 @@ namespace {
 using test_units::ms;
 using test_units::s;
 
-DependencySegment segment(Micros from, Micros to, OutcomeMix mix, Micros latency) {
+DependencySegment librarySegment(Micros from, Micros to, OutcomeMix mix, Micros latency) {
   DependencySegment seg;
   seg.state = mix.refused > 0 ? "connection refused" : mix.timeout > 0 ? "timing out" : "healthy";
   seg.from = from;
@@ -28,7 +28,7 @@ DependencySegment segment(Micros from, Micros to, OutcomeMix mix, Micros latency
 }
 
 // 60 s at 20 rps, uniform arrivals (one every 50 ms); refused in [10, 30), healthy otherwise.
-Incident outage() {
+Incident libraryOutage() {
   Incident inc;
   inc.start = 0;
   inc.end = 60 * s;
@@ -38,9 +38,9 @@ Incident outage() {
   inc.traffic.keys = {10, 0.0};
   OutcomeMix refused;
   refused.refused = 1;
-  inc.dependency.segments = {segment(0, 10 * s, {}, 20 * ms),
-                             segment(10 * s, 30 * s, refused, 5 * ms),
-                             segment(30 * s, 60 * s, {}, 20 * ms)};
+  inc.dependency.segments = {librarySegment(0, 10 * s, {}, 20 * ms),
+                             librarySegment(10 * s, 30 * s, refused, 5 * ms),
+                             librarySegment(30 * s, 60 * s, {}, 20 * ms)};
   inc.dependency.health = {{10 * s, 30 * s, Health::red}};
   return inc;
 }
@@ -77,7 +77,7 @@ Micros arrivalAfter(const Result& r, Micros t, std::size_t n = 0) {
 }
 
 TEST(LibrarySimulate, GobreakerTripsOnTheFifthFailureAndHalfOpensLazilyAfterTimeout) {
-  const Incident inc = outage();
+  const Incident inc = libraryOutage();
   const Result r = simulate(inc, lessonGobreaker());
   const auto lane = states(r);
   ASSERT_GE(lane.size(), 3u);
@@ -102,7 +102,7 @@ TEST(LibrarySimulate, GobreakerTripsOnTheFifthFailureAndHalfOpensLazilyAfterTime
 }
 
 TEST(LibrarySimulate, LibraryDefaultTripsOnTheSixthFailure) {
-  const Incident inc = outage();
+  const Incident inc = libraryOutage();
   Config c = lessonGobreaker();
   c.native.gobreaker.ready_to_trip = {};
   const Result r = simulate(inc, c);
@@ -111,12 +111,12 @@ TEST(LibrarySimulate, LibraryDefaultTripsOnTheSixthFailure) {
 
 TEST(LibrarySimulate, CockatielHoldsCallsDuringItsTrialAndRunsThemAtTheVerdict) {
   // The trial takes 2 s: calls arriving meanwhile wait for it instead of being rejected.
-  Incident inc = outage();
+  Incident inc = libraryOutage();
   OutcomeMix refused;
   refused.refused = 1;
-  inc.dependency.segments = {segment(0, 10 * s, {}, 20 * ms),
-                             segment(10 * s, 12 * s, refused, 5 * ms),
-                             segment(12 * s, 60 * s, {}, 2 * s)};
+  inc.dependency.segments = {librarySegment(0, 10 * s, {}, 20 * ms),
+                             librarySegment(10 * s, 12 * s, refused, 5 * ms),
+                             librarySegment(12 * s, 60 * s, {}, 2 * s)};
   Config c;
   c.timeout.attempt = 5 * s;
   c.breaker.library = BreakerLibrary::cockatiel;
@@ -146,11 +146,12 @@ TEST(LibrarySimulate, CockatielHoldsCallsDuringItsTrialAndRunsThemAtTheVerdict) 
 
 TEST(LibrarySimulate, OpossumTimesTheCallWithItsOwnTimer) {
   // Calls hang in [10, 30): with a 30 s attempt timeout only opossum's 1 s timer answers them.
-  Incident inc = outage();
+  Incident inc = libraryOutage();
   OutcomeMix hang;
   hang.timeout = 1;
-  inc.dependency.segments = {segment(0, 10 * s, {}, 20 * ms), segment(10 * s, 30 * s, hang, 5 * ms),
-                             segment(30 * s, 60 * s, {}, 20 * ms)};
+  inc.dependency.segments = {librarySegment(0, 10 * s, {}, 20 * ms),
+                             librarySegment(10 * s, 30 * s, hang, 5 * ms),
+                             librarySegment(30 * s, 60 * s, {}, 20 * ms)};
   Config c;
   c.timeout.attempt = 30 * s;
   c.breaker.library = BreakerLibrary::opossum;
@@ -171,7 +172,7 @@ TEST(LibrarySimulate, OpossumTimesTheCallWithItsOwnTimer) {
 }
 
 TEST(LibrarySimulate, EnvoyEjectsTheOnlyHostAndReturnsItAtASweepOrAtAPassingHealthCheck) {
-  const Incident inc = outage();
+  const Incident inc = libraryOutage();
   Config c = envoyOneHostNoPanic();
   c.native.envoy.base_ejection_time = 5 * s;
   Result r = simulate(inc, c);
@@ -198,7 +199,7 @@ TEST(LibrarySimulate, EnvoyEjectsTheOnlyHostAndReturnsItAtASweepOrAtAPassingHeal
 }
 
 TEST(LibrarySimulate, EveryLibraryReplaysBitIdenticallyAndTheReplayCacheAgrees) {
-  const Incident inc = outage();
+  const Incident inc = libraryOutage();
   for (const auto& info : kBreakerLibraries) {
     SCOPED_TRACE(std::string(info.key));
     Config c;
@@ -244,9 +245,9 @@ TEST(LibrarySimulate, TheReplayCacheKeepsCallsCockatielHoldsAcrossTheLeadIn) {
   OutcomeMix refused;
   refused.refused = 1;
   // Refused from -20 s to -10 s, then healthy but slow: each trial takes 600 ms.
-  inc.dependency.segments = {segment(-30 * s, -20 * s, {}, 20 * ms),
-                             segment(-20 * s, -10 * s, refused, 5 * ms),
-                             segment(-10 * s, 20 * s, {}, 600 * ms)};
+  inc.dependency.segments = {librarySegment(-30 * s, -20 * s, {}, 20 * ms),
+                             librarySegment(-20 * s, -10 * s, refused, 5 * ms),
+                             librarySegment(-10 * s, 20 * s, {}, 600 * ms)};
   inc.dependency.health = {{-20 * s, -10 * s, Health::red}};
   Config c;
   c.breaker.library = BreakerLibrary::cockatiel;
@@ -273,7 +274,7 @@ TEST(LibrarySimulate, TheReplayCacheKeepsCallsCockatielHoldsAcrossTheLeadIn) {
 // that ends during the outage does not return the host, and with the default panic threshold a
 // cluster with no healthy host routes to every host.
 TEST(LibrarySimulate, EnvoyHostsFailingActiveHealthChecksStayOutOfRotation) {
-  const Incident inc = outage();
+  const Incident inc = libraryOutage();
   Config c = envoyOneHostNoPanic();
   c.native.envoy.base_ejection_time = 2 * s;
   c.native.envoy.health_check_interval = 1 * s;

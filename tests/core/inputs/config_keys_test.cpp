@@ -80,7 +80,9 @@ TEST(ConfigKeys, EveryTimedKeyIsTheAccessorOfItsConfigKey) {
   // The same field, two editors: a knob in ms and a timed change in microseconds.
   Config by_knob, by_change;
   findKnob("timeout.attempt")->set(by_knob, 700);
-  applyChange(by_change, TimedChange{0, {{TimedKey::timeout_attempt, 700'000}}});
+  TimedChange change;
+  change.edits = {{TimedKey::timeout_attempt, 700'000}};
+  applyChange(by_change, change);
   EXPECT_EQ(by_knob, by_change);
 }
 

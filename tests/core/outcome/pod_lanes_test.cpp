@@ -16,8 +16,8 @@ namespace {
 using test_units::s;
 
 // "closed 0-10 open 10-30 closed 30-60" as a lane: states with the boundaries between them.
-Lane lane(std::string name, std::vector<std::pair<std::string, Micros>> steps,
-          Micros end = 60 * s) {
+Lane podLane(std::string name, std::vector<std::pair<std::string, Micros>> steps,
+             Micros end = 60 * s) {
   Lane l;
   l.name = std::move(name);
   for (std::size_t i = 0; i < steps.size(); ++i)
@@ -37,15 +37,15 @@ struct CompareCase {
 };
 
 TEST(PodLanes, ComparesPodByPosition) {
-  const Lane a = lane("pod-a", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}});
-  const Lane b =
-      lane("pod-b", {{"closed", 0}, {"open", 12 * s}, {"half-open", 32 * s}, {"closed", 33 * s}});
-  const Lane c = lane("pod-c", {{"closed", 0}});
-  const Lane r1 = lane("pod 1", {{"closed", 0}, {"open", 11 * s}, {"closed", 31 * s}});
-  const Lane r2 =
-      lane("pod 2", {{"closed", 0}, {"open", 14 * s}, {"half-open", 32 * s}, {"closed", 33 * s}});
-  const Lane r3 = lane("pod 3", {{"closed", 0}});
-  const Lane r3_open = lane("pod 3", {{"closed", 0}, {"open", 40 * s}, {"closed", 50 * s}});
+  const Lane a = podLane("pod-a", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}});
+  const Lane b = podLane(
+      "pod-b", {{"closed", 0}, {"open", 12 * s}, {"half-open", 32 * s}, {"closed", 33 * s}});
+  const Lane c = podLane("pod-c", {{"closed", 0}});
+  const Lane r1 = podLane("pod 1", {{"closed", 0}, {"open", 11 * s}, {"closed", 31 * s}});
+  const Lane r2 = podLane(
+      "pod 2", {{"closed", 0}, {"open", 14 * s}, {"half-open", 32 * s}, {"closed", 33 * s}});
+  const Lane r3 = podLane("pod 3", {{"closed", 0}});
+  const Lane r3_open = podLane("pod 3", {{"closed", 0}, {"open", 40 * s}, {"closed", 50 * s}});
   const CompareCase cases[] = {
       {"every pod within 2 s", {a, b, c}, {r1, r2, r3}, 2 * s, 3, 3, 2 * s, true},
       {"pod 2 is 2 s off, 1 s allowed", {a, b, c}, {r1, r2, r3}, 1 * s, 2, 3, 2 * s, false},
@@ -66,11 +66,11 @@ TEST(PodLanes, ComparesPodByPosition) {
 }
 
 TEST(PodLanes, TheSummaryNamesTheFirstPodThatDiffers) {
-  const Lane a = lane("10.0.0.7:8080", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}});
-  const Lane b = lane("10.0.0.8:8080", {{"closed", 0}});
+  const Lane a = podLane("10.0.0.7:8080", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}});
+  const Lane b = podLane("10.0.0.8:8080", {{"closed", 0}});
   const Lane r1 =
-      lane("pod 1", {{"closed", 0}, {"open", 10500 * kMillisecond}, {"closed", 30 * s}});
-  const Lane r2 = lane("pod 2", {{"closed", 0}, {"open", 40 * s}});
+      podLane("pod 1", {{"closed", 0}, {"open", 10500 * kMillisecond}, {"closed", 30 * s}});
+  const Lane r2 = podLane("pod 2", {{"closed", 0}, {"open", 40 * s}});
   const PodLaneComparison c = comparePodLanes({a, b}, {r1, r2}, s);
   EXPECT_EQ(c.summary(),
             "1 of 2 pods match; worst boundary 0.5 s off; 10.0.0.8:8080: recorded has 1 "
@@ -92,29 +92,29 @@ struct FleetCase {
 
 TEST(PodLanes, TheFleetIsOpenWhileAnyPodIsOpen) {
   const Lane a =
-      lane("a", {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}});
-  const Lane b = lane("b", {{"closed", 0}, {"open", 15 * s}, {"closed", 40 * s}});
-  const Lane c = lane("c", {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}});
-  const Lane late = lane("d", {{kPodOutOfService.data(), 0}, {"open", 50 * s}});
+      podLane("a", {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}});
+  const Lane b = podLane("b", {{"closed", 0}, {"open", 15 * s}, {"closed", 40 * s}});
+  const Lane c = podLane("c", {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}});
+  const Lane late = podLane("d", {{kPodOutOfService.data(), 0}, {"open", 50 * s}});
   const FleetCase cases[] = {
       {"one pod is its own fleet",
        {a},
-       lane("breaker",
-            {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}})},
+       podLane("breaker",
+               {{"closed", 0}, {"open", 10 * s}, {"half-open", 20 * s}, {"closed", 21 * s}})},
       {"first open to last closed is one open spell",
        {a, b},
-       lane("breaker", {{"closed", 0}, {"open", 10 * s}, {"closed", 40 * s}})},
+       podLane("breaker", {{"closed", 0}, {"open", 10 * s}, {"closed", 40 * s}})},
       {"half-open while none is open",
        {a, b, c},
-       lane("breaker", {{"closed", 0},
-                        {"open", 10 * s},
-                        {"closed", 40 * s},
-                        {"half-open", 45 * s},
-                        {"closed", 46 * s}})},
+       podLane("breaker", {{"closed", 0},
+                           {"open", 10 * s},
+                           {"closed", 40 * s},
+                           {"half-open", 45 * s},
+                           {"closed", 46 * s}})},
       {"a pod out of service counts for nothing",
        {c, late},
-       lane("breaker",
-            {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}, {"open", 50 * s}})},
+       podLane("breaker",
+               {{"closed", 0}, {"half-open", 45 * s}, {"closed", 46 * s}, {"open", 50 * s}})},
       {"no pods", {}, Lane{"breaker", {}}},
   };
   for (const FleetCase& k : cases) EXPECT_EQ(fleetLaneOfPods(k.pods), k.expected) << k.what;
@@ -122,11 +122,12 @@ TEST(PodLanes, TheFleetIsOpenWhileAnyPodIsOpen) {
 
 TEST(PodLanes, ALaneCheckNamesEveryPodOrOne) {
   Incident inc;
-  inc.recorded.pod_breakers = {lane("pod-a", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}}),
-                               lane("pod-b", {{"closed", 0}})};
+  inc.recorded.pod_breakers = {
+      podLane("pod-a", {{"closed", 0}, {"open", 10 * s}, {"closed", 30 * s}}),
+      podLane("pod-b", {{"closed", 0}})};
   Result result;
-  result.pod_breakers = {lane("pod 1", {{"closed", 0}, {"open", 11 * s}, {"closed", 30 * s}}),
-                         lane("pod 2", {{"closed", 0}, {"open", 50 * s}})};
+  result.pod_breakers = {podLane("pod 1", {{"closed", 0}, {"open", 11 * s}, {"closed", 30 * s}}),
+                         podLane("pod 2", {{"closed", 0}, {"open", 50 * s}})};
   auto check = [&](std::string name, Micros within) {
     Expectation e;
     e.kind = Expectation::Kind::lane;
@@ -145,7 +146,7 @@ TEST(PodLanes, ALaneCheckNamesEveryPodOrOne) {
   EXPECT_EQ(check("every pod", 2 * s),
             std::pair(false, std::string("1 of 2 pods match; worst boundary 1 s off; pod-b: "
                                          "recorded has 1 intervals, replayed 2")));
-  result.pod_breakers[1] = lane("pod 2", {{"closed", 0}});
+  result.pod_breakers[1] = podLane("pod 2", {{"closed", 0}});
   EXPECT_EQ(check("every pod", 2 * s),
             std::pair(true, std::string("2 of 2 pods match; worst boundary 1 s off")));
 }

@@ -34,8 +34,8 @@ const std::vector<ReportParts> kPartSets = {
     {ReportPart::checkouts_per_second},
 };
 
-Result replay(const Incident& inc, const Config& config, const std::vector<TimedChange>& changes,
-              ReportParts parts) {
+Result replayParts(const Incident& inc, const Config& config,
+                   const std::vector<TimedChange>& changes, ReportParts parts) {
   SimulateOptions options;
   options.changes = &changes;
   options.report = parts;
@@ -44,9 +44,9 @@ Result replay(const Incident& inc, const Config& config, const std::vector<Timed
 
 void expectMetricsOfParts(const Incident& inc, const Config& config,
                           const std::vector<TimedChange>& changes, const std::string& what) {
-  const Result whole = replay(inc, config, changes, ReportParts::whole());
+  const Result whole = replayParts(inc, config, changes, ReportParts::whole());
   for (const ReportParts& parts : kPartSets) {
-    const Result part = replay(inc, config, changes, parts);
+    const Result part = replayParts(inc, config, changes, parts);
     std::size_t compared = 0;
     for (const MetricInfo& m : metricRegistry()) {
       if (!parts.contains(m.needs)) continue;
@@ -78,8 +78,8 @@ TEST(ReportParts, EveryMetricOfTheFollowedPartsIsTheWholeReplays) {
 
 TEST(ReportParts, PartsLeftOutAreNotFollowed) {
   const Incident inc = test::bundledIncident("inc-2026-0814-orders");
-  const Result whole = replay(inc, inc.deployed, inc.changes, ReportParts::whole());
-  const Result none = replay(inc, inc.deployed, inc.changes, {});
+  const Result whole = replayParts(inc, inc.deployed, inc.changes, ReportParts::whole());
+  const Result none = replayParts(inc, inc.deployed, inc.changes, {});
   ASSERT_FALSE(whole.per_second.dependency_calls.empty());
   ASSERT_FALSE(whole.per_second.workers_busy.empty());
   ASSERT_FALSE(whole.per_second.dependency_busy.empty());

@@ -15,7 +15,7 @@ using test_units::s;
 constexpr Micros kLatency = 10 * ms;
 
 // A stretch of the dependency in which `failing` of the calls answer 500 after kLatency.
-DependencySegment segment(Micros from, Micros to, double failing) {
+DependencySegment fleetSegment(Micros from, Micros to, double failing) {
   DependencySegment seg;
   seg.state = failing > 0 ? "server_error" : "healthy";
   seg.from = from;
@@ -37,7 +37,7 @@ Incident failingFromTheStart(std::uint32_t pods, Micros seconds) {
   inc.traffic.lead_in = 0;
   inc.traffic.rate = {{0, seconds, 40, 40}};
   inc.traffic.keys = {1, 0.0};
-  inc.dependency.segments = {segment(0, seconds, 1.0)};
+  inc.dependency.segments = {fleetSegment(0, seconds, 1.0)};
   inc.dependency.health = {{0, seconds, Health::red}};
   Config& c = inc.deployed;
   c.load_balancer.pods = pods;
@@ -61,7 +61,7 @@ TEST(FleetScope, OnePodIsTheSameRunInEitherScope) {
   for (const bool resources : {false, true}) {
     Incident inc = failingFromTheStart(1, 10 * s);
     inc.traffic.lead_in = 5 * s;
-    inc.dependency.segments = {segment(-5 * s, 3 * s, 0.0), segment(3 * s, 10 * s, 0.6)};
+    inc.dependency.segments = {fleetSegment(-5 * s, 3 * s, 0.0), fleetSegment(3 * s, 10 * s, 0.6)};
     if (resources) inc.deployed.workers.per_pod = 4;  // the pods' path of the simulator
     inc.deployed.retry.max_attempts = 3;
     inc.deployed.retry.budget.ratio = 0.2;
@@ -148,7 +148,7 @@ TEST(FleetScope, AScaledOutPodComesWithAClosedEmptyBreaker) {
 TEST(FleetScope, PerPodCachesServeOnlyWhatTheirPodFetched) {
   // Healthy for 2 s (40 calls/s over 4 pods, one key: every pod caches it), then refused.
   Incident inc = failingFromTheStart(4, 6 * s);
-  inc.dependency.segments = {segment(0, 2 * s, 0.0), segment(2 * s, 6 * s, 1.0)};
+  inc.dependency.segments = {fleetSegment(0, 2 * s, 0.0), fleetSegment(2 * s, 6 * s, 1.0)};
   inc.dependency.health = {{2 * s, 6 * s, Health::red}};
   inc.deployed.breaker.enabled = false;
   inc.deployed.cache.ttl = 60 * s;
@@ -160,7 +160,7 @@ TEST(FleetScope, PerPodCachesServeOnlyWhatTheirPodFetched) {
   }
   // When the healthy stretch holds only two checkouts, two pods out of four fetch nothing before
   // the outage: per pod, their checkouts fail; shared, every failure is served cached.
-  inc.dependency.segments = {segment(0, 50 * ms, 0.0), segment(50 * ms, 6 * s, 1.0)};
+  inc.dependency.segments = {fleetSegment(0, 50 * ms, 0.0), fleetSegment(50 * ms, 6 * s, 1.0)};
   inc.dependency.health = {{50 * ms, 6 * s, Health::red}};
   const Result per_pod = simulate(inc, withScope(inc.deployed, StateScope::per_pod));
   const Result shared = simulate(inc, withScope(inc.deployed, StateScope::shared));

@@ -16,8 +16,9 @@ namespace {
 
 // Replays `inc` over timeouts x worker limits (limits fastest, as a map does) through one cache,
 // each against a fresh replay; returns how many the cache served from a run under another limit.
-std::uint64_t mapAgainstFreshReplays(const Incident& inc, std::initializer_list<Micros> timeouts,
-                                     std::initializer_list<std::uint32_t> limits) {
+std::uint64_t limitMapAgainstFreshReplays(const Incident& inc,
+                                          std::initializer_list<Micros> timeouts,
+                                          std::initializer_list<std::uint32_t> limits) {
   ReplayCache cache;
   const std::uint64_t before = workerLimitReuses();
   for (const Micros timeout : timeouts) {
@@ -37,7 +38,7 @@ std::uint64_t mapAgainstFreshReplays(const Incident& inc, std::initializer_list<
 
 TEST(WorkerLimitReuse, MapCellsOf14AugServedByAnotherLimitsRunAreItsFreshReplays) {
   const Incident inc = test::bundledIncident("inc-2026-0814-orders");
-  const std::uint64_t reused = mapAgainstFreshReplays(
+  const std::uint64_t reused = limitMapAgainstFreshReplays(
       inc, {200 * kMillisecond, 1140 * kMillisecond, 10 * kSecond}, {10, 20, 40, 70, 100});
   // Short timeouts never fill a pod above a few dozen workers: most of their rows are one run.
   EXPECT_GE(reused, 5u);
@@ -45,9 +46,9 @@ TEST(WorkerLimitReuse, MapCellsOf14AugServedByAnotherLimitsRunAreItsFreshReplays
 
 TEST(WorkerLimitReuse, MapCellsOf8SepServedByAnotherLimitsRunAreItsFreshReplays) {
   const Incident inc = test::bundledIncident("inc-2026-0908-pricing");
-  const std::uint64_t reused =
-      mapAgainstFreshReplays(inc, {inc.deployed.timeout.attempt, 3 * inc.deployed.timeout.attempt},
-                             {2, 8, 32, 128, 512, 1000});
+  const std::uint64_t reused = limitMapAgainstFreshReplays(
+      inc, {inc.deployed.timeout.attempt, 3 * inc.deployed.timeout.attempt},
+      {2, 8, 32, 128, 512, 1000});
   EXPECT_GE(reused, 1u);
 }
 

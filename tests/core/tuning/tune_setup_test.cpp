@@ -11,18 +11,13 @@
 #include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/tuning_text.h"
+#include "support/bundled_incident.h"
 
 namespace breakerlab {
 namespace {
 
-const Incident& pricing() {
-  static const Incident incident =
-      loadIncident(std::string(BREAKERLAB_RESOURCES) + "/incidents/inc-2026-0908-pricing.yaml");
-  return incident;
-}
-
 TEST(TuneSetup, ACaseHoldsTheGoalsGivenThenTheIncidentsOwnEachOnceUnderTheLibraryChosen) {
-  const Incident& inc = pricing();
+  const Incident& inc = test::pricingIncident();
   ASSERT_FALSE(inc.goals.empty());
   const std::vector<Expectation> given = {inc.goals.front(),
                                           parseExpectation("failed_pct <= 1", "test")};
@@ -83,14 +78,14 @@ TEST(TuneSetup, AKnobAloneIsItsWholeRangeOnThePanelsScale) {
 TEST(TuneSetup, OnlyMetricsWhereHigherIsNotBetterAreMinimisedAndTheDefaultIsTheIncidentsQuestion) {
   for (const MetricInfo& m : metricRegistry())
     EXPECT_EQ(canMinimise(m), m.direction != MetricDirection::higher_is_better) << m.name;
-  EXPECT_EQ(defaultObjective(pricing()).name, "cached_while_healthy_s");
-  Incident no_goals = pricing();
+  EXPECT_EQ(defaultObjective(test::pricingIncident()).name, "cached_while_healthy_s");
+  Incident no_goals = test::pricingIncident();
   no_goals.goals.clear();
   EXPECT_EQ(defaultObjective(no_goals).name, "failed_pct");
 }
 
 TEST(TuneSetup, ProgressCarriesTheBestConfigsValuesAndTheReportedConfigMeetsTheGoals) {
-  const Incident& inc = pricing();
+  const Incident& inc = test::pricingIncident();
   const std::vector<Expectation> goals = {parseExpectation("failed_checkouts == 0", "test")};
   const Evaluator evaluator(
       {tuneCaseFor(inc, inc.deployed, BreakerLibrary::gobreaker, goals, true)},

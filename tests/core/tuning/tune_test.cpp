@@ -27,14 +27,11 @@ KnobRange range(std::string_view id, double low, double high, bool log = false) 
   return KnobRange{findKnob(id), low, high, log};
 }
 
-const Incident& pricing() {
-  static const Incident incident = test::bundledIncident("inc-2026-0908-pricing");
-  return incident;
-}
-
 // 8 Sep with the goal and objective: no failed checkout, least time cached while healthy.
 Evaluator pricingEvaluator(unsigned seeds = 1) {
-  TuneCase c{&pricing(), {parseExpectation("failed_checkouts == 0", "test")}, pricing().deployed};
+  TuneCase c{&test::pricingIncident(),
+             {parseExpectation("failed_checkouts == 0", "test")},
+             test::pricingIncident().deployed};
   return Evaluator({c}, {findMetric("cached_while_healthy_s")}, seeds);
 }
 
@@ -45,7 +42,7 @@ std::vector<KnobRange> pricingKnobs() {
 }
 
 TEST(ReplayGiveUp, StopsAtTheFirstFailedCheckoutOneTooMany) {
-  const Incident& inc = pricing();
+  const Incident& inc = test::pricingIncident();
   const WhatIf* short_ttl = inc.whatIf("short-ttl");
   ASSERT_NE(short_ttl, nullptr);
   const Result full = simulate(inc, short_ttl->config);
@@ -87,9 +84,9 @@ TEST(ReplayGiveUp, NeverStopsARunWhoseRetriesMayRewriteAFailure) {
 
 TEST(Tune, On8SepFindsAConfigAtLeastAsGoodAsTheDocumentsFix) {
   const Evaluator evaluator = pricingEvaluator();
-  const WhatIf* fix = pricing().whatIf("early-probe");
+  const WhatIf* fix = test::pricingIncident().whatIf("early-probe");
   ASSERT_NE(fix, nullptr);
-  const Result fixed = simulate(pricing(), fix->config);
+  const Result fixed = simulate(test::pricingIncident(), fix->config);
   const std::vector<KnobRange> knobs = pricingKnobs();
   TuneOptions options;
   options.budget = 500;
@@ -100,7 +97,8 @@ TEST(Tune, On8SepFindsAConfigAtLeastAsGoodAsTheDocumentsFix) {
   EXPECT_LE(best.evaluation.objectives[0], fixed.metrics.cached_while_healthy_s);
   EXPECT_EQ(result.stats.evaluated, 500u);
   // The values replay to what the search measured.
-  const Result replayed = simulate(pricing(), configWith(pricing().deployed, knobs, best.values));
+  const Result replayed = simulate(
+      test::pricingIncident(), configWith(test::pricingIncident().deployed, knobs, best.values));
   EXPECT_EQ(replayed.metrics.failed_checkouts, 0u);
   EXPECT_DOUBLE_EQ(replayed.metrics.cached_while_healthy_s, best.evaluation.objectives[0]);
 }
@@ -151,7 +149,9 @@ TEST(Tune, GivingUpEarlySavesReplaysAndFindsTheSameConfig) {
 }
 
 TEST(Tune, TwoObjectivesGiveAFrontWhereNoConfigBeatsAnotherOnBoth) {
-  TuneCase c{&pricing(), {parseExpectation("failed_checkouts == 0", "test")}, pricing().deployed};
+  TuneCase c{&test::pricingIncident(),
+             {parseExpectation("failed_checkouts == 0", "test")},
+             test::pricingIncident().deployed};
   const Evaluator evaluator({c},
                             {findMetric("cached_while_healthy_s"), findMetric("dependency_calls")});
   TuneOptions options;
@@ -174,10 +174,10 @@ TEST(Tune, TwoObjectivesGiveAFrontWhereNoConfigBeatsAnotherOnBoth) {
 }
 
 TEST(Tune, WithNoFeasibleConfigReportsTheClosest) {
-  TuneCase c{&pricing(),
+  TuneCase c{&test::pricingIncident(),
              {parseExpectation("failed_checkouts == 0", "test"),
               parseExpectation("cached_while_healthy_s < 0", "test")},
-             pricing().deployed};
+             test::pricingIncident().deployed};
   const Evaluator evaluator({c}, {findMetric("cached_while_healthy_s")});
   TuneOptions options;
   options.budget = 100;
@@ -275,7 +275,8 @@ TEST(Sweep, ShardsMergeIntoTheWholeMapAndEachCellIsItsReplay) {
     EXPECT_EQ(merged.cells[i].evaluation.objectives, whole.cells[i].evaluation.objectives);
   }
   const Result direct =
-      simulate(pricing(), configWith(pricing().deployed, knobs, whole.cells[5].values));
+      simulate(test::pricingIncident(),
+               configWith(test::pricingIncident().deployed, knobs, whole.cells[5].values));
   EXPECT_DOUBLE_EQ(whole.cells[5].evaluation.objectives[0], direct.metrics.cached_while_healthy_s);
   EXPECT_EQ(whole.cells[5].evaluation.feasible, direct.metrics.failed_checkouts == 0);
   parts.pop_back();
@@ -423,7 +424,7 @@ TEST(Sweep, EachThreadItStartsIsSetUpOnceBeforeItsFirstCellAndTheCallersNever) {
 
 TEST(Sweep, EachGoalHasItsOwnVerdictPerCell) {
   // A map draws each goal's boundary: the goals' verdicts are each its own check of the replay.
-  Incident early = pricing();
+  Incident early = test::pricingIncident();
   early.deployed.breaker.early_probe = true;
   TuneCase c{&early,
              {parseExpectation("failed_checkouts == 0", "test"),

@@ -9,7 +9,7 @@
 namespace breakerlab::views {
 namespace {
 
-const KnobSpec& knob(std::string_view id) {
+const KnobSpec& textKnob(std::string_view id) {
   const KnobSpec* k = findKnob(id);
   EXPECT_NE(k, nullptr) << id;
   return *k;
@@ -28,13 +28,14 @@ TEST(SensitivityText, KnobValuesReadAsTheKnobPanelWritesThem) {
       {"breaker.failure_rate", 50, "50%"},
   };
   for (const Case& c : cases)
-    EXPECT_EQ(knobValueText(knob(c.id), c.value), QString::fromUtf8(c.text))
+    EXPECT_EQ(knobValueText(textKnob(c.id), c.value), QString::fromUtf8(c.text))
         << c.id << " " << c.value;
 }
 
 TEST(SensitivityText, TitlesCarryTheUnitWhereTheTicksDoNot) {
-  EXPECT_EQ(knobAxisTitle(knob("breaker.open.interval")), QStringLiteral("Open interval"));
-  EXPECT_EQ(knobAxisTitle(knob("breaker.failure_rate")), QStringLiteral("Failure threshold (%)"));
+  EXPECT_EQ(knobAxisTitle(textKnob("breaker.open.interval")), QStringLiteral("Open interval"));
+  EXPECT_EQ(knobAxisTitle(textKnob("breaker.failure_rate")),
+            QStringLiteral("Failure threshold (%)"));
   EXPECT_EQ(metricAxisTitle(*findMetric("cached_while_healthy_s")),
             QStringLiteral("Cached while healthy (s)"));
   EXPECT_EQ(metricAxisTitle(*findMetric("failed_checkouts")), QStringLiteral("Failed checkouts"));
