@@ -11,9 +11,13 @@
 #   BREAKERLAB_FUZZ_SEED=0             libFuzzer's -seed (0: random)
 #
 # New inputs that reach new code go to BUILD/fuzz-corpus/TARGET/ and are used again by the next
-# run; the seeds in tests/fuzz/corpus/ are only read. Each run adds its executions and CPU seconds
-# per target to BUILD/fuzz-totals.tsv, so that runs spread over days add up to a total per target
-# (the table printed at the end has both this run's and the accumulated figures).
+# run; the seeds in tests/fuzz/corpus/ are only read. Each run adds its executions, CPU seconds and
+# findings per target, with the commit fuzzed, to a totals file, so that runs spread over days add
+# up to a total per target (the table printed at the end has both this run's and the accumulated
+# figures):
+#   BREAKERLAB_FUZZ_TOTALS=BUILD/fuzz-totals.tsv   the default, gone with the build folder;
+#   BREAKERLAB_FUZZ_TOTALS=tests/fuzz/totals.tsv   the project's record, committed after long runs
+#                                                  (docs/hacking.md, "Fuzzing").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -128,14 +132,22 @@ done
 wait
 
 # The running totals: one line per run and target (date, target, executions, CPU seconds).
-totals="$build/fuzz-totals.tsv"
+# One line per run and target: date, commit, target, executions, CPU seconds, findings.
+totals="${BREAKERLAB_FUZZ_TOTALS:-$build/fuzz-totals.tsv}"
+if [ ! -s "$totals" ]; then
+  printf 'date\tcommit\ttarget\texecutions\tcpu_seconds\tfindings\n' >"$totals"
+fi
 run_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain --untracked-files=no -- core data tests/fuzz 2>/dev/null)" ]; then
+  commit="$commit+changes"  # the fuzzed code is not exactly the commit's
+fi
 for name in "${targets[@]}"; do
-  read -r _ execs _ _ cpu <"$build/fuzz-logs/$name.log.summary"
-  printf '%s\t%s\t%s\t%s\n' "$run_date" "$name" "$execs" "$cpu" >>"$totals"
+  read -r _ execs found _ cpu <"$build/fuzz-logs/$name.log.summary"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$run_date" "$commit" "$name" "$execs" "$cpu" "$found" >>"$totals"
 done
-total_of() {  # total_of TARGET COLUMN (3: executions, 4: CPU seconds)
-  awk -F'\t' -v t="$1" -v c="$2" '$2 == t { s += $c } END { printf "%d", s }' "$totals"
+total_of() {  # total_of TARGET COLUMN (4: executions, 5: CPU seconds)
+  awk -F'\t' -v t="$1" -v c="$2" '$3 == t { s += $c } END { printf "%d", s }' "$totals"
 }
 
 echo "== fuzz: ${seconds}s per target (totals: every run recorded in $totals)"
@@ -143,8 +155,8 @@ printf '%-18s %14s %8s %9s %16s %12s\n' target executions cpu_s findings total_e
 failed=0
 for name in "${targets[@]}"; do
   read -r _ execs found code cpu <"$build/fuzz-logs/$name.log.summary"
-  printf '%-18s %14s %8s %9s %16s %12s\n' "$name" "$execs" "$cpu" "$found" "$(total_of "$name" 3)" \
-    "$(awk -v s="$(total_of "$name" 4)" 'BEGIN { printf "%.2f", s / 3600 }')"
+  printf '%-18s %14s %8s %9s %16s %12s\n' "$name" "$execs" "$cpu" "$found" "$(total_of "$name" 4)" \
+    "$(awk -v s="$(total_of "$name" 5)" 'BEGIN { printf "%.2f", s / 3600 }')"
   if [ "$found" -gt 0 ] || [ "$code" -ne 0 ]; then
     failed=1
     echo "   exit $code; see $build/fuzz-logs/$name.log and $build/fuzz-artifacts/$name/" >&2

@@ -21,6 +21,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -138,11 +139,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // is interactive by then.
     QTimer::singleShot(0, this, [this, summary] {
       if (!interactive_) return;
-      if (QMessageBox::question(this, tr("Restore the tuning you were working on?"),
-                                summary + QStringLiteral("\n\n") +
-                                    tr("Restore it, or discard it and keep what is open?"),
-                                QMessageBox::Yes | QMessageBox::Discard,
-                                QMessageBox::Yes) == QMessageBox::Yes)
+      // The buttons say what they do: a user read "Yes" against "Discard".
+      QMessageBox ask(
+          QMessageBox::Question, tr("Restore the tuning you were working on?"),
+          summary + QStringLiteral("\n\n") +
+              (session_->hasIncident() ? tr("Restore it, or discard it and keep what is open?")
+                                       : tr("Restore it, or discard it?")),
+          QMessageBox::NoButton, this);
+      QPushButton* restore = ask.addButton(tr("Restore"), QMessageBox::AcceptRole);
+      ask.addButton(QMessageBox::Discard);
+      ask.setDefaultButton(restore);
+      ask.exec();
+      if (ask.clickedButton() == restore)
         workspace_->restoreAutosave();
       else if (workspace_->workspace() != nullptr && !workspace_->workspace()->readOnly())
         try {
@@ -492,7 +500,14 @@ void MainWindow::buildMenus() {
   undo->setShortcut(QKeySequence::Undo);
   QAction* redo = undo_->createRedoAction(this, tr("&Redo"));
   redo->setObjectName("redo");
-  redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+  // Ctrl+Shift+Z and Ctrl+Y, and whatever else the platform calls Redo, each once: a sequence
+  // given twice is two shortcuts of the same keys, which Qt takes as ambiguous and then triggers
+  // neither (X11's Redo is Ctrl+Shift+Z itself).
+  QList<QKeySequence> redo_keys{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
+                                QKeySequence(Qt::CTRL | Qt::Key_Y)};
+  for (const QKeySequence& k : QKeySequence::keyBindings(QKeySequence::Redo))
+    if (!redo_keys.contains(k)) redo_keys.push_back(k);
+  redo->setShortcuts(redo_keys);
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
@@ -909,10 +924,8 @@ void MainWindow::sayWhatWasCarriedOver(BreakerLibrary target,
   }
   // The settings themselves are listed in the panel: a status bar label as long as the list
   // would widen the window.
-  // Plural by hand: no translation file is loaded, so tr()'s %n would show "setting(s)".
-  const QString settings = lost.size() == 1
-                               ? tr("1 setting")
-                               : tr("%1 settings").arg(static_cast<qulonglong>(lost.size()));
+  const QString settings =
+      views::countText(static_cast<long long>(lost.size()), tr("1 setting"), tr("%1 settings"));
   status_->setText(tr("The same breaker under %1's rules · %2 not carried over, listed under "
                       "Breaker library")
                        .arg(title, settings));
@@ -978,8 +991,10 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
   if (not_expressible) *not_expressible = exported.not_expressible;
   QString note = tr("Exported %1").arg(QFileInfo(path).fileName());
   if (!exported.not_expressible.empty())
-    note += tr(" · %n setting(s) the target cannot express are listed at the top of the file", "",
-               static_cast<int>(exported.not_expressible.size()));
+    note += views::countText(
+        static_cast<long long>(exported.not_expressible.size()),
+        tr(" · 1 setting the target cannot express is listed at the top of the file"),
+        tr(" · %1 settings the target cannot express are listed at the top of the file"));
   status_->setText(note);
   return true;
 }
@@ -1159,7 +1174,8 @@ bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {
   QString text = tr("Imported %1 · %2 breaker")
                      .arg(QFileInfo(path).fileName(), qs(libraryInfo(after.breaker.library).title));
   if (!found.isEmpty())
-    text += tr(" · %n note(s) on what is not modelled", "", static_cast<int>(found.size()));
+    text += views::countText(found.size(), tr(" · 1 note on what is not modelled"),
+                             tr(" · %1 notes on what is not modelled"));
   status_->setText(text);
   return true;
 }

@@ -57,9 +57,11 @@ void MainWindow::applyFromTune(const QString& what, const Config& config) {
   if (!session_->hasIncident()) return;
   // One undo step: A takes the config found, and B goes back to what it was before the search
   // (the deployed config, usually), so the deltas read as the tuning's.
-  undo_->beginMacro(what);
+  // `what` names the result ("tuned: Timeout 500ms, …"): the undo step applies it.
+  const QString step = tr("apply %1").arg(what);
+  undo_->beginMacro(step);
   if (!(session_->config() == config)) {
-    undo_->push(new KnobCommand(what, session_->config(), config,
+    undo_->push(new KnobCommand(step, session_->config(), config,
                                 [this](const Config& c) { applyConfig(c); }));
     applyConfig(config);
   }

@@ -22,6 +22,7 @@
 #include "breakerlab/views/qt_text.h"
 #include "breakerlab/views/sensitivity_plot.h"
 #include "breakerlab/views/sensitivity_text.h"
+#include "breakerlab/views/wheel_guard.h"
 #include "replay_session.h"
 
 namespace breakerlab::app {
@@ -76,10 +77,13 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
     c.knob->setMinimumContentsLength(12);
     c.low = new views::KnobSpinBox;
     c.high = new views::KnobSpinBox;
+    // The dock scrolls: a box takes the wheel only once it has focus (wheel_guard.h).
     for (QDoubleSpinBox* spin : {c.low, c.high}) {
       spin->setKeyboardTracking(false);
       spin->setMinimumWidth(64);
+      views::takeWheelOnlyWithFocus(spin);
     }
+    views::takeWheelOnlyWithFocus(c.knob);
     c.low->setToolTip(tr("The range's low end"));
     c.high->setToolTip(tr("The range's high end (included)"));
     c.log = new QCheckBox(tr("log"));
@@ -110,6 +114,8 @@ SensitivityPanel::SensitivityPanel(ReplaySession* session, QWidget* parent)
   points_->setRange(2, kMaxPoints);
   points_->setValue(kDefaultPoints);
   points_->setToolTip(tr("Values per knob: a map of two knobs replays the incident points² times"));
+  views::takeWheelOnlyWithFocus(metric_);
+  views::takeWheelOnlyWithFocus(points_);
   compute_ = new QPushButton(tr("Compute"));
   compute_->setObjectName(QStringLiteral("sensitivity-compute"));
   connect(compute_, &QPushButton::clicked, this, [this] { busy() ? cancel() : compute(); });
@@ -481,7 +487,8 @@ void SensitivityPanel::compute() {
   progress_->setFormat(tr("%1 of %2 cells").arg(0).arg(cells));
   progress_->show();
   updateComputeButton();
-  status_->setText(tr("Computing %n cell(s)…", "", static_cast<int>(cells)));
+  status_->setText(views::countText(static_cast<long long>(cells), tr("Computing 1 cell…"),
+                                    tr("Computing %1 cells…")));
   job_->start(std::move(request));
 }
 

@@ -25,6 +25,7 @@
 #include "breakerlab/views/knob_spin_box.h"
 #include "breakerlab/views/qt_text.h"
 #include "breakerlab/views/sensitivity_text.h"
+#include "breakerlab/views/wheel_guard.h"
 #include "replay_session.h"
 #include "workspace_controller.h"
 
@@ -98,6 +99,11 @@ TunePanel::TunePanel(ReplaySession* session, WorkspaceController* workspace, QWi
   seed_->setRange(0, 1'000'000);
   seed_->setValue(1);
   seed_->setToolTip(tr("The search's seed (tune --seed): the same seed finds the same configs"));
+  // The dock scrolls: a wheel over a box scrolls it, and changes the box only once it has focus
+  // (a user scrolling to read the status changed the second objective without noticing).
+  for (QWidget* box : std::initializer_list<QWidget*>{library_, add_knob_, objective_,
+                                                      second_objective_, budget_, seed_})
+    views::takeWheelOnlyWithFocus(box);
 
   start_ = new QPushButton(tr("Tune"));
   start_->setObjectName(QStringLiteral("tune-start"));
@@ -195,6 +201,7 @@ TunePanel::TunePanel(ReplaySession* session, WorkspaceController* workspace, QWi
     emit searchEnded();
   });
   connect(session_, &ReplaySession::incidentChanged, this, &TunePanel::onIncidentChanged);
+  connect(session_, &ReplaySession::resultChanged, this, &TunePanel::followLibraryOfA);
   fillLibraries();
   if (session_->hasIncident()) onIncidentChanged();
   updateButtons();
@@ -232,9 +239,19 @@ void TunePanel::onIncidentChanged() {
   if (session_->hasIncident()) {
     fillObjectives();
     updateGoals();
-    chooseLibrary(session_->config().breaker.library);
+    followed_library_ = session_->config().breaker.library;
+    chooseLibrary(*followed_library_);
   }
   updateButtons();
+}
+
+void TunePanel::followLibraryOfA() {
+  if (!session_->hasIncident()) return;
+  const BreakerLibrary a = session_->config().breaker.library;
+  if (followed_library_ == a) return;  // a knob moved: the dock keeps the user's choice
+  followed_library_ = a;
+  // A search running keeps its library: its results are in that library's settings.
+  if (!busy() && library() != a) chooseLibrary(a);
 }
 
 bool TunePanel::chooseLibrary(BreakerLibrary library) {
@@ -304,6 +321,7 @@ void TunePanel::addKnobRow(const KnobRange& range) {
       spin->setRangeEndOf(*range.knob);
       spin->setKeyboardTracking(false);
       spin->setMinimumWidth(64);
+      views::takeWheelOnlyWithFocus(spin);
     }
     row.low->setValue(range.low);
     row.high->setValue(range.high);
@@ -503,7 +521,8 @@ void TunePanel::start() {
   progress_->setValue(0);
   progress_->setFormat(tr("0 of %1 configs").arg(QLocale().toString(budget_->value())));
   progress_->show();
-  status_->setText(tr("Searching %n knob(s)…", "", static_cast<int>(request.knobs.size())));
+  status_->setText(views::countText(static_cast<long long>(request.knobs.size()),
+                                    tr("Searching 1 knob…"), tr("Searching %1 knobs…")));
   emit started();
   job_->start(std::move(request));
   best_timer_->stop();
@@ -577,7 +596,9 @@ void TunePanel::onFinished(const TuneOutcome& outcome) {
   }
   saveRuns(outcome);
   if (!outcome.runs.empty())
-    text += tr(" · saved as %n workspace run(s)", "", static_cast<int>(outcome.runs.size()));
+    text +=
+        views::countText(static_cast<long long>(outcome.runs.size()),
+                         tr(" · saved as 1 workspace run"), tr(" · saved as %1 workspace runs"));
   status_->setText(text);
   if (results_->count() > 0) results_->setCurrentRow(0);  // B: the first config found
   updateButtons();
@@ -626,7 +647,7 @@ void TunePanel::apply() {
   const std::optional<Config> config = chosenConfig();
   if (!config || busy()) return;
   const int row = std::max(results_->currentRow(), 0);
-  emit applyRequested(tr("apply %1").arg(resultName(static_cast<std::size_t>(row))), *config);
+  emit applyRequested(resultName(static_cast<std::size_t>(row)), *config);
 }
 
 QString TunePanel::statusText() const {

@@ -58,6 +58,8 @@ class TunePanel : public QWidget {
   std::vector<KnobRange> knobs() const;
   // A knob added over its whole range, on the panel's scale (wholeRange).
   bool addKnob(const QString& id);
+  // The library the search is in (its knobs, and the settings of what it finds).
+  BreakerLibrary library() const;
   // "METRIC OP VALUE" goals beside the incident's own, separated by ';'.
   void setExtraGoals(const QString& goals);
   void setIncidentGoals(bool on);
@@ -97,7 +99,7 @@ class TunePanel : public QWidget {
   void bestSoFar(const QString& name, const breakerlab::Config& config);
   // A result chosen in the list, to show as B (the first when a search ends).
   void resultChosen(const QString& name, const breakerlab::Config& config);
-  // Make `config` A, as one undo step named `what`.
+  // Make `config` A, as one undo step; `what` names the result ("tuned: Timeout 500ms, …").
   void applyRequested(const QString& what, const breakerlab::Config& config);
   // The search ended (finished, stopped or failed); its runs are saved by then.
   void searchEnded();
@@ -112,6 +114,7 @@ class TunePanel : public QWidget {
     QToolButton* remove = nullptr;
   };
   void onIncidentChanged();
+  void followLibraryOfA();
   void onLibraryChosen();
   void fillLibraries();
   void fillAddKnob();
@@ -122,7 +125,6 @@ class TunePanel : public QWidget {
   void layOutKnobRows();
   void updateGoals();
   void updateButtons();
-  BreakerLibrary library() const;
   bool searchable(const KnobSpec& knob) const;
   std::vector<const MetricInfo*> objectives() const;
   void onProgress(const TuneStep& step);
@@ -163,6 +165,9 @@ class TunePanel : public QWidget {
   QTimer* best_timer_ = nullptr;  // offers the newest best config once the interval is over
   std::optional<Config> best_pending_;
   std::optional<TuneOutcome> outcome_;
+  // A's library when the dock last followed it: the dock's library follows A's when A's changes
+  // (a library chosen, a config loaded), and otherwise keeps what the user chose in the dock.
+  std::optional<BreakerLibrary> followed_library_;
   std::vector<KnobRange> outcome_knobs_;
   std::vector<const MetricInfo*> outcome_metrics_;
 };

@@ -14,6 +14,7 @@
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report_json.h"
 #include "breakerlab/data/workspace_run.h"
+#include "support/sanitizers.h"
 #include "test_support.h"
 #include "workspace/workspace_schema.h"
 #include "workspace_test_support.h"
@@ -179,7 +180,10 @@ TEST(Workspace, AReopenedRunReplaysToByteIdenticalMetrics) {
     const ImportedIncident opened = openIncidentFile(path);
     const std::int64_t incident = ws.addIncident(storedIncidentOf(opened, path));
     std::vector<RunInputs> inputs{inputsOf(opened.incident, opened.incident.deployed)};
-    for (const WhatIf& w : opened.incident.what_ifs) {
+    // Under the sanitizers the first what-if only (support/sanitizers.h).
+    const std::size_t what_ifs = test::configsUnderTest(opened.incident.what_ifs.size() + 1) - 1;
+    for (std::size_t n = 0; n < what_ifs; ++n) {
+      const WhatIf& w = opened.incident.what_ifs[n];
       RunInputs i = inputsOf(opened.incident, w.config);
       if (w.changes) i.changes = *w.changes;
       inputs.push_back(std::move(i));

@@ -1,5 +1,6 @@
 #include "breakerlab/core/inputs/scenario.h"
 
+#include "breakerlab/core/basics/translatable.h"
 #include "breakerlab/core/inputs/work_estimate.h"
 
 #include <algorithm>
@@ -10,22 +11,26 @@ namespace breakerlab {
 
 namespace {
 const std::array<ScenarioKeyInfo, 4> kKeys{{
-    {"scenario.outage.extend", "Outage longer by", true, 0, 7 * 24 * 3600.0 * kSecond,
+    {"scenario.outage.extend", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Outage longer by"), true,
+     0, 7 * 24 * 3600.0 * kSecond,
      [](const Scenario& s) { return static_cast<double>(s.outage_extend); },
      [](Scenario& s, double v) { s.outage_extend = static_cast<Micros>(std::llround(v)); },
-     "the outage (the first run of unhealthy segments) lasts this much longer; what follows "
-     "moves later"},
-    {"scenario.traffic.scale", "Traffic ×", false, 0.01, 100,
-     [](const Scenario& s) { return s.traffic_scale; },
-     [](Scenario& s, double v) { s.traffic_scale = v; }, "every traffic rate multiplied by this"},
-    {"scenario.latency.scale", "Latency ×", false, 0.01, 100,
-     [](const Scenario& s) { return s.latency_scale; },
+     BREAKERLAB_TR_NOOP("breakerlab::Scenario",
+                        "the outage (the first run of unhealthy segments) lasts this much longer; "
+                        "what follows moves later")},
+    {"scenario.traffic.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Traffic ×"), false, 0.01,
+     100, [](const Scenario& s) { return s.traffic_scale; },
+     [](Scenario& s, double v) { s.traffic_scale = v; },
+     BREAKERLAB_TR_NOOP("breakerlab::Scenario", "every traffic rate multiplied by this")},
+    {"scenario.latency.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Latency ×"), false, 0.01,
+     100, [](const Scenario& s) { return s.latency_scale; },
      [](Scenario& s, double v) { s.latency_scale = v; },
-     "every dependency latency multiplied by this"},
-    {"scenario.capacity.scale", "Capacity ×", false, 0.01, 100,
-     [](const Scenario& s) { return s.capacity_scale; },
+     BREAKERLAB_TR_NOOP("breakerlab::Scenario", "every dependency latency multiplied by this")},
+    {"scenario.capacity.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Capacity ×"), false,
+     0.01, 100, [](const Scenario& s) { return s.capacity_scale; },
      [](Scenario& s, double v) { s.capacity_scale = v; },
-     "the dependency's concurrency ceiling multiplied by this"},
+     BREAKERLAB_TR_NOOP("breakerlab::Scenario",
+                        "the dependency's concurrency ceiling multiplied by this")},
 }};
 
 Micros scaled(Micros v, double factor) {

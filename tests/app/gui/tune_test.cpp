@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -17,9 +18,11 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QWheelEvent>
 #include <cmath>
 
 #include "breakerlab/core/knobs/knob_specs.h"
@@ -106,6 +109,63 @@ struct TuneDock : ::testing::Test {
     return front.first().toObject();
   }
 };
+
+// Scrolling the dock over its boxes changes none of them: a user scrolling to read the status
+// changed the second objective without noticing. A box takes the wheel once it has focus.
+TEST_F(TuneDock, TheWheelChangesNoBoxWithoutFocus) {
+  open8Sep();
+  window.action(QStringLiteral("tune"))->trigger();
+  QCoreApplication::processEvents();
+  const auto wheel = [](QWidget* w) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &event);
+  };
+  auto* second = panel().findChild<QComboBox*>(QStringLiteral("tune-minimize-2"));
+  auto* budget = panel().findChild<QSpinBox*>(QStringLiteral("tune-budget"));
+  ASSERT_NE(second, nullptr);
+  ASSERT_NE(budget, nullptr);
+  ASSERT_GT(second->count(), 1);
+  const int chosen = second->currentIndex();
+  const int configs = budget->value();
+  wheel(second);
+  wheel(budget);
+  for (auto* spin : panel().findChildren<QDoubleSpinBox*>()) {
+    const double before = spin->value();
+    wheel(spin);
+    EXPECT_EQ(spin->value(), before) << spin->toolTip().toStdString();
+  }
+  EXPECT_EQ(second->currentIndex(), chosen);
+  EXPECT_EQ(budget->value(), configs);
+}
+
+// The dock searches in the library A is in: when A's library changes (chosen, or a config
+// loaded), the dock follows, and a library chosen in the dock itself stays while knobs move. A
+// user who loaded a resilience4j config found the dock still on the generic breaker, and Apply
+// then took A back to it.
+TEST_F(TuneDock, FollowsTheLibraryOfAAndKeepsTheUsersOwnChoice) {
+  open8Sep();
+  window.action(QStringLiteral("tune"))->trigger();
+  EXPECT_EQ(panel().library(), window.session().config().breaker.library);
+  window.knobs()->comboBox("breaker.library")->setCurrentText("resilience4j");
+  settle();
+  ASSERT_EQ(window.session().config().breaker.library, BreakerLibrary::resilience4j);
+  EXPECT_EQ(panel().library(), BreakerLibrary::resilience4j);
+  for (const KnobRange& k : panel().knobs())
+    EXPECT_TRUE(!k.knob->library || *k.knob->library == BreakerLibrary::resilience4j) << k.knob->id;
+
+  ASSERT_TRUE(panel().chooseLibrary(BreakerLibrary::gobreaker));  // the user's own choice
+  window.knobs()->spinBox(QStringLiteral("fallback.cache.ttl"))->setValue(90);
+  settle();
+  EXPECT_EQ(panel().library(), BreakerLibrary::gobreaker) << "a knob moved, not the library";
+
+  window.undoStack()->undo();  // the TTL
+  window.undoStack()->undo();  // the library: A is generic again
+  settle();
+  ASSERT_EQ(window.session().config().breaker.library, BreakerLibrary::breakerlab);
+  EXPECT_EQ(panel().library(), BreakerLibrary::breakerlab);
+}
 
 TEST_F(TuneDock, OpensOnItsShortcutWithTheLibrarysKnobsAndTheIncidentsQuestion) {
   open8Sep();
@@ -344,6 +404,8 @@ TEST_F(TuneDock, ApplyIsOneUndoStepThatGivesThePreviousABack) {
   EXPECT_TRUE(window.comparison().isDeployed()) << "B is what it was before the search";
   EXPECT_TRUE(undo.undoText().startsWith(QStringLiteral("apply tuned: ")))
       << undo.undoText().toStdString();
+  EXPECT_TRUE(window.statusText().startsWith(QStringLiteral("Applied tuned: ")))
+      << window.statusText().toStdString() << " (once read \"Applied apply tuned\")";
 
   undo.undo();
   settle();

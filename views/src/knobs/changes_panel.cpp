@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "knobs/wheel_guard.h"
+#include "breakerlab/views/wheel_guard.h"
 
 namespace breakerlab::views {
 

@@ -20,7 +20,7 @@
 #include "breakerlab/views/qt_text.h"
 #include "knobs/knob_label.h"
 #include "knobs/knob_scale.h"
-#include "knobs/wheel_guard.h"
+#include "breakerlab/views/wheel_guard.h"
 
 namespace breakerlab::views {
 

@@ -1,12 +1,14 @@
 #include "breakerlab/views/scenario_panel.h"
 
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QVBoxLayout>
 
+#include "breakerlab/core/basics/translatable.h"
 #include "breakerlab/views/qt_text.h"
-#include "knobs/wheel_guard.h"
+#include "breakerlab/views/wheel_guard.h"
 
 namespace breakerlab::views {
 
@@ -33,8 +35,12 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent) {
       box->setDecimals(2);
       box->setSingleStep(0.1);
     }
-    box->setToolTip(qs(k.meaning));
-    form->addRow(qs(k.label), box);
+    // The model's text, translated in the context its table marks it with.
+    const auto shown = [](std::string_view text) {
+      return QCoreApplication::translate(kScenarioTrContext, std::string(text).c_str());
+    };
+    box->setToolTip(shown(k.meaning));
+    form->addRow(shown(k.label), box);
     boxes_.push_back(box);
     connect(box, &QDoubleSpinBox::valueChanged, this, [this, &k](double v) {
       if (updating_) return;

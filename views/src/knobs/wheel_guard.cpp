@@ -1,4 +1,4 @@
-#include "knobs/wheel_guard.h"
+#include "breakerlab/views/wheel_guard.h"
 
 #include <QAbstractScrollArea>
 #include <QCoreApplication>
