@@ -135,10 +135,10 @@ void checkInstanceName(const std::string& name) {
 
 // Retries and the request deadline are outside both libraries' circuit breakers: name them so
 // that nobody deploys the breaker believing the retry policy came with it.
-std::vector<std::string> retryItems(const Config& c, const std::string& where) {
+std::vector<std::string> retryItems(const Config& c, const std::string& where, Retries retries) {
   std::vector<std::string> items;
   const RetryConfig& r = c.retry;
-  if (r.max_attempts > 1) {
+  if (r.max_attempts > 1 && retries == Retries::listed) {
     static constexpr const char* kKind[] = {"no backoff", "fixed backoff", "exponential backoff"};
     static constexpr const char* kJitter[] = {"no jitter", "full jitter", "equal jitter",
                                               "decorrelated jitter"};
@@ -244,11 +244,12 @@ std::string attemptTimeoutItem(const Config& c, ExportTarget target) {
 }
 
 std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target,
-                                           AttemptTimeout attempt) {
+                                           AttemptTimeout attempt, Retries retries) {
   std::vector<std::string> notes;
   if (attempt == AttemptTimeout::listed) notes.push_back(attemptTimeoutItem(c, target));
   if (c.cache.enabled) notes.push_back(cacheItem(c, "serving"));
-  for (auto& item : retryItems(c, "the client's retry policy")) notes.push_back(std::move(item));
+  for (auto& item : retryItems(c, "the client's retry policy", retries))
+    notes.push_back(std::move(item));
   for (auto& item : serviceItems(c, target)) notes.push_back(std::move(item));
   return notes;
 }

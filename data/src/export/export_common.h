@@ -56,8 +56,12 @@ std::string header(std::string_view comment, ExportTarget target, std::string_vi
                    const std::vector<std::string>& not_expressible);
 std::string cacheItem(const Config& c, std::string_view how);
 void checkInstanceName(const std::string& name);
+// Whether the export writes the retries itself (resilience4j's Retry, from a resilience4j
+// file) or must list them.
+enum class Retries { listed, written };
 // Retries and the request deadline, which no breaker library configures.
-std::vector<std::string> retryItems(const Config& c, const std::string& where);
+std::vector<std::string> retryItems(const Config& c, const std::string& where,
+                                    Retries retries = Retries::listed);
 // The pool, workers, load balancer, pricing path and background retries, when in effect.
 std::vector<std::string> serviceItems(const Config& c, ExportTarget target);
 
@@ -151,7 +155,8 @@ std::string attemptTimeoutItem(const Config& c, ExportTarget target);
 // What the rest of the config (the attempt timeout, retries, deadline, pool, workers, load
 // balancer, pricing, cache) adds that no breaker library configures.
 std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target,
-                                           AttemptTimeout attempt = AttemptTimeout::listed);
+                                           AttemptTimeout attempt = AttemptTimeout::listed,
+                                           Retries retries = Retries::listed);
 // The header and the text, as every export returns them.
 ExportedConfig withHeader(std::string_view comment, ExportTarget target,
                           std::string_view target_short, std::vector<std::string> notes,
