@@ -3,6 +3,8 @@
 // exporters in data/src/export/ write the same mapping as the library's file.
 #include "breakerlab/core/inputs/library_translation.h"
 
+#include "breakerlab/core/inputs/breaker_rules.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -27,23 +29,6 @@ std::string number(double v) {
   out.erase(out.find_last_not_of('0') + 1);
   if (out.back() == '.') out.pop_back();
   return out;
-}
-
-// How many of `n` calls may fail while a rate threshold of `pct` still holds (bad*100 < pct*n).
-std::uint32_t toleratedBelow(double pct, std::uint32_t n) {
-  std::uint32_t bad = 0;
-  while (bad < n && (bad + 1) * 100.0 < pct * n) ++bad;
-  return bad;
-}
-
-bool backoffInEffect(const BreakerConfig& b) {
-  return b.backoff_multiplier > 1.0 && b.backoff_max > b.open_interval;
-}
-
-// How many failed probes the generic machine tolerates and still closes.
-std::uint32_t probeFailuresTolerated(const BreakerConfig& b) {
-  if (b.reopen_on_first_failure || b.close_when == CloseRule::all_succeed) return 0;
-  return toleratedBelow(b.failure_rate_pct, b.probes);
 }
 
 class Losses {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "breakerlab/core/inputs/breaker_rules.h"
 #include "breakerlab/data/config_export.h"
 
 namespace breakerlab::export_detail {
@@ -38,13 +39,9 @@ bool poolCanExhaust(const Config& c);
 FailureClasses failureClasses(const Config& c);
 // A percentage bound for prose, one decimal at most: "33.3" for 100/3, "50" for 50.
 std::string approxPercent(double pct);
-// How many bad calls among `n` a rate threshold of `pct` tolerates (bad * 100 < pct * n).
-std::uint32_t toleratedBelow(double pct, std::uint32_t n);
 bool slowRuleOn(const BreakerConfig& b);
-bool backoffInEffect(const BreakerConfig& b);
 bool spacingInEffect(const BreakerConfig& b);
 bool reopenInEffect(const BreakerConfig& b);
-std::uint32_t probeFailuresTolerated(const BreakerConfig& b);
 std::uint32_t probeSlowTolerated(const BreakerConfig& b);
 std::string closeRuleText(const BreakerConfig& b);
 std::string closesWith(std::uint32_t tolerated, std::uint32_t n, std::string_view bad);
