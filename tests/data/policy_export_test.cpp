@@ -101,6 +101,52 @@ TEST(PolicyExport, WhatTheSourceNamesIsWrittenBackOrListed) {
   }
 }
 
+// Inline sources for what the fixtures do not show: a nested appsettings.json section (.NET's
+// "Resilience:Pricing"), and a cluster of several hosts with its own policy and other keys.
+TEST(PolicyExport, NestedSectionsAndClusterFieldsRoundTrip) {
+  struct Row {
+    const char* file;
+    const char* text;
+    std::vector<std::string> written;
+    std::vector<std::string> listed;
+  };
+  const Row rows[] = {
+      {"appsettings.json",
+       R"({"Logging": {"LogLevel": {"Default": "Warning"}},
+           "Resilience": {"Retry": {"MaxRetryAttempts": 2},
+                          "Pricing": {"CircuitBreaker": {"FailureRatio": 0.5,
+                                                         "BreakDuration": "00:00:20"}}}})",
+       {"\"Resilience\": {\n    \"Pricing\": {\n      \"CircuitBreaker\""},
+       {"Logging: not the circuit breaker's section", "Resilience.Retry: not the"}},
+      {"cluster.yaml",
+       R"(name: inventory
+type: EDS
+connect_timeout: 1s
+lb_policy: RANDOM
+dns_lookup_family: V4_ONLY
+load_assignment:
+  endpoints:
+    - lb_endpoints:
+        - endpoint: {address: {socket_address: {address: 10.0.0.1, port_value: 80}}}
+        - endpoint: {address: {socket_address: {address: 10.0.0.2, port_value: 80}}}
+outlier_detection: {consecutive_5xx: 3, base_ejection_time: 10s}
+)",
+       {"name: inventory\n", "type: EDS\n", "connect_timeout: 1s\n", "lb_policy: RANDOM\n"},
+       {"lb_policy: RANDOM is replayed round robin", "dns_lookup_family: not read by BreakerLab"}},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.file);
+    const ConfigFile source = parseConfigFile(row.text, row.file);
+    const PolicyExport out = exportPolicy(source, row.text, std::nullopt);
+    for (const std::string& part : row.written)
+      EXPECT_NE(out.text.find(part), std::string::npos) << part << "\n" << out.text;
+    for (const std::string& part : row.listed) EXPECT_TRUE(listed(out.not_carried, part)) << part;
+    const ConfigFile back = parseConfigFile(out.text, "back" + std::string(fileSuffix(out.target)));
+    EXPECT_TRUE(sameSettings(back.native.native, source.native.native, source.native.library))
+        << out.text;
+  }
+}
+
 // resilience4j.retry as readResilience4jRetry takes it back (CommonRetryConfigurationProperties):
 // maxAttempts with the first call, waitDuration 0 for none, the exponential interval with its
 // multiplier and cap; Spring's aspect orders only when the breaker is outside the retry.
