@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "breakerlab/core/knobs/knob_specs.h"
+
 namespace breakerlab {
 namespace {
 
@@ -44,6 +46,26 @@ TEST(LibraryTranslation, GenericToGobreaker) {
   EXPECT_TRUE(lists(t, "breaker.window"));        // cumulative counts, not the last 20
   EXPECT_TRUE(lists(t, "breaker.failure_rate"));  // asked only on a failure
   EXPECT_TRUE(validate(t.config).empty());
+}
+
+// The workbench's knobs read the translated ReadyToTrip as a ratio (not a custom expression)
+// and edit it over the completed calls it counts: the library switch leaves it tunable.
+TEST(LibraryTranslation, TheGobreakerKnobsEditTheTranslatedRuleInItsForm) {
+  Config c = translateToLibrary(Config{}, BreakerLibrary::gobreaker).config;
+  const KnobSpec* form = findKnob("gobreaker.ReadyToTrip:form");
+  const KnobSpec* requests = findKnob("gobreaker.ReadyToTrip:requests");
+  const KnobSpec* ratio = findKnob("gobreaker.ReadyToTrip:ratio");
+  ASSERT_TRUE(form && requests && ratio);
+  EXPECT_EQ(form->get(c), 2.0);  // "failure ratio", the third choice
+  EXPECT_EQ(requests->get(c), 20.0);
+  EXPECT_EQ(ratio->get(c), 50.0);
+  requests->set(c, 10);
+  ratio->set(c, 40);
+  EXPECT_EQ(c.native.gobreaker.ready_to_trip, GobreakerTripRule::completedFailureRate(10, 40));
+  // A rule read from a file over Requests stays over Requests.
+  c.native.gobreaker.ready_to_trip = GobreakerTripRule::failureRatio(20, 0.5);
+  ratio->set(c, 40);
+  EXPECT_EQ(c.native.gobreaker.ready_to_trip, GobreakerTripRule::failureRatio(20, 0.4));
 }
 
 // opossum lib/circuit.js options: errorThresholdPercentage, resetTimeout, volumeThreshold,
