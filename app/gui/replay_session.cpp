@@ -103,7 +103,7 @@ void ReplaySession::adopt(Incident incident, const QString& path, IncidentSource
   baseline_ = std::move(baseline);
   result_ = baseline_;
   result_of_ = {config_, changes_, scenario_};
-  calibration_ = evaluate(opened_->expect, *opened_, baseline_);
+  calibration_ = evaluateCalibration(opened_->expect, *opened_, baseline_);
   baseline_goals_ = evaluate(incident_->goals, *incident_, baseline_);
   const Config& d = incident_->deployed;
   resources_ = d.load_balancer.pods > 1 || d.workers.per_pod > 0 || d.pool.size > 0 ||

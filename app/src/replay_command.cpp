@@ -160,8 +160,9 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     }
     return *opened_deployed;
   };
-  if (!options.no_incident_expect && !opened.expect.empty())
-    checks.calibration = evaluate(opened.expect, opened, deployedOfOpened());
+  if (!options.no_incident_expect &&
+      (!opened.expect.empty() || opened.recorded.lane("checkout") != nullptr))
+    checks.calibration = evaluateCalibration(opened.expect, opened, deployedOfOpened());
   if (!options.no_incident_expect && !incident.goals.empty()) {
     checks.goals = evaluate(incident.goals, incident, result);
     if (scenario.empty()) {

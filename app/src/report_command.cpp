@@ -77,7 +77,7 @@ int runReport(const ReportOptions& options, std::ostream& out) {
   // config's beside the deployed one's, a what-if's own expect: on its replay.
   const Result& deployed = runs[0].result;
   const std::vector<ExpectationResult> deployed_goals = evaluate(opened.goals, opened, deployed);
-  runs[0].checks.calibration = evaluate(opened.expect, opened, deployed);
+  runs[0].checks.calibration = evaluateCalibration(opened.expect, opened, deployed);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     app::ReportRun& run = runs[i];
     run.checks.goals =

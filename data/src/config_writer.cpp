@@ -174,8 +174,13 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
           [&] { return resilience4jInstanceJson(n.resilience4j); });
   section(BreakerLibrary::gobreaker, n.gobreaker == defaults.gobreaker,
           [&] { return gobreakerSettingsJson(n.gobreaker); });
-  section(BreakerLibrary::polly, n.polly == defaults.polly,
-          [&] { return pollyOptionsJson(n.polly); });
+  section(BreakerLibrary::polly, n.polly == defaults.polly, [&] {
+    ordered_json j = pollyOptionsJson(n.polly);
+    // The appsettings.json section it was read from, for an export (a native file
+    // names it by its key instead).
+    if (!n.polly.name.empty()) j["breakerlab"]["section"] = n.polly.name;
+    return j;
+  });
   section(BreakerLibrary::opossum, n.opossum == defaults.opossum,
           [&] { return opossumOptionsJson(n.opossum); });
   section(BreakerLibrary::cockatiel, n.cockatiel == defaults.cockatiel,

@@ -19,6 +19,7 @@ incident="$resources/incidents/inc-2026-0908-pricing.yaml"
 postmortem="$resources/postmortems/inc-2026-0908-pricing-postmortem.md"
 gate_base="$(dirname "$0")/fixtures/gate/timeout-30s.yaml"
 gate_head="$(dirname "$0")/fixtures/gate/timeout-2s.yaml"
+policy="$resources/configs/inc-2026-0908-resilience4j.yml"
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
@@ -38,6 +39,8 @@ outputs=(
   "tune|.yaml|breaker|tune $incident --knob breaker.open.interval=5..20 --minimize cached_while_healthy_s --budget 4 --threads 1 -o OUT"
   "tune-partial|.json|breakerlab-tune-partial/1|tune $incident --knob breaker.open.interval=5..20 --minimize cached_while_healthy_s --budget 4 --threads 1 --shard 0/2 --partial OUT"
   "gate-markdown|.md|breakerlab-gate|gate --base $gate_base --head $gate_head --markdown OUT inc-2026-0908-pricing"
+  "export|.yml|slidingWindowType: COUNT_BASED|export --policy $policy -o OUT"
+  "export-library|.go|gobreaker.Settings|export --policy $policy --library gobreaker -o OUT"
 )
 if [ "$with_gui" = gui ]; then
   outputs+=("report|.html|<html|report $incident -o OUT")

@@ -67,6 +67,9 @@ Config tuned(BreakerLibrary library) {
   n.polly.classification.failures = {CallOutcome::timeout, CallOutcome::server_error};
 
   n.opossum.name = "pricing";
+  // The names an export writes for a config read from nowhere: the instance name.
+  n.polly.name = "pricing";
+  n.envoy.name = "pricing";
   n.opossum.timeout = 2500 * ms;
   n.opossum.error_threshold_percentage = 40;
   n.opossum.reset_timeout = 7 * s;
@@ -119,6 +122,8 @@ TEST(NativeConfig, EveryExportReimportsToTheSameSettings) {
                               d.breaker.library = library;
                               d.native.gobreaker.name = "pricing";
                               d.native.opossum.name = "pricing";
+                              d.native.polly.name = "pricing";
+                              d.native.envoy.name = "pricing";
                               return d;
                             }()}) {
       const ExportTarget target = exportTargetOf(library);

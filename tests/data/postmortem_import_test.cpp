@@ -191,6 +191,16 @@ TEST(PostmortemImport, Pricing0908ReportNamesTheLineEachSettingCameFrom) {
   // What the document does not say is said to be assumed or missing, not silently filled in.
   EXPECT_NE(finding(imported.report, K::missing, "traffic.keys"), nullptr);
   EXPECT_NE(finding(imported.report, K::calibrated, "fit"), nullptr);
+  // The fit follows the breaker lane; the report also says how far the fitted replay's checkout
+  // lane is from the one the document records (issue 33, item 9), edge by recorded edge.
+  if (const Lane* recorded = imported.incident.recorded.lane("checkout")) {
+    const ImportFinding* lane = finding(imported.report, K::calibrated, "checkout lane");
+    ASSERT_NE(lane, nullptr);
+    const LaneAgreement a =
+        laneAgreement(*recorded, simulate(imported.incident, c).checkout);
+    EXPECT_NE(lane->detail.find(a.summary()), std::string::npos) << lane->detail;
+    EXPECT_EQ(a.edges.size() + 1, recorded->intervals.size());
+  }
   // The remediation becomes a what-if: an early probe on health green, within 2 s.
   ASSERT_FALSE(imported.incident.what_ifs.empty());
   const Config& fix = imported.incident.what_ifs.front().config;

@@ -37,7 +37,7 @@ TEST(ReplayJson, Shape) {
   e.text = "trips == 0";
   e.line = 42;
   Checks checks;
-  checks.calibration = {{&e, false, "1"}};
+  checks.calibration = {{&e, false, "1", {}}};
   const nlohmann::json j = replayToJson(inc, sampleResult(), checks);
 
   EXPECT_EQ(j["format"], "breakerlab-report/1");

@@ -57,4 +57,97 @@ LaneComparison compareLanes(const Lane& recorded, const Lane& replayed, Micros t
   return out;
 }
 
+namespace {
+
+std::string laneSecondsText(Micros t) {
+  std::ostringstream s;
+  s << toSeconds(t) << " s";
+  return s.str();
+}
+
+// The lane's edges: where one state ends and another begins at the same time.
+std::vector<LaneEdgeOffset> laneEdgesOf(const Lane& lane) {
+  std::vector<LaneEdgeOffset> out;
+  const auto& v = lane.intervals;
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (v[i - 1].to == v[i].from && v[i - 1].state != v[i].state)
+      out.push_back({v[i].from, v[i - 1].state, v[i].state, std::nullopt});
+  return out;
+}
+
+}  // namespace
+
+LaneAgreement laneAgreement(const Lane& recorded, const Lane& replayed) {
+  LaneAgreement out;
+  for (const LaneInterval& i : recorded.intervals)
+    if (std::none_of(out.states.begin(), out.states.end(),
+                     [&](const LaneStateAgreement& s) { return s.state == i.state; }))
+      out.states.push_back({i.state, 0, 0, {}});
+  // Between two consecutive boundaries of either lane, each lane holds one state (or none).
+  std::vector<Micros> cuts;
+  for (const Lane* lane : {&recorded, &replayed})
+    for (const LaneInterval& i : lane->intervals) cuts.insert(cuts.end(), {i.from, i.to});
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  for (std::size_t k = 1; k < cuts.size(); ++k) {
+    const std::string_view was = recorded.stateAt(cuts[k - 1]);
+    const std::string_view now = replayed.stateAt(cuts[k - 1]);
+    if (was.empty() || now.empty()) continue;
+    const Micros d = cuts[k] - cuts[k - 1];
+    out.span += d;
+    LaneStateAgreement& s =
+        *std::find_if(out.states.begin(), out.states.end(),
+                      [&](const LaneStateAgreement& x) { return x.state == was; });
+    s.recorded += d;
+    if (was == now) {
+      s.agreed += d;
+      continue;
+    }
+    out.disagreed += d;
+    auto other = std::find_if(s.replayed_as.begin(), s.replayed_as.end(),
+                              [&](const auto& x) { return x.first == now; });
+    if (other == s.replayed_as.end())
+      s.replayed_as.emplace_back(std::string(now), d);
+    else
+      other->second += d;
+  }
+  const std::vector<LaneEdgeOffset> replayed_edges = laneEdgesOf(replayed);
+  out.edges = laneEdgesOf(recorded);
+  for (LaneEdgeOffset& e : out.edges)
+    for (const LaneEdgeOffset& r : replayed_edges)
+      if (r.to == e.to && (!e.offset || std::llabs(r.at - e.at) < std::llabs(*e.offset)))
+        e.offset = r.at - e.at;
+  return out;
+}
+
+std::string LaneAgreement::summary() const {
+  std::string out = laneSecondsText(disagreed) + " of " + laneSecondsText(span) + " disagree";
+  std::string states_text;
+  for (const LaneStateAgreement& s : states) {
+    if (s.replayed_as.empty()) continue;
+    states_text += (states_text.empty() ? ": " : "; ") + s.state + " (" +
+                   laneSecondsText(s.recorded) + " recorded) replayed as";
+    for (std::size_t i = 0; i < s.replayed_as.size(); ++i)
+      states_text += (i == 0 ? " " : ", ") + s.replayed_as[i].first + " " +
+                     laneSecondsText(s.replayed_as[i].second);
+  }
+  out += states_text;
+  if (!edges.empty()) {
+    out += ". Edges:";
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      const LaneEdgeOffset& e = edges[i];
+      out +=
+          std::string(i == 0 ? " " : "; ") + e.from + "→" + e.to + " at " + laneSecondsText(e.at);
+      if (!e.offset)
+        out += " not replayed";
+      else if (*e.offset == 0)
+        out += " replayed at it";
+      else
+        out += " replayed " + laneSecondsText(std::llabs(*e.offset)) +
+               (*e.offset < 0 ? " early" : " late");
+    }
+  }
+  return out;
+}
+
 }  // namespace breakerlab

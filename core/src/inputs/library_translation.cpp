@@ -3,6 +3,8 @@
 // exporters in data/src/export/ write the same mapping as the library's file.
 #include "breakerlab/core/inputs/library_translation.h"
 
+#include "breakerlab/core/inputs/breaker_rules.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -27,23 +29,6 @@ std::string number(double v) {
   out.erase(out.find_last_not_of('0') + 1);
   if (out.back() == '.') out.pop_back();
   return out;
-}
-
-// How many of `n` calls may fail while a rate threshold of `pct` still holds (bad*100 < pct*n).
-std::uint32_t toleratedBelow(double pct, std::uint32_t n) {
-  std::uint32_t bad = 0;
-  while (bad < n && (bad + 1) * 100.0 < pct * n) ++bad;
-  return bad;
-}
-
-bool backoffInEffect(const BreakerConfig& b) {
-  return b.backoff_multiplier > 1.0 && b.backoff_max > b.open_interval;
-}
-
-// How many failed probes the generic machine tolerates and still closes.
-std::uint32_t probeFailuresTolerated(const BreakerConfig& b) {
-  if (b.reopen_on_first_failure || b.close_when == CloseRule::all_succeed) return 0;
-  return toleratedBelow(b.failure_rate_pct, b.probes);
 }
 
 class Losses {
@@ -91,8 +76,12 @@ void toResilience4j(const Config& c, Resilience4jSettings& r, Losses& lost) {
     if (consecutive)
       lost.add("breaker.slow_call", "resilience4j also trips the closed window on slow calls");
   } else {
+    // Off: a rate of 100% over a duration no call reaches. The default 60 s is beyond any call
+    // the TimeLimiter lets run, unless the attempt timeout is longer than that.
     r.slow_call_rate_threshold = 100;
-    r.slow_call_duration_threshold = kResilience4jDefaultSlowDuration;
+    r.slow_call_duration_threshold = c.timeout.attempt >= kResilience4jDefaultSlowDuration
+                                         ? 2 * c.timeout.attempt
+                                         : kResilience4jDefaultSlowDuration;
   }
   r.wait_duration_in_open_state = b.open_interval;
   r.enable_exponential_backoff = backoffInEffect(b);
@@ -128,11 +117,16 @@ void toResilience4j(const Config& c, Resilience4jSettings& r, Losses& lost) {
 
 // gobreaker.go: ReadyToTrip is asked on a failure in the closed state (onFailure); half-open
 // closes after MaxRequests consecutive successes and re-opens on any failure; Timeout is fixed.
+// The rate is over the calls that completed (TotalSuccesses + TotalFailures), as the generic
+// window counts them: Requests also counts the calls still running.
 void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost) {
   const BreakerConfig& b = c.breaker;
   g.max_requests = b.probes;
   g.timeout = b.open_interval;
-  const std::uint32_t min_requests = std::max<std::uint32_t>(b.min_calls, 1);
+  // A count window never holds more than its size (CircuitBreaker::recordClosed takes the
+  // smaller).
+  const std::uint32_t min_requests = std::max<std::uint32_t>(
+      b.window_type == WindowType::count ? std::min(b.min_calls, b.window_size) : b.min_calls, 1);
   switch (b.window_type) {
     case WindowType::consecutive:
       g.interval = 0;
@@ -143,7 +137,7 @@ void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost) {
     case WindowType::count:
       g.interval = 0;
       g.bucket_period = 0;
-      g.ready_to_trip = GobreakerTripRule::failureRatio(min_requests, b.failure_rate_pct / 100);
+      g.ready_to_trip = GobreakerTripRule::completedFailureRate(min_requests, b.failure_rate_pct);
       lost.add("breaker.window",
                "gobreaker counts every call since the last state change "
                "(Interval 0), not the last " +
@@ -152,7 +146,7 @@ void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost) {
     case WindowType::time:
       g.interval = static_cast<Micros>(b.window_size) * kSecond;
       g.bucket_period = kSecond;
-      g.ready_to_trip = GobreakerTripRule::failureRatio(min_requests, b.failure_rate_pct / 100);
+      g.ready_to_trip = GobreakerTripRule::completedFailureRate(min_requests, b.failure_rate_pct);
       break;
   }
   if (b.window_type != WindowType::consecutive &&
@@ -270,17 +264,33 @@ void toCockatiel(const Config& c, CockatielSettings& s, Losses& lost) {
 
 // Polly CircuitBreakerResilienceStrategy / AdvancedCircuitBehavior: FailureRatio over
 // SamplingDuration once MinimumThroughput calls are in; one trial call.
+// CircuitBreakerStrategyOptions: SamplingDuration and BreakDuration are [Range] 0.5 s to 1 day.
+Micros pollyDuration(Micros d) {
+  return std::clamp<Micros>(d, 500 * kMillisecond, 86400 * kSecond);
+}
+
 void toPolly(const Config& c, PollySettings& p, Losses& lost) {
   const BreakerConfig& b = c.breaker;
-  p.failure_ratio = std::clamp(b.failure_rate_pct / 100.0, 0.0, 1.0);
-  p.minimum_throughput = std::max<std::uint32_t>(
-      b.window_type == WindowType::consecutive ? b.consecutive_failures : b.min_calls, 2);
-  if (b.window_type == WindowType::time)
-    p.sampling_duration = static_cast<Micros>(b.window_size) * kSecond;
-  else
+  const bool consecutive = b.window_type == WindowType::consecutive;
+  // K failures in a row: every call of the sample failed, over at least K of them.
+  p.failure_ratio = consecutive ? 1.0 : std::clamp(b.failure_rate_pct / 100.0, 0.0, 1.0);
+  p.minimum_throughput =
+      std::max<std::uint32_t>(consecutive ? b.consecutive_failures : b.min_calls, 2);
+  if (!consecutive && b.min_calls < 2)
+    lost.add("breaker.min_calls", "Polly's MinimumThroughput is at least 2");
+  if (b.window_type == WindowType::time) {
+    p.sampling_duration = pollyDuration(static_cast<Micros>(b.window_size) * kSecond);
+    if (p.sampling_duration != static_cast<Micros>(b.window_size) * kSecond)
+      lost.add("breaker.window", "Polly's SamplingDuration ranges from 0.5 s to 1 day: " +
+                                     seconds(p.sampling_duration));
+  } else {
     lost.add("breaker.window", "Polly samples over time (SamplingDuration " +
                                    seconds(p.sampling_duration) + "), not calls");
-  p.break_duration = b.open_interval;
+  }
+  p.break_duration = pollyDuration(b.open_interval);
+  if (p.break_duration != b.open_interval)
+    lost.add("breaker.open.interval",
+             "Polly's BreakDuration ranges from 0.5 s to 1 day: " + seconds(p.break_duration));
   p.generator = backoffInEffect(b);
   if (p.generator) {
     p.generator_multiplier = b.backoff_multiplier;
@@ -291,6 +301,50 @@ void toPolly(const Config& c, PollySettings& p, Losses& lost) {
   if (b.probes > 1) lost.add("breaker.half_open.probes", "Polly lets one trial call through");
   if (b.slow_call_duration > 0) lost.add("breaker.slow_call", "Polly has no slow-call rule");
   genericOnly(b, "Polly", lost);
+}
+
+// Envoy outlier detection (source/common/upstream/outlier_detection_impl.cc): the breaker's
+// dependency as one host, ejected as the breaker opens. With max_ejection_percent 100 and
+// healthy_panic_threshold 0 an ejected host takes no calls, as an open breaker takes none; it
+// returns at the interval's sweep after base_ejection_time * times ejected (up to
+// max_ejection_time), fully, without probes. An active health check is the early probe.
+void toEnvoy(const Config& c, EnvoyOutlierSettings& e, Losses& lost) {
+  const BreakerConfig& b = c.breaker;
+  e.hosts = 1;
+  e.max_ejection_percent = 100;
+  e.healthy_panic_threshold = 0;
+  e.interval = kSecond;
+  if (b.window_type == WindowType::consecutive) {
+    e.consecutive_5xx = std::max(b.consecutive_failures, 1u);
+  } else {
+    // A rate over one host has no outlier rule (failure_percentage needs 5 hosts): as many
+    // failures in a row as the rate needs of min_calls.
+    e.consecutive_5xx = std::max<std::uint32_t>(
+        1, static_cast<std::uint32_t>(std::ceil(b.min_calls * b.failure_rate_pct / 100.0)));
+    lost.add("breaker.failure_rate",
+             "Envoy's outlier detection has no rate for one host: consecutive_5xx " +
+                 std::to_string(e.consecutive_5xx));
+  }
+  e.base_ejection_time = b.open_interval;
+  e.max_ejection_time = backoffInEffect(b) ? std::max(b.backoff_max, b.open_interval)
+                                           : std::max<Micros>(300 * kSecond, b.open_interval);
+  if (backoffInEffect(b))
+    lost.add("breaker.open.backoff",
+             "Envoy grows the ejection linearly (base times ejections), up to " +
+                 seconds(e.max_ejection_time));
+  if (b.early_probe) {
+    e.health_check_interval = b.early_probe_poll;
+    e.health_check_unhealthy_threshold = 3;
+    e.health_check_healthy_threshold = 1;
+  } else {
+    e.health_check_interval = 0;
+  }
+  if (b.probes > 1)
+    lost.add("breaker.half_open.probes", "Envoy has no half-open: the host returns fully");
+  if (b.slow_call_duration > 0)
+    lost.add("breaker.slow_call", "Envoy counts only 5xx and local-origin errors");
+  if (b.failures.contains(CallOutcome::client_error))
+    lost.add("breaker.failures", "a 4xx resets Envoy's 5xx streak");
 }
 
 // --- library -> generic ---------------------------------------------------------------------
@@ -363,9 +417,11 @@ void fromGobreaker(const GobreakerSettings& g, BreakerConfig& b, Losses& lost) {
   } else if (rule.any_of.size() == 1 && rule.any_of[0].size() == 2) {
     const GobreakerCondition& m = rule.any_of[0][0];
     const GobreakerCondition& r = rule.any_of[0][1];
-    if (rule == GobreakerTripRule::failureRatio(static_cast<std::uint32_t>(m.value), r.value)) {
-      b.min_calls = std::max<std::uint32_t>(static_cast<std::uint32_t>(m.value), 1);
-      b.failure_rate_pct = r.value * 100;
+    const auto min = static_cast<std::uint32_t>(m.value);
+    const bool over_requests = rule == GobreakerTripRule::failureRatio(min, r.value);
+    if (over_requests || rule == GobreakerTripRule::completedFailureRate(min, r.den_scale)) {
+      b.min_calls = std::max<std::uint32_t>(min, 1);
+      b.failure_rate_pct = over_requests ? r.value * 100 : r.den_scale;
       if (g.interval > 0 && g.bucket_period > 0) {
         b.window_type = WindowType::time;
         b.window_size = static_cast<std::uint32_t>(std::max<Micros>(g.interval / kSecond, 1));
@@ -560,9 +616,7 @@ LibraryTranslation translateToLibrary(const Config& config, BreakerLibrary targe
       toPolly(c, c.native.polly, lost);
       break;
     case BreakerLibrary::envoy:
-      lost.add("breaker",
-               "Envoy's outlier detection is not translated: its settings stay as "
-               "they were");
+      toEnvoy(c, c.native.envoy, lost);
       break;
   }
   c.breaker.library = target;

@@ -104,11 +104,20 @@ KnobSpec zeroMeans(KnobSpec k, std::string_view zero) {
   return k;
 }
 
+// A failure rate over the completed calls (GobreakerTripRule::completedFailureRate), as
+// translateToLibrary writes the generic machine's window: the ratio knobs edit it in its form.
+bool overCompletedCalls(const GobreakerTripRule& r) {
+  if (r.any_of.size() != 1 || r.any_of[0].size() != 2) return false;
+  return r == GobreakerTripRule::completedFailureRate(
+                  static_cast<std::uint32_t>(r.any_of[0][0].value), r.any_of[0][1].den_scale);
+}
+
 // gobreaker's ReadyToTrip as the knobs see it: the library default, N consecutive failures, or
-// a failure ratio with a minimum of requests.
+// a failure ratio with a minimum of requests (or of completed calls).
 enum class Trip { library_default, consecutive, ratio, custom };
 Trip tripForm(const GobreakerTripRule& r) {
   if (r.library_default) return Trip::library_default;
+  if (overCompletedCalls(r)) return Trip::ratio;
   if (r.any_of.size() == 1 && r.any_of[0].size() == 1 &&
       r.any_of[0][0].numerator ==
           GobreakerTripRule::consecutiveFailures(Comparison::ge, 1).any_of[0][0].numerator &&
@@ -136,7 +145,13 @@ std::uint32_t tripMinRequests(const GobreakerTripRule& r) {
   return tripForm(r) == Trip::ratio ? count(r.any_of[0][0].value) : 20;
 }
 double tripRatio(const GobreakerTripRule& r) {
+  if (overCompletedCalls(r)) return r.any_of[0][1].den_scale / 100;
   return tripForm(r) == Trip::ratio ? r.any_of[0][1].value : 0.5;
+}
+// The ratio form with a new minimum or ratio, over what `r` counted (requests or completed calls).
+GobreakerTripRule tripWithRatio(const GobreakerTripRule& r, std::uint32_t min, double ratio) {
+  return overCompletedCalls(r) ? GobreakerTripRule::completedFailureRate(min, ratio * 100)
+                               : GobreakerTripRule::failureRatio(min, ratio);
 }
 
 bool r4jBackoff(const Config& c) {
@@ -377,7 +392,7 @@ std::vector<KnobSpec> nativeKnobSpecs() {
                 r = GobreakerTripRule::consecutiveFailures(Comparison::ge, tripConsecutive(r));
                 break;
               case Trip::ratio:
-                r = GobreakerTripRule::failureRatio(tripMinRequests(r), tripRatio(r));
+                r = tripWithRatio(r, tripMinRequests(r), tripRatio(r));
                 break;
               case Trip::custom:
                 break;  // kept as the file wrote it
@@ -402,18 +417,24 @@ std::vector<KnobSpec> nativeKnobSpecs() {
             return static_cast<double>(tripMinRequests(c.native.gobreaker.ready_to_trip));
           },
           [](Config& c, double v) {
-            c.native.gobreaker.ready_to_trip = GobreakerTripRule::failureRatio(
-                count(v), tripRatio(c.native.gobreaker.ready_to_trip));
+            GobreakerTripRule& r = c.native.gobreaker.ready_to_trip;
+            r = tripWithRatio(r, count(v), tripRatio(r));
           },
-          goRatio, "c.Requests >= M (admissions, in-flight calls included)", L::gobreaker),
+          goRatio,
+          "c.Requests >= M (admissions, in-flight calls included); translated from BreakerLab's "
+          "window: TotalSuccesses + TotalFailures >= M (completed calls)",
+          L::gobreaker),
       number(
           "gobreaker.ReadyToTrip:ratio", go, "failure ratio >=", "%", 1, 100, 1, 0,
           [](const Config& c) { return 100 * tripRatio(c.native.gobreaker.ready_to_trip); },
           [](Config& c, double v) {
-            c.native.gobreaker.ready_to_trip = GobreakerTripRule::failureRatio(
-                tripMinRequests(c.native.gobreaker.ready_to_trip), v / 100);
+            GobreakerTripRule& r = c.native.gobreaker.ready_to_trip;
+            r = tripWithRatio(r, tripMinRequests(r), v / 100);
           },
-          goRatio, "float64(c.TotalFailures)/float64(c.Requests) >= R", L::gobreaker),
+          goRatio,
+          "float64(c.TotalFailures)/float64(c.Requests) >= R; translated from BreakerLab's "
+          "window: over the completed calls",
+          L::gobreaker),
 
       // Polly v8 (CircuitBreakerStrategyOptions)
       number(

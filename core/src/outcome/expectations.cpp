@@ -50,7 +50,7 @@ bool compare(double actual, const Expectation& e) {
 // `lane: "pod:NAME"` (the recorded pod lane NAME against the replay's pod at its position).
 ExpectationResult evaluatePodLanes(const Expectation& e, const Incident& incident,
                                    const Result& result) {
-  ExpectationResult r{&e, false, {}};
+  ExpectationResult r{&e, false, {}, {}};
   const std::vector<Lane>& recorded = incident.recorded.pod_breakers;
   if (e.lane == kEveryPodLane) {
     const PodLaneComparison c = comparePodLanes(recorded, result.pod_breakers, e.within);
@@ -88,7 +88,7 @@ ExpectationResult evaluateLane(const Expectation& e, const Incident& incident,
                                const Result& result) {
   if (e.lane == kEveryPodLane || e.lane.starts_with(kPodLanePrefix))
     return evaluatePodLanes(e, incident, result);
-  ExpectationResult r{&e, false, {}};
+  ExpectationResult r{&e, false, {}, {}};
   const Lane* recorded = incident.recorded.lane(e.lane);
   const Lane* replayed = result.lane(e.lane);
   if (recorded == nullptr || replayed == nullptr) {
@@ -103,7 +103,9 @@ ExpectationResult evaluateLane(const Expectation& e, const Incident& incident,
     s << "matches; worst boundary " << toSeconds(c.worst_boundary_error) << " s off";
     r.actual = s.str();
   } else {
-    r.actual = c.explanation;
+    // How far off, not only the first difference: a replay that misses a state can still be
+    // close or far from the record.
+    r.actual = c.explanation + "; " + laneAgreement(*recorded, *replayed).summary();
   }
   return r;
 }
@@ -118,7 +120,7 @@ std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectat
       out.push_back(evaluateLane(e, incident, result));
       continue;
     }
-    ExpectationResult r{&e, false, {}};
+    ExpectationResult r{&e, false, {}, {}};
     const MetricInfo* info = findMetric(e.metric);
     if (info == nullptr) {
       r.actual = "unknown metric";
@@ -132,6 +134,31 @@ std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectat
     }
     out.push_back(std::move(r));
   }
+  return out;
+}
+
+std::vector<ExpectationResult> evaluateCalibration(const std::vector<Expectation>& expect,
+                                                   const Incident& incident, const Result& result) {
+  std::vector<ExpectationResult> out = evaluate(expect, incident, result);
+  constexpr std::string_view kLane = "checkout";
+  const bool checked = std::any_of(expect.begin(), expect.end(), [&](const Expectation& e) {
+    return e.kind == Expectation::Kind::lane && e.lane == kLane;
+  });
+  if (checked || incident.recorded.lane(kLane) == nullptr || result.lane(kLane) == nullptr)
+    return out;
+  auto implied = std::make_shared<Expectation>();
+  implied->kind = Expectation::Kind::lane;
+  implied->lane = kLane;
+  implied->within = incident.checkout_lane.bucket;
+  std::ostringstream text;
+  text << "lane checkout matches recorded within " << toSeconds(implied->within)
+       << " s (one bucket; implied by the recorded lane)";
+  implied->text = text.str();
+  ExpectationResult r = evaluateLane(*implied, incident, result);
+  if (r.passed)
+    r.actual += "; " + laneAgreement(*incident.recorded.lane(kLane), *result.lane(kLane)).summary();
+  r.implied = std::move(implied);
+  out.push_back(std::move(r));
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../native/library_settings.h"
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/data/values.h"
 #include "export_common.h"
 
@@ -25,28 +26,19 @@ ExportedConfig exportCockatielNative(const Config& c, const std::string& /*name*
 
 ExportedConfig exportCockatielFromGeneric(const Config& c, const std::string& /*name*/) {
   const BreakerConfig& b = c.breaker;
-  CockatielSettings s;
+  // The settings come from the one mapping the library switch also makes; the notes say, in
+  // cockatiel's words, what each approximation means.
+  const CockatielSettings s =
+      translateToLibrary(c, BreakerLibrary::cockatiel).config.native.cockatiel;
   std::vector<std::string> notes;
-  const double threshold = std::min(b.failure_rate_pct / 100.0, 0.99);
   switch (b.window_type) {
     case WindowType::consecutive:
-      s.breaker.kind = CockatielBreakerSpec::Kind::consecutive;
-      s.breaker.consecutive_threshold = std::max(b.consecutive_failures, 1u);
       break;
     case WindowType::count:
-      s.breaker.kind = CockatielBreakerSpec::Kind::count;
-      s.breaker.threshold = std::max(threshold, 0.01);
-      s.breaker.size = std::max(b.window_size, 1u);
-      s.breaker.minimum_number_of_calls = std::clamp(b.min_calls, 1u, s.breaker.size);
       notes.push_back("failure_rate " + formatPercent(b.failure_rate_pct) +
                       ": CountBreaker opens when failures exceed threshold * calls (strictly)");
       break;
     case WindowType::time:
-      s.breaker.kind = CockatielBreakerSpec::Kind::sampling;
-      s.breaker.threshold = std::max(threshold, 0.01);
-      s.breaker.duration = static_cast<Micros>(std::max(b.window_size, 1u)) * kSecond;
-      s.breaker.minimum_rps =
-          static_cast<double>(std::max(b.min_calls, 1u)) / std::max(b.window_size, 1u);
       notes.push_back("time window of " + std::to_string(b.window_size) +
                       " s: SamplingBreaker's windows rotate one slot per sample, not with the "
                       "clock; min_calls becomes minimumRps " +
@@ -54,20 +46,12 @@ ExportedConfig exportCockatielFromGeneric(const Config& c, const std::string& /*
       break;
   }
   if (b.failure_rate_pct >= 100 && b.window_type != WindowType::consecutive)
-    notes.push_back("failure_rate 100%: cockatiel's threshold is below 1; exported as 0.99");
-  if (backoffInEffect(b) && b.backoff_multiplier == 2.0) {
-    s.half_open_after.kind = CockatielBackoff::Kind::exponential;
-    s.half_open_after.initial_delay = b.open_interval;
-    s.half_open_after.max_delay = b.backoff_max;
-  } else {
-    s.half_open_after.delay = b.open_interval;
-    if (backoffInEffect(b))
-      notes.push_back("open-interval backoff (" + backoffText(b) +
-                      "): cockatiel's ExponentialBackoff doubles (noJitterGenerator); exported as "
-                      "the fixed base");
-  }
-  s.half_open_calls = std::max(b.probes, 1u);
-  s.half_open_threshold = b.close_when == CloseRule::rate ? std::min(threshold, 0.99) : 0.0;
+    notes.push_back("failure_rate 100%: cockatiel's threshold is below 1; exported as " +
+                    formatNumber(s.breaker.threshold));
+  if (backoffInEffect(b) && s.half_open_after.kind != CockatielBackoff::Kind::exponential)
+    notes.push_back("open-interval backoff (" + backoffText(b) +
+                    "): cockatiel's ExponentialBackoff doubles (noJitterGenerator); exported as "
+                    "the fixed base");
   if (spacingInEffect(b))
     notes.push_back("probe spacing " + formatDuration(b.probe_spacing) +
                     ": cockatiel lets its trials run as calls arrive; extra callers wait for the "
@@ -78,7 +62,6 @@ ExportedConfig exportCockatielFromGeneric(const Config& c, const std::string& /*
     notes.push_back("slow-call rule (" + slowRuleText(b) + "): wrap a timeout policy instead");
   if (b.early_probe)
     notes.push_back("early probe on health green: cockatiel has no way to half-open early");
-  s.classification.failures = b.failures;
   for (auto& item : outsideTheBreaker(c, ExportTarget::cockatiel)) notes.push_back(std::move(item));
   return cockatielFile(s, std::move(notes));
 }

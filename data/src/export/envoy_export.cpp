@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "../native/library_settings.h"
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/data/values.h"
 #include "export_common.h"
 
@@ -15,10 +16,12 @@ namespace {
 ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
                          std::vector<std::string> notes) {
   YAML::Node cluster;
-  cluster["name"] = name;
-  cluster["connect_timeout"] = "0.25s";
-  cluster["type"] = "STRICT_DNS";
-  cluster["lb_policy"] = "ROUND_ROBIN";
+  // The cluster's own fields as read; BreakerLab's choice where nothing was read.
+  const std::string& cluster_name = e.name.empty() ? name : e.name;
+  cluster["name"] = cluster_name;
+  cluster["connect_timeout"] = data_detail::protoDurationText(e.connect_timeout);
+  cluster["type"] = e.type;
+  cluster["lb_policy"] = e.lb_policy;
   YAML::Node panic(YAML::NodeType::Map);
   panic["value"] = formatNumber(e.healthy_panic_threshold);
   cluster["common_lb_config"]["healthy_panic_threshold"] = panic;
@@ -26,7 +29,8 @@ ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
   YAML::Node endpoints(YAML::NodeType::Sequence);
   for (std::uint32_t i = 0; i < e.hosts; ++i) {
     YAML::Node address;
-    address["socket_address"]["address"] = name + "-" + std::to_string(i + 1) + ".example.internal";
+    address["socket_address"]["address"] =
+        cluster_name + "-" + std::to_string(i + 1) + ".example.internal";
     address["socket_address"]["port_value"] = "8080";
     YAML::Node endpoint;
     endpoint["endpoint"]["address"] = address;
@@ -34,7 +38,7 @@ ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
   }
   YAML::Node locality;
   locality["lb_endpoints"] = endpoints;
-  cluster["load_assignment"]["cluster_name"] = name;
+  cluster["load_assignment"]["cluster_name"] = cluster_name;
   cluster["load_assignment"]["endpoints"].push_back(locality);
   cluster["outlier_detection"] = data_detail::jsonToYaml(data_detail::envoyOutlierJson(e));
   if (e.health_check_interval > 0) {
@@ -64,45 +68,32 @@ ExportedConfig exportEnvoyNative(const Config& c, const std::string& name) {
 
 ExportedConfig exportEnvoyFromGeneric(const Config& c, const std::string& name) {
   const BreakerConfig& b = c.breaker;
-  EnvoyOutlierSettings e;
+  // The settings come from the one mapping the library switch also makes; the notes say, in
+  // Envoy's words, what each approximation means.
+  // The cluster's own fields (name, lb_policy, ...) stay as the config holds them.
+  const EnvoyOutlierSettings e = translateToLibrary(c, BreakerLibrary::envoy).config.native.envoy;
   std::vector<std::string> notes;
-  // One host ejected from rotation stops traffic like an open breaker only without panic.
-  e.hosts = 1;
-  e.max_ejection_percent = 100;
-  e.healthy_panic_threshold = 0;
-  e.interval = kSecond;
   notes.push_back(
       "one host, max_ejection_percent 100 and healthy_panic_threshold 0: ejecting "
-      "it stops every call, as an open breaker does; returns come at the 1 s "
-      "interval sweep");
-  if (b.window_type == WindowType::consecutive) {
-    e.consecutive_5xx = std::max(b.consecutive_failures, 1u);
-  } else {
-    e.consecutive_5xx = std::max<std::uint32_t>(
-        1, static_cast<std::uint32_t>(std::ceil(b.min_calls * b.failure_rate_pct / 100.0)));
+      "it stops every call, as an open breaker does; returns come at the " +
+      formatNumber(toSeconds(e.interval)) + " s interval sweep");
+  if (b.window_type != WindowType::consecutive)
     notes.push_back("failure rate " + formatPercent(b.failure_rate_pct) + " over " +
                     (b.window_type == WindowType::time ? std::to_string(b.window_size) + " s"
                                                        : callsText(b.window_size)) +
                     ": outlier detection has no per-call rate for one host (failure_percentage "
                     "needs 5 hosts); consecutive_5xx " +
                     std::to_string(e.consecutive_5xx) + " comes closest");
-  }
-  e.base_ejection_time = b.open_interval;
-  e.max_ejection_time = backoffInEffect(b) ? std::max(b.backoff_max, b.open_interval)
-                                           : std::max<Micros>(300 * kSecond, b.open_interval);
   if (backoffInEffect(b))
     notes.push_back("open-interval backoff (" + backoffText(b) +
                     "): Envoy grows the ejection linearly, base x times ejected, up to "
                     "max_ejection_time");
-  if (b.early_probe) {
-    e.health_check_interval = b.early_probe_poll;
-    e.health_check_unhealthy_threshold = 3;
-    e.health_check_healthy_threshold = 1;
+  if (b.early_probe)
     notes.push_back("early probe on health green: native, an active health check every " +
-                    formatDuration(b.early_probe_poll) +
-                    " returns the host at its first pass (a full return, not a probe); while 3 "
-                    "checks in a row fail, the check also keeps the host out of rotation");
-  }
+                    formatDuration(e.health_check_interval) +
+                    " returns the host at its first pass (a full return, not a probe); while " +
+                    std::to_string(e.health_check_unhealthy_threshold) +
+                    " checks in a row fail, the check also keeps the host out of rotation");
   if (b.probes > 1 || spacingInEffect(b))
     notes.push_back(std::to_string(b.probes) +
                     " half-open probes: Envoy has no half-open; the host returns fully");

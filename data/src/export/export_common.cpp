@@ -43,23 +43,8 @@ std::string approxPercent(double pct) {
   return out;
 }
 
-// The largest number of bad calls among `n` for which bad * 100 < pct * n still holds: how many
-// failed (or slow) calls a rate threshold of `pct` tolerates over `n` calls.
-std::uint32_t toleratedBelow(double pct, std::uint32_t n) {
-  const double limit = pct * n;
-  auto below = [&](double bad) { return bad * 100.0 < limit; };
-  double f = std::clamp(std::ceil(limit / 100.0) - 1, 0.0, static_cast<double>(n));
-  while (f + 1 <= n && below(f + 1)) ++f;
-  while (f > 0 && !below(f)) --f;
-  return static_cast<std::uint32_t>(f);
-}
-
 bool slowRuleOn(const BreakerConfig& b) {
   return b.slow_call_duration > 0;
-}
-// The multiplier only grows the interval when its cap is above the base interval.
-bool backoffInEffect(const BreakerConfig& b) {
-  return b.backoff_multiplier > 1.0 && b.backoff_max > b.open_interval;
 }
 // Spacing and early re-opening only matter with more than one probe.
 bool spacingInEffect(const BreakerConfig& b) {
@@ -68,12 +53,7 @@ bool spacingInEffect(const BreakerConfig& b) {
 bool reopenInEffect(const BreakerConfig& b) {
   return b.probes > 1 && b.reopen_on_first_failure;
 }
-
-// How many of the probes BreakerLab lets fail (or be slow) and still close.
-std::uint32_t probeFailuresTolerated(const BreakerConfig& b) {
-  if (b.reopen_on_first_failure || b.close_when == CloseRule::all_succeed) return 0;
-  return toleratedBelow(b.failure_rate_pct, b.probes);
-}
+// How many of the probes BreakerLab lets be slow and still close.
 std::uint32_t probeSlowTolerated(const BreakerConfig& b) {
   if (b.reopen_on_first_failure || b.close_when == CloseRule::all_succeed) return 0;
   return toleratedBelow(b.slow_call_rate_pct, b.probes);
@@ -135,10 +115,10 @@ void checkInstanceName(const std::string& name) {
 
 // Retries and the request deadline are outside both libraries' circuit breakers: name them so
 // that nobody deploys the breaker believing the retry policy came with it.
-std::vector<std::string> retryItems(const Config& c, const std::string& where) {
+std::vector<std::string> retryItems(const Config& c, const std::string& where, Retries retries) {
   std::vector<std::string> items;
   const RetryConfig& r = c.retry;
-  if (r.max_attempts > 1) {
+  if (r.max_attempts > 1 && retries == Retries::listed) {
     static constexpr const char* kKind[] = {"no backoff", "fixed backoff", "exponential backoff"};
     static constexpr const char* kJitter[] = {"no jitter", "full jitter", "equal jitter",
                                               "decorrelated jitter"};
@@ -244,11 +224,12 @@ std::string attemptTimeoutItem(const Config& c, ExportTarget target) {
 }
 
 std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target,
-                                           AttemptTimeout attempt) {
+                                           AttemptTimeout attempt, Retries retries) {
   std::vector<std::string> notes;
   if (attempt == AttemptTimeout::listed) notes.push_back(attemptTimeoutItem(c, target));
   if (c.cache.enabled) notes.push_back(cacheItem(c, "serving"));
-  for (auto& item : retryItems(c, "the client's retry policy")) notes.push_back(std::move(item));
+  for (auto& item : retryItems(c, "the client's retry policy", retries))
+    notes.push_back(std::move(item));
   for (auto& item : serviceItems(c, target)) notes.push_back(std::move(item));
   return notes;
 }

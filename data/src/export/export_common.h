@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "breakerlab/core/inputs/breaker_rules.h"
 #include "breakerlab/data/config_export.h"
 
 namespace breakerlab::export_detail {
@@ -38,13 +39,9 @@ bool poolCanExhaust(const Config& c);
 FailureClasses failureClasses(const Config& c);
 // A percentage bound for prose, one decimal at most: "33.3" for 100/3, "50" for 50.
 std::string approxPercent(double pct);
-// How many bad calls among `n` a rate threshold of `pct` tolerates (bad * 100 < pct * n).
-std::uint32_t toleratedBelow(double pct, std::uint32_t n);
 bool slowRuleOn(const BreakerConfig& b);
-bool backoffInEffect(const BreakerConfig& b);
 bool spacingInEffect(const BreakerConfig& b);
 bool reopenInEffect(const BreakerConfig& b);
-std::uint32_t probeFailuresTolerated(const BreakerConfig& b);
 std::uint32_t probeSlowTolerated(const BreakerConfig& b);
 std::string closeRuleText(const BreakerConfig& b);
 std::string closesWith(std::uint32_t tolerated, std::uint32_t n, std::string_view bad);
@@ -56,8 +53,12 @@ std::string header(std::string_view comment, ExportTarget target, std::string_vi
                    const std::vector<std::string>& not_expressible);
 std::string cacheItem(const Config& c, std::string_view how);
 void checkInstanceName(const std::string& name);
+// Whether the export writes the retries itself (resilience4j's Retry, from a resilience4j
+// file) or must list them.
+enum class Retries { listed, written };
 // Retries and the request deadline, which no breaker library configures.
-std::vector<std::string> retryItems(const Config& c, const std::string& where);
+std::vector<std::string> retryItems(const Config& c, const std::string& where,
+                                    Retries retries = Retries::listed);
 // The pool, workers, load balancer, pricing path and background retries, when in effect.
 std::vector<std::string> serviceItems(const Config& c, ExportTarget target);
 
@@ -151,7 +152,8 @@ std::string attemptTimeoutItem(const Config& c, ExportTarget target);
 // What the rest of the config (the attempt timeout, retries, deadline, pool, workers, load
 // balancer, pricing, cache) adds that no breaker library configures.
 std::vector<std::string> outsideTheBreaker(const Config& c, ExportTarget target,
-                                           AttemptTimeout attempt = AttemptTimeout::listed);
+                                           AttemptTimeout attempt = AttemptTimeout::listed,
+                                           Retries retries = Retries::listed);
 // The header and the text, as every export returns them.
 ExportedConfig withHeader(std::string_view comment, ExportTarget target,
                           std::string_view target_short, std::vector<std::string> notes,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/data/values.h"
 #include "export_common.h"
 
@@ -55,6 +56,13 @@ ExportedConfig exportGobreakerFromGeneric(const Config& c, const std::string& na
   const BreakerConfig& b = c.breaker;
   const FailureClasses fc = failureClasses(c);
   const bool consecutive = b.window_type == WindowType::consecutive;
+  // The Settings come from the one mapping the library switch also makes; this file writes them
+  // as Go with what each means to gobreaker.
+  const GobreakerSettings g =
+      translateToLibrary(c, BreakerLibrary::gobreaker).config.native.gobreaker;
+  // Its ReadyToTrip: ConsecutiveFailures >= K, or total >= M && TotalFailures*100 >= R*total
+  // (GobreakerTripRule::completedFailureRate), the only forms translateToLibrary writes.
+  const std::vector<GobreakerCondition>& trip = g.ready_to_trip.any_of.at(0);
 
   std::vector<std::string> notes;
   if (!b.enabled)
@@ -163,41 +171,36 @@ ExportedConfig exportGobreakerFromGeneric(const Config& c, const std::string& na
 
   GoFields fields;
   fields.add("Name", goString(name));
-  fields.add("MaxRequests", std::to_string(b.probes),
+  fields.add("MaxRequests", std::to_string(g.max_requests),
              "half-open probes; closes after as many consecutive successes");
-  switch (b.window_type) {
-    case WindowType::count:
-    case WindowType::consecutive:
-      fields.add("Interval", "0", "Counts are cleared only on state changes");
-      break;
-    case WindowType::time:
-      fields.add("Interval", goDuration(static_cast<Micros>(b.window_size) * kSecond),
-                 "time window of " + std::to_string(b.window_size) + "s, rolling");
-      fields.add("BucketPeriod", goDuration(kSecond), "in 1-second buckets");
-      break;
+  if (g.interval == 0) {
+    fields.add("Interval", "0", "Counts are cleared only on state changes");
+  } else {
+    fields.add("Interval", goDuration(g.interval),
+               "time window of " + std::to_string(g.interval / kSecond) + "s, rolling");
+    fields.add("BucketPeriod", goDuration(g.bucket_period), "in 1-second buckets");
   }
   fields.add(
-      "Timeout", goDuration(b.open_interval),
+      "Timeout", goDuration(g.timeout),
       backoffInEffect(b) ? "open interval, fixed (no backoff in gobreaker)" : "open interval");
   go += fields.render("\t\t");
 
   go += "\t\tReadyToTrip: func(counts gobreaker.Counts) bool {\n";
   if (consecutive) {
-    go += "\t\t\t// BreakerLab: trips at " + std::to_string(b.consecutive_failures) +
-          " consecutive failures.\n";
-    go += "\t\t\treturn counts.ConsecutiveFailures >= " + std::to_string(b.consecutive_failures) +
-          "\n";
+    const std::string k = formatNumber(trip.at(0).value);
+    go += "\t\t\t// BreakerLab: trips at " + k + " consecutive failures.\n";
+    go += "\t\t\treturn counts.ConsecutiveFailures >= " + k + "\n";
   } else {
-    const std::uint32_t min_calls = std::max<std::uint32_t>(
-        b.window_type == WindowType::count ? std::min(b.min_calls, b.window_size) : b.min_calls, 1);
+    const std::string min_calls = formatNumber(trip.at(0).value);
+    const double pct = trip.at(1).den_scale;
     go += "\t\t\t// BreakerLab: " +
           (b.window_type == WindowType::count ? "count window of " + callsText(b.window_size)
                                               : std::to_string(b.window_size) + "s time window") +
-          ", min_calls " + std::to_string(min_calls) + ", trips at failure_rate " +
-          formatPercent(b.failure_rate_pct) + ".\n";
+          ", min_calls " + min_calls + ", trips at failure_rate " + formatPercent(pct) + ".\n";
+    // Over uint64: Counts are uint32, and TotalFailures*100 overflows past 42 million.
     go += "\t\t\ttotal := uint64(counts.TotalSuccesses) + uint64(counts.TotalFailures)\n";
-    go += "\t\t\treturn total >= " + std::to_string(min_calls) + " && " +
-          goRateCheck("counts.TotalFailures", b.failure_rate_pct) + "\n";
+    go += "\t\t\treturn total >= " + min_calls + " && " + goRateCheck("counts.TotalFailures", pct) +
+          "\n";
   }
   go += "\t\t},\n";
 

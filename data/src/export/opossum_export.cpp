@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../native/library_settings.h"
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/data/values.h"
 #include "export_common.h"
 
@@ -27,34 +28,30 @@ ExportedConfig exportOpossumNative(const Config& c, const std::string& name) {
 
 ExportedConfig exportOpossumFromGeneric(const Config& c, const std::string& name) {
   const BreakerConfig& b = c.breaker;
-  OpossumOptions o;
+  // The options come from the one mapping the library switch also makes; the notes say, in
+  // opossum's words, what each approximation means.
+  const OpossumOptions o = translateToLibrary(c, BreakerLibrary::opossum).config.native.opossum;
   std::vector<std::string> notes;
-  o.error_threshold_percentage = b.failure_rate_pct;
   notes.push_back("failure_rate " + formatPercent(b.failure_rate_pct) +
                   ": opossum opens when failures exceed it (strictly) among every fire() of "
                   "its window, rejected calls included, and checks only on a failure");
   switch (b.window_type) {
     case WindowType::time:
-      o.rolling_count_timeout = static_cast<Micros>(b.window_size) * kSecond;
-      o.rolling_count_buckets = std::max<std::uint32_t>(b.window_size, 1);
       break;
     case WindowType::count:
       notes.push_back("count window (last " + callsText(b.window_size) +
-                      "): opossum's window is rolling time; rollingCountTimeout 10000 ms");
+                      "): opossum's window is rolling time; rollingCountTimeout " +
+                      std::to_string(o.rolling_count_timeout / kMillisecond) + " ms");
       break;
     case WindowType::consecutive:
-      o.error_threshold_percentage = 99;
       notes.push_back(std::to_string(b.consecutive_failures) +
                       " consecutive failures: opossum has no consecutive rule; errorThreshold"
-                      "Percentage 99 with volumeThreshold " +
-                      std::to_string(b.consecutive_failures) + " comes closest");
+                      "Percentage " +
+                      formatNumber(o.error_threshold_percentage) + " with volumeThreshold " +
+                      std::to_string(o.volume_threshold) + " comes closest");
       break;
   }
-  o.volume_threshold =
-      b.window_type == WindowType::consecutive ? b.consecutive_failures : b.min_calls;
-  o.reset_timeout = b.open_interval;
-  o.timeout = c.timeout.attempt;
-  notes.push_back("timeout " + formatDuration(c.timeout.attempt) +
+  notes.push_back("timeout " + formatDuration(o.timeout) +
                   ": exported as opossum's own timeout, which answers the caller then and counts "
                   "a failure; the call itself runs on");
   if (backoffInEffect(b))
@@ -70,7 +67,6 @@ ExportedConfig exportOpossumFromGeneric(const Config& c, const std::string& name
     notes.push_back(
         "early probe on health green: healthCheck() only opens; call "
         "breaker.close() on green, which closes without a trial");
-  o.classification.failures = b.failures;
   for (auto& item : outsideTheBreaker(c, ExportTarget::opossum, AttemptTimeout::carried))
     notes.push_back(std::move(item));
   return opossumFile(o, name, std::move(notes));

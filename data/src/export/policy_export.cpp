@@ -26,6 +26,13 @@ std::string nameAsRead(const Config& c) {
       return c.native.gobreaker.name;
     case BreakerLibrary::opossum:
       return c.native.opossum.name;
+    case BreakerLibrary::polly: {
+      // "Resilience:Pricing": the innermost section names the breaker.
+      const std::string& section = c.native.polly.name;
+      return section.substr(section.rfind(':') == std::string::npos ? 0 : section.rfind(':') + 1);
+    }
+    case BreakerLibrary::envoy:
+      return c.native.envoy.name;
     default:
       return {};
   }

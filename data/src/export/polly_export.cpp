@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "../native/library_settings.h"
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/data/values.h"
 #include "export_common.h"
 
@@ -17,14 +18,21 @@ ExportedConfig pollyFile(const PollySettings& p, const std::string& name,
   auto& ext = options["breakerlab"];
   ext["exported_by"] = "BreakerLab, as Polly (appsettings.json)";
   if (!notes.empty()) ext["not_expressible"] = notes;
+  // The section as read ("Pricing", or "Resilience:Pricing" nested as .NET nests it): the
+  // application binds the options by that name.
   data_detail::ordered_json root;
-  root[name]["CircuitBreaker"] = options;
+  data_detail::ordered_json* section = &root;
+  std::string_view rest = p.name.empty() ? std::string_view(name) : std::string_view(p.name);
+  while (true) {
+    const std::size_t colon = rest.find(':');
+    section = &(*section)[std::string(rest.substr(0, colon))];
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  (*section)["CircuitBreaker"] = options;
   return withHeader("", ExportTarget::polly, "Polly", std::move(notes), root.dump(2) + "\n");
 }
 
-Micros clampBreak(Micros d) {
-  return std::clamp<Micros>(d, 500 * kMillisecond, 86400 * kSecond);
-}
 }  // namespace
 
 ExportedConfig exportPollyNative(const Config& c, const std::string& name) {
@@ -33,46 +41,40 @@ ExportedConfig exportPollyNative(const Config& c, const std::string& name) {
 
 ExportedConfig exportPollyFromGeneric(const Config& c, const std::string& name) {
   const BreakerConfig& b = c.breaker;
-  PollySettings p;
+  // The options come from the one mapping the library switch also makes; the notes say, in
+  // Polly's words, what each approximation means.
+  const PollySettings p = translateToLibrary(c, BreakerLibrary::polly).config.native.polly;
+  const std::string sampling = data_detail::formatTimeSpan(p.sampling_duration);
   std::vector<std::string> notes;
   switch (b.window_type) {
     case WindowType::time:
-      p.sampling_duration = clampBreak(static_cast<Micros>(b.window_size) * kSecond);
       break;
     case WindowType::count:
-      p.sampling_duration = 10 * kSecond;
       notes.push_back("count window (last " + callsText(b.window_size) +
-                      "): Polly samples by time; SamplingDuration 00:00:10, in 10 sub-windows "
-                      "that start at events");
+                      "): Polly samples by time; SamplingDuration " + sampling +
+                      ", in 10 sub-windows that start at events");
       break;
     case WindowType::consecutive:
-      p.sampling_duration = 10 * kSecond;
       notes.push_back(std::to_string(b.consecutive_failures) +
-                      " consecutive failures: Polly v8 has no consecutive breaker; FailureRatio 1 "
-                      "over MinimumThroughput " +
-                      std::to_string(std::max(b.consecutive_failures, 2u)) +
-                      " in 10 s comes closest");
+                      " consecutive failures: Polly v8 has no consecutive breaker; FailureRatio " +
+                      formatNumber(p.failure_ratio) + " over MinimumThroughput " +
+                      std::to_string(p.minimum_throughput) + " in " + sampling + " comes closest");
       break;
   }
-  const bool consecutive = b.window_type == WindowType::consecutive;
-  p.failure_ratio = consecutive ? 1.0 : b.failure_rate_pct / 100.0;
-  p.minimum_throughput =
-      std::max<std::uint32_t>(consecutive ? b.consecutive_failures : b.min_calls, 2);
-  if (!consecutive && b.min_calls < 2)
+  if (b.window_type != WindowType::consecutive && b.min_calls < p.minimum_throughput)
     notes.push_back("min_calls " + std::to_string(b.min_calls) +
                     ": Polly's MinimumThroughput is at least 2");
-  p.break_duration = clampBreak(b.open_interval);
+  if (b.window_type == WindowType::time &&
+      p.sampling_duration != static_cast<Micros>(b.window_size) * kSecond)
+    notes.push_back("time window of " + std::to_string(b.window_size) +
+                    " s: Polly's SamplingDuration ranges from 0.5 s to 1 day; " + sampling);
   if (p.break_duration != b.open_interval)
     notes.push_back("open interval " + formatDuration(b.open_interval) +
                     ": Polly's BreakDuration ranges from 0.5 s to 1 day");
-  if (backoffInEffect(b)) {
-    p.generator = true;
-    p.generator_multiplier = b.backoff_multiplier;
-    p.generator_max = b.backoff_max;
+  if (p.generator)
     notes.push_back("open-interval backoff (" + backoffText(b) +
                     "): a BreakDurationGenerator in code, min(max, BreakDuration * m^"
                     "HalfOpenAttempts); the breakerlab extension records it");
-  }
   if (b.probes > 1)
     notes.push_back(std::to_string(b.probes) +
                     " half-open probes: Polly lets one trial through per half-open; any success "
@@ -84,7 +86,6 @@ ExportedConfig exportPollyFromGeneric(const Config& c, const std::string& name) 
     notes.push_back(
         "early probe on health green: Polly cannot force half-open; "
         "ManualControl.CloseAsync() on green closes without a trial");
-  p.classification.failures = b.failures;
   for (auto& item : outsideTheBreaker(c, ExportTarget::polly)) notes.push_back(std::move(item));
   return pollyFile(p, name, std::move(notes));
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/data/values.h"
 #include "export_common.h"
 
@@ -52,12 +53,15 @@ ExportedConfig exportResilience4jFromGeneric(const Config& c, const std::string&
   const FailureClasses fc = failureClasses(c);
   const bool consecutive = b.window_type == WindowType::consecutive;
   const bool slow = slowRuleOn(b);
-  const std::uint32_t window_size = consecutive ? b.consecutive_failures : b.window_size;
-  const std::uint32_t min_calls =
-      consecutive ? b.consecutive_failures : std::max<std::uint32_t>(b.min_calls, 1);
-  const double failure_threshold = consecutive ? 100.0 : b.failure_rate_pct;
-  const double slow_threshold = slow ? b.slow_call_rate_pct : 100.0;
-  const bool backoff = backoffInEffect(b);
+  // The values come from the one mapping the library switch also makes; this file writes them
+  // with what each means to resilience4j.
+  const Resilience4jSettings r =
+      translateToLibrary(c, BreakerLibrary::resilience4j).config.native.resilience4j;
+  const std::uint32_t window_size = r.sliding_window_size;
+  const std::uint32_t min_calls = r.minimum_number_of_calls;
+  const double failure_threshold = r.failure_rate_threshold;
+  const double slow_threshold = r.slow_call_rate_threshold;
+  const bool backoff = r.enable_exponential_backoff;
   // resilience4j judges the half-open calls once min(minimumNumberOfCalls, permitted) are in.
   const std::uint32_t half_open_judged = std::min(min_calls, b.probes);
 
@@ -167,7 +171,8 @@ ExportedConfig exportResilience4jFromGeneric(const Config& c, const std::string&
     y.comment(kIn, "threshold also judges the half-open calls.");
   }
   y.line(kIn, std::string("slidingWindowType: ") +
-                  (b.window_type == WindowType::time ? "TIME_BASED" : "COUNT_BASED"));
+                  (r.sliding_window_type == SlidingWindowType::time_based ? "TIME_BASED"
+                                                                          : "COUNT_BASED"));
   y.line(kIn, "slidingWindowSize: " + std::to_string(window_size),
          b.window_type == WindowType::time ? "seconds, in 1-second buckets" : "calls");
   y.line(kIn, "minimumNumberOfCalls: " + std::to_string(min_calls));
@@ -175,28 +180,32 @@ ExportedConfig exportResilience4jFromGeneric(const Config& c, const std::string&
          "percent; trips at or above");
   if (slow) {
     y.line(kIn, "slowCallRateThreshold: " + formatNumber(slow_threshold));
-    y.line(kIn, "slowCallDurationThreshold: " + formatDuration(b.slow_call_duration),
+    y.line(kIn, "slowCallDurationThreshold: " + formatDuration(r.slow_call_duration_threshold),
            "a call strictly longer is slow");
   } else {
-    y.line(kIn, "slowCallRateThreshold: 100", "slow-call rule off in BreakerLab");
-    // The default slowCallDurationThreshold (60s) is beyond any call the TimeLimiter lets run,
-    // unless the attempt timeout is longer than that.
-    if (c.timeout.attempt >= 60 * kSecond)
-      y.line(kIn, "slowCallDurationThreshold: " + formatDuration(2 * c.timeout.attempt),
+    y.line(kIn, "slowCallRateThreshold: " + formatNumber(slow_threshold),
+           "slow-call rule off in BreakerLab");
+    // Left out at resilience4j's default (60s), beyond any call the TimeLimiter lets run.
+    if (r.slow_call_duration_threshold != Resilience4jSettings{}.slow_call_duration_threshold)
+      y.line(kIn, "slowCallDurationThreshold: " + formatDuration(r.slow_call_duration_threshold),
              "longer than any call: the TimeLimiter ends calls at timeoutDuration");
   }
-  y.line(kIn, "waitDurationInOpenState: " + formatDuration(b.open_interval));
+  y.line(kIn, "waitDurationInOpenState: " + formatDuration(r.wait_duration_in_open_state));
   if (backoff) {
     y.line(kIn, "enableExponentialBackoff: true");
-    y.line(kIn, "exponentialBackoffMultiplier: " + formatNumber(b.backoff_multiplier));
-    y.line(kIn, "exponentialMaxWaitDurationInOpenState: " + formatDuration(b.backoff_max));
+    y.line(kIn, "exponentialBackoffMultiplier: " + formatNumber(r.exponential_backoff_multiplier));
+    y.line(kIn, "exponentialMaxWaitDurationInOpenState: " +
+                    formatDuration(r.exponential_max_wait_duration_in_open_state));
   } else if (b.backoff_multiplier > 1.0) {
     y.comment(kIn, "No backoff: multiplier " + formatNumber(b.backoff_multiplier) +
                        " with a cap (" + formatDuration(b.backoff_max) +
                        ") not above the interval never grows it.");
   }
-  y.line(kIn, "permittedNumberOfCallsInHalfOpenState: " + std::to_string(b.probes));
-  y.line(kIn, "automaticTransitionFromOpenToHalfOpenEnabled: true",
+  y.line(kIn, "permittedNumberOfCallsInHalfOpenState: " +
+                  std::to_string(r.permitted_number_of_calls_in_half_open_state));
+  y.line(kIn,
+         std::string("automaticTransitionFromOpenToHalfOpenEnabled: ") +
+             (r.automatic_transition_from_open_to_half_open_enabled ? "true" : "false"),
          "BreakerLab's open -> half-open is timer driven");
   if (fc.countsEvery()) {
     y.comment(kIn, "recordExceptions: not needed; resilience4j records every exception, and");
@@ -243,6 +252,56 @@ ExportedConfig exportResilience4jFromGeneric(const Config& c, const std::string&
 
 namespace breakerlab::export_detail {
 
+namespace {
+
+// resilience4j.retry.instances.NAME as the reader takes it back (readResilience4jRetry):
+// maxAttempts counts the first call; a wait of 0 is no backoff; the exponential interval is
+// IntervalFunction.ofExponentialBackoff(waitDuration, multiplier, exponentialMaxWaitDuration).
+YAML::Node resilience4jRetry(const Config& c) {
+  const RetryConfig& r = c.retry;
+  YAML::Node props(YAML::NodeType::Map);
+  props["maxAttempts"] = std::to_string(r.max_attempts);
+  props["waitDuration"] = r.backoff == BackoffKind::none ? "0ms" : formatDuration(r.base);
+  if (r.backoff == BackoffKind::exponential) {
+    props["enableExponentialBackoff"] = "true";
+    props["exponentialBackoffMultiplier"] = formatNumber(r.multiplier);
+    if (r.max > 0) props["exponentialMaxWaitDuration"] = formatDuration(r.max);
+  }
+  return props;
+}
+
+// What of the retry the Retry section cannot hold.
+std::vector<std::string> resilience4jRetryLosses(const Config& c) {
+  const RetryConfig& r = c.retry;
+  std::vector<std::string> items;
+  static constexpr const char* kJitter[] = {"no jitter", "full jitter", "equal jitter",
+                                            "decorrelated jitter"};
+  if (r.jitter != Jitter::none)
+    items.push_back(std::string("retry jitter (") + kJitter[static_cast<int>(r.jitter)] +
+                    "): resilience4j's enableRandomizedWait draws around the interval, not "
+                    "below it; written without jitter");
+  // A file without retryExceptions reads as the default classes: only others are a loss.
+  if (r.retry_on != RetryConfig{}.retry_on) {
+    std::string retried;
+    for (int i = 0; i < kCallOutcomeCount; ++i) {
+      const auto o = static_cast<CallOutcome>(i);
+      if (o != CallOutcome::success && o != CallOutcome::failure && r.retry_on.contains(o))
+        retried += (retried.empty() ? "" : ", ") + std::string(toString(o));
+    }
+    items.push_back("which failures are retried (retry.retry_on: " +
+                    (retried.empty() ? std::string("none") : retried) +
+                    "): resilience4j retries every exception unless retryExceptions lists your "
+                    "client's exception types for them");
+  }
+  if (r.budget.ratio > 0 || r.budget.min_per_second > 0)
+    items.push_back("retry budget (retry.budget): resilience4j's Retry has none");
+  if (r.token_bucket.capacity > 0)
+    items.push_back("retry token bucket (retry.token_bucket): resilience4j's Retry has none");
+  return items;
+}
+
+}  // namespace
+
 ExportedConfig exportResilience4jNative(const Config& c, const std::string& name) {
   // The instance keeps the name it was read under: the application looks its breaker up by it
   // (circuitBreakerRegistry.circuitBreaker("pricing")), so a renamed instance is a new breaker.
@@ -258,10 +317,23 @@ ExportedConfig exportResilience4jNative(const Config& c, const std::string& name
   // file reads back with the attempt timeout it was read with.
   root["resilience4j"]["timelimiter"]["instances"][springMapKey(instance)]["timeoutDuration"] =
       formatDuration(c.timeout.attempt);
+  std::vector<std::string> notes;
+  if (c.retry.max_attempts > 1) {
+    root["resilience4j"]["retry"]["instances"][springMapKey(instance)] = resilience4jRetry(c);
+    notes = resilience4jRetryLosses(c);
+    // Spring's default aspect order runs Retry outside CircuitBreaker (the breaker inside the
+    // retry loop, every attempt recorded); the other placement needs the orders (lower runs
+    // outside), as the reader takes them.
+    if (c.breaker.placement == BreakerPlacement::outside_retry) {
+      root["resilience4j"]["circuitbreaker"]["circuitBreakerAspectOrder"] = "1";
+      root["resilience4j"]["retry"]["retryAspectOrder"] = "2";
+    }
+  }
   YAML::Emitter out;
   out << root;
-  std::vector<std::string> notes =
-      outsideTheBreaker(c, ExportTarget::resilience4j, AttemptTimeout::carried);
+  for (auto& item :
+       outsideTheBreaker(c, ExportTarget::resilience4j, AttemptTimeout::carried, Retries::written))
+    notes.push_back(std::move(item));
   return withHeader("#", ExportTarget::resilience4j, "resilience4j", std::move(notes),
                     std::string(out.c_str()) + "\n");
 }

@@ -1,6 +1,7 @@
 // Envoy cluster YAML (v3 API): outlier_detection with its proto field names and defaults, the
 // hosts of load_assignment, common_lb_config.healthy_panic_threshold and the active health
 // checks. A cluster, a clusters list, static_resources, or the outlier_detection map alone.
+#include <algorithm>
 #include <cmath>
 
 #include "breakerlab/data/values.h"
@@ -88,7 +89,11 @@ void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const 
                                                "health_check_interval",
                                                "health_check_unhealthy_interval",
                                                "health_check_unhealthy_threshold",
-                                               "health_check_healthy_threshold"};
+                                               "health_check_healthy_threshold",
+                                               "cluster_name",
+                                               "cluster_type",
+                                               "lb_policy",
+                                               "connect_timeout"};
   r.forEach(
       node, path, known, [&](const std::string& key, const YAML::Node& v, const std::string& q) {
         if (key == "consecutive_5xx") {
@@ -128,6 +133,18 @@ void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const 
           readHealthCheckField(r, key.substr(13), v, q, e);
         } else if (key == "healthy_panic_threshold") {
           e.healthy_panic_threshold = r.number(unwrapped(v), q, 0, 100);
+        } else if (key == "cluster_name" || key == "cluster_type" || key == "lb_policy" ||
+                   key == "connect_timeout") {
+          // BreakerLab's envoy: section only: the cluster's own fields, kept for an export.
+          if (!r.strict()) return false;
+          if (key == "cluster_name")
+            e.name = r.text(v, q);
+          else if (key == "cluster_type")
+            e.type = r.text(v, q);
+          else if (key == "lb_policy")
+            e.lb_policy = r.text(v, q);
+          else
+            e.connect_timeout = readProtoDuration(r, v, q);
         } else if (key.rfind("success_rate", 0) == 0 || key.rfind("failure_percentage", 0) == 0 ||
                    key == "enforcing_success_rate" || key == "enforcing_failure_percentage" ||
                    key == "enforcing_failure_percentage_local_origin" ||
@@ -163,6 +180,13 @@ ordered_json envoyOutlierJson(const EnvoyOutlierSettings& e) {
 
 ordered_json envoyConfigJson(const EnvoyOutlierSettings& e) {
   ordered_json j = envoyOutlierJson(e);
+  // The cluster's own fields an export writes back, where a cluster file stated them.
+  const EnvoyOutlierSettings defaults;
+  if (!e.name.empty()) j["cluster_name"] = e.name;
+  if (e.type != defaults.type) j["cluster_type"] = e.type;
+  if (e.lb_policy != defaults.lb_policy) j["lb_policy"] = e.lb_policy;
+  if (e.connect_timeout != defaults.connect_timeout)
+    j["connect_timeout"] = protoDurationText(e.connect_timeout);
   j["hosts"] = e.hosts;
   j["healthy_panic_threshold"] = e.healthy_panic_threshold;
   if (e.health_check_interval > 0) {
@@ -216,6 +240,41 @@ void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettin
       for (const auto& locality : la["endpoints"])
         if (locality["lb_endpoints"])
           hosts += static_cast<std::uint32_t>(locality["lb_endpoints"].size());
+    }
+    // The cluster's own fields, kept so that an export writes them back as they were; those it
+    // does not state keep what an export writes.
+    if (const YAML::Node v = cluster["name"]) e.name = r.text(v, joinPath(path, "name"));
+    if (const YAML::Node v = cluster["type"]) e.type = r.text(v, joinPath(path, "type"));
+    if (const YAML::Node v = cluster["connect_timeout"]) {
+      e.connect_timeout = readProtoDuration(r, v, joinPath(path, "connect_timeout"));
+      if (e.connect_timeout <= 0)
+        failExpected(r.source(), v, joinPath(path, "connect_timeout"), "a positive duration");
+    }
+    if (const YAML::Node v = cluster["lb_policy"]) {
+      e.lb_policy = r.text(v, joinPath(path, "lb_policy"));
+      // source/common/upstream/load_balancer_impl.cc: each policy picks among the healthy
+      // hosts; BreakerLab's hosts are identical, so only the order differs, and it picks them
+      // round robin. With one host every policy picks it.
+      if (e.lb_policy != "ROUND_ROBIN" && hosts > 1)
+        r.remark(v, joinPath(path, "lb_policy") + ": " + clipText(e.lb_policy) +
+                        " is replayed round robin over the identical hosts; an export writes it "
+                        "back");
+    }
+    // Anything else of the cluster (its filters, TLS, DNS settings) no export writes back.
+    for (const auto& kv : cluster) {
+      static constexpr std::string_view kRead[] = {"name",
+                                                   "type",
+                                                   "connect_timeout",
+                                                   "lb_policy",
+                                                   "load_assignment",
+                                                   "common_lb_config",
+                                                   "health_checks",
+                                                   "circuit_breakers",
+                                                   "outlier_detection"};
+      const std::string key = kv.first.Scalar();
+      if (std::find(std::begin(kRead), std::end(kRead), key) == std::end(kRead))
+        r.remark(kv.first, joinPath(path, clipText(key)) +
+                               ": not read by BreakerLab; an export does not write it back");
     }
     if (hosts > 0) {
       e.hosts = hosts;

@@ -54,6 +54,8 @@ void readPollyFile(SettingsReader& r, const YAML::Node& root, PollySettings& out
 void readEnvoyOutlierDetection(SettingsReader& r, const YAML::Node& node, const std::string& path,
                                EnvoyOutlierSettings& out, bool& max_ejection_time_set);
 ordered_json envoyOutlierJson(const EnvoyOutlierSettings& settings);
+// A Polly TimeSpan as appsettings.json writes it: "00:00:10", "00:00:00.500".
+std::string formatTimeSpan(Micros d);
 // A google.protobuf.Duration as Envoy's YAML writes it: "10s", "2.5s", "0.001s".
 std::string protoDurationText(Micros d);
 void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& out);

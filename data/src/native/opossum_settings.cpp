@@ -78,7 +78,10 @@ void readOpossumOptions(SettingsReader& r, const YAML::Node& node, const std::st
                         "breaker's counts); replayed as off");
         } else if (key == "group" || key == "rollingPercentilesEnabled" ||
                    key == "enableSnapshots") {
-          if (r.strict()) return false;  // no effect on any decision
+          if (r.strict()) return false;
+          // No effect on any decision, but an option an export does not write back.
+          r.remark(v, p + ": no effect on the breaker's decisions; an export does not write it "
+                          "back");
         } else {
           return false;
         }

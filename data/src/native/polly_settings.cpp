@@ -61,6 +61,25 @@ Micros readTimeSpan(SettingsReader& r, const YAML::Node& v, const std::string& p
   return *t;
 }
 
+void readGenerator(SettingsReader& r, const YAML::Node& v, const std::string& path,
+                   PollySettings& p) {
+  p.generator = true;
+  r.forEach(v, path, {"Multiplier", "Max"},
+            [&](const std::string& key, const YAML::Node& x, const std::string& q) {
+              if (key == "Multiplier") {
+                p.generator_multiplier = r.number(x, q, 0, 1e6);
+              } else if (key == "Max") {
+                p.generator_max = readTimeSpan(r, x, q, false);
+              } else {
+                return false;
+              }
+              return true;
+            });
+}
+
+}  // namespace
+
+// A TimeSpan as .NET writes it: [d.]hh:mm:ss[.fffffff].
 std::string formatTimeSpan(Micros d) {
   const std::int64_t days = d / (86400 * kSecond);
   Micros rest = d % (86400 * kSecond);
@@ -83,24 +102,6 @@ std::string formatTimeSpan(Micros d) {
   return out;
 }
 
-void readGenerator(SettingsReader& r, const YAML::Node& v, const std::string& path,
-                   PollySettings& p) {
-  p.generator = true;
-  r.forEach(v, path, {"Multiplier", "Max"},
-            [&](const std::string& key, const YAML::Node& x, const std::string& q) {
-              if (key == "Multiplier") {
-                p.generator_multiplier = r.number(x, q, 0, 1e6);
-              } else if (key == "Max") {
-                p.generator_max = readTimeSpan(r, x, q, false);
-              } else {
-                return false;
-              }
-              return true;
-            });
-}
-
-}  // namespace
-
 void readPollyOptions(SettingsReader& r, const YAML::Node& node, const std::string& path,
                       PollySettings& p) {
   r.forEach(node, path,
@@ -119,9 +120,12 @@ void readPollyOptions(SettingsReader& r, const YAML::Node& node, const std::stri
                 // Code in C#; BreakerLab's one shape of it, min(Max, BreakDuration * Multiplier^n).
                 readGenerator(r, v, q, p);
               } else if (key == "breakerlab") {
-                r.forEach(v, q, {"failures", "ignored", "BreakDurationGenerator"},
+                r.forEach(v, q, {"failures", "ignored", "BreakDurationGenerator", "section"},
                           [&](const std::string& k, const YAML::Node& x, const std::string& xq) {
-                            if (k == "failures") {
+                            if (k == "section") {
+                              // breakerlab-config's: the appsettings.json section's name.
+                              p.name = r.text(x, xq);
+                            } else if (k == "failures") {
                               p.classification.failures = r.outcomes(x, xq);
                             } else if (k == "ignored") {
                               // Polly has no "neither": an unhandled outcome is a success.
@@ -170,14 +174,16 @@ void readPollyFile(SettingsReader& r, const YAML::Node& root, PollySettings& p) 
     readPollyOptions(r, root, "", p);
     return;
   }
-  std::function<bool(const YAML::Node&, const std::string&)> find =
-      [&](const YAML::Node& n, const std::string& path) -> bool {
+  // `section`: the keys down to `n` as .NET names a nested section ("Resilience:Pricing").
+  std::function<bool(const YAML::Node&, const std::string&, const std::string&)> find =
+      [&](const YAML::Node& n, const std::string& path, const std::string& section) -> bool {
     if (!n.IsMap()) return false;
     for (const auto& kv : n) {
       const std::string key = kv.first.Scalar();
       const std::string child = joinPath(path, key);
       if (key == "CircuitBreaker" && kv.second.IsMap()) {
         readPollyOptions(r, kv.second, child, p);
+        p.name = section;
         for (const auto& sibling : n) {
           const std::string s = sibling.first.Scalar();
           if (s != "CircuitBreaker")
@@ -188,11 +194,21 @@ void readPollyFile(SettingsReader& r, const YAML::Node& root, PollySettings& p) 
         }
         return true;
       }
-      if (find(kv.second, child)) return true;
+      if (find(kv.second, child, section.empty() ? key : section + ":" + key)) {
+        // The rest of appsettings.json (Logging, ConnectionStrings, ...) is the application's:
+        // an export writes only the breaker's section, so it says what it leaves out.
+        for (const auto& other : n)
+          if (other.first.Scalar() != key)
+            r.remark(other.first, joinPath(path, other.first.Scalar()) +
+                                      ": not the circuit breaker's section; BreakerLab reads "
+                                      "only " +
+                                      child + ".CircuitBreaker and an export writes only that");
+        return true;
+      }
     }
     return false;
   };
-  if (!find(root, ""))
+  if (!find(root, "", ""))
     fail(r.source(), root,
          "no circuit breaker options here: expected FailureRatio, MinimumThroughput, "
          "SamplingDuration, BreakDuration, or a \"CircuitBreaker\" section holding them");

@@ -256,7 +256,11 @@ void readResilience4jInstance(SettingsReader& r, const YAML::Node& node, const s
         } else if (key == "registerhealthindicator" || key == "allowhealthindicatortofail" ||
                    key == "eventconsumerbuffersize" || key == "writablestacktraceenabled" ||
                    key == "ignoreclassbindingexceptions") {
-          if (r.strict()) return false;  // no effect on any decision
+          if (r.strict()) return false;
+          // No effect on any decision, but a line of the file an export does not write back.
+          r.remark(v, p_path +
+                          ": no effect on the breaker's decisions; an export does not "
+                          "write it back");
         } else if (key == "recordfailurepredicate" || key == "recordresultpredicate" ||
                    key == "ignoreexceptionpredicate" || key == "initialstate") {
           if (r.strict()) return false;

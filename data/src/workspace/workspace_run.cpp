@@ -129,13 +129,13 @@ ReplayedRun replayRun(const Incident& opened, const RunInputs& inputs) {
   const bool is_opened_deployed = inputs.config == opened.deployed && inputs.scenario.empty() &&
                                   out.incident.changes == opened.changes &&
                                   inputs.seed == opened.seed;
-  if (!opened.expect.empty()) {
+  if (!opened.expect.empty() || opened.recorded.lane("checkout") != nullptr) {
     // On the deployed config with the run's seed, as the CLI's --seed and the workbench do.
     Incident calibrated = opened;
     calibrated.seed = inputs.seed;
-    out.checks.calibration =
-        evaluate(opened.expect, calibrated,
-                 is_opened_deployed ? out.result : simulate(calibrated, calibrated.deployed));
+    out.checks.calibration = evaluateCalibration(
+        opened.expect, calibrated,
+        is_opened_deployed ? out.result : simulate(calibrated, calibrated.deployed));
   }
   if (!out.incident.goals.empty()) {
     out.checks.goals = evaluate(out.incident.goals, out.incident, out.result);

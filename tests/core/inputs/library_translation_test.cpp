@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "breakerlab/core/knobs/knob_specs.h"
+
 namespace breakerlab {
 namespace {
 
@@ -39,10 +41,31 @@ TEST(LibraryTranslation, GenericToGobreaker) {
   EXPECT_EQ(g.max_requests, 3u);
   EXPECT_EQ(g.timeout, 20 * kSecond);
   EXPECT_EQ(g.interval, 0);
-  EXPECT_EQ(g.ready_to_trip, GobreakerTripRule::failureRatio(20, 0.5));
+  // Over the completed calls, as the generic window counts: docs/formats.md's Mapping.
+  EXPECT_EQ(g.ready_to_trip, GobreakerTripRule::completedFailureRate(20, 50));
   EXPECT_TRUE(lists(t, "breaker.window"));        // cumulative counts, not the last 20
   EXPECT_TRUE(lists(t, "breaker.failure_rate"));  // asked only on a failure
   EXPECT_TRUE(validate(t.config).empty());
+}
+
+// The workbench's knobs read the translated ReadyToTrip as a ratio (not a custom expression)
+// and edit it over the completed calls it counts: the library switch leaves it tunable.
+TEST(LibraryTranslation, TheGobreakerKnobsEditTheTranslatedRuleInItsForm) {
+  Config c = translateToLibrary(Config{}, BreakerLibrary::gobreaker).config;
+  const KnobSpec* form = findKnob("gobreaker.ReadyToTrip:form");
+  const KnobSpec* requests = findKnob("gobreaker.ReadyToTrip:requests");
+  const KnobSpec* ratio = findKnob("gobreaker.ReadyToTrip:ratio");
+  ASSERT_TRUE(form && requests && ratio);
+  EXPECT_EQ(form->get(c), 2.0);  // "failure ratio", the third choice
+  EXPECT_EQ(requests->get(c), 20.0);
+  EXPECT_EQ(ratio->get(c), 50.0);
+  requests->set(c, 10);
+  ratio->set(c, 40);
+  EXPECT_EQ(c.native.gobreaker.ready_to_trip, GobreakerTripRule::completedFailureRate(10, 40));
+  // A rule read from a file over Requests stays over Requests.
+  c.native.gobreaker.ready_to_trip = GobreakerTripRule::failureRatio(20, 0.5);
+  ratio->set(c, 40);
+  EXPECT_EQ(c.native.gobreaker.ready_to_trip, GobreakerTripRule::failureRatio(20, 0.4));
 }
 
 // opossum lib/circuit.js options: errorThresholdPercentage, resetTimeout, volumeThreshold,
@@ -69,6 +92,25 @@ TEST(LibraryTranslation, GenericToCockatiel) {
   EXPECT_EQ(s.half_open_after.delay, 20 * kSecond);
   EXPECT_EQ(s.half_open_calls, 3u);
   EXPECT_TRUE(validate(t.config).empty());
+}
+
+// Envoy outlier_detection (outlier_detection_impl.cc): one host ejected for
+// base_ejection_time after consecutive_5xx; max_ejection_percent 100 and
+// healthy_panic_threshold 0 so that the ejected host takes no calls, as an open breaker.
+TEST(LibraryTranslation, GenericToEnvoy) {
+  const Config c;
+  const LibraryTranslation t = translateToLibrary(c, BreakerLibrary::envoy);
+  const EnvoyOutlierSettings& e = t.config.native.envoy;
+  EXPECT_EQ(t.config.breaker.library, BreakerLibrary::envoy);
+  EXPECT_EQ(e.hosts, 1u);
+  EXPECT_EQ(e.max_ejection_percent, 100u);
+  EXPECT_EQ(e.healthy_panic_threshold, 0);
+  EXPECT_EQ(e.base_ejection_time, c.breaker.open_interval);
+  // 50% of min_calls 20 in a row: the rate has no one-host rule, and is listed.
+  EXPECT_EQ(e.consecutive_5xx, 10u);
+  EXPECT_TRUE(lists(t, "breaker.failure_rate"));
+  EXPECT_TRUE(lists(t, "breaker.half_open.probes"));
+  EXPECT_TRUE(validate(t.config).empty()) << validate(t.config);
 }
 
 TEST(LibraryTranslation, BackToTheGenericMachine) {

@@ -90,7 +90,7 @@ TEST(Metrics, EveryMetricHasADirection) {
 }
 
 ExpectationResult outcome(bool passed) {
-  return {nullptr, passed, {}};
+  return {nullptr, passed, {}, {}};
 }
 
 TEST(Goals, TheComparisonCountsTheGoalsEachRunMeets) {

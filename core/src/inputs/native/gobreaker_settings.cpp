@@ -105,4 +105,15 @@ GobreakerTripRule GobreakerTripRule::failureRatio(std::uint32_t min_requests, do
                                fieldBit(GobreakerField::requests), Comparison::ge, ratio}}}};
 }
 
+GobreakerTripRule GobreakerTripRule::completedFailureRate(std::uint32_t min_calls, double pct) {
+  constexpr std::uint8_t kTotal =
+      fieldBit(GobreakerField::total_successes) | fieldBit(GobreakerField::total_failures);
+  GobreakerCondition enough{kTotal, 0, Comparison::ge, static_cast<double>(min_calls)};
+  GobreakerCondition rate{fieldBit(GobreakerField::total_failures), kTotal, Comparison::ge, 0};
+  rate.product = true;
+  rate.num_scale = 100;
+  rate.den_scale = pct;
+  return {false, {{enough, rate}}};
+}
+
 }  // namespace breakerlab

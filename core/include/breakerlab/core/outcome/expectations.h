@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,10 +16,22 @@ struct ExpectationResult {
   const Expectation* expectation = nullptr;
   bool passed = false;
   std::string actual;  // the measured value or lane difference, human readable
+  // A check the incident does not write but calibration makes (evaluateCalibration): it owns
+  // the expectation `expectation` points to, so the result can be copied and kept.
+  std::shared_ptr<const Expectation> implied;
 };
 
 std::vector<ExpectationResult> evaluate(const std::vector<Expectation>& expectations,
                                         const Incident& incident, const Result& result);
+
+// The calibration of the deployed config's replay: `expect` (the incident's), then the checkout
+// lane the workbench draws against the recorded one when the record has it and no `expect:`
+// checks it (an incident's numbers can all agree while the lane they come from does not). That
+// check passes when the states come in the same order with every edge within one bucket of the
+// checkout lane (the replayed lane's resolution); either way its `actual` says how far off the
+// replay is (LaneAgreement::summary). A lane check of `expect:` says it too.
+std::vector<ExpectationResult> evaluateCalibration(const std::vector<Expectation>& expect,
+                                                   const Incident& incident, const Result& result);
 
 bool allPassed(const std::vector<ExpectationResult>& results);
 

@@ -2,6 +2,7 @@
 // Envoy's outlier_detection fields: the settings alone, which every config carries
 // (inputs/config.h), apart from the state machine that runs them (breakers/libraries/envoy.h).
 #include <cstdint>
+#include <string>
 
 #include "breakerlab/core/basics/outcome.h"
 #include "breakerlab/core/basics/time.h"
@@ -11,6 +12,15 @@ namespace breakerlab {
 // The cluster's outlier_detection fields (and its hosts and healthy_panic_threshold), in Envoy's
 // units. Percentages are whole numbers as in the proto.
 struct EnvoyOutlierSettings {
+  // The cluster's own fields around outlier detection, as read, so that an export writes them
+  // back: its name (empty: the export's instance name), discovery type, load balancing policy
+  // and connect timeout. Where a cluster does not state one, what an export writes: DNS for the
+  // placeholder host names it writes. No effect on the replay, which picks hosts round robin
+  // (the reader says so for another policy).
+  std::string name;
+  std::string type = "STRICT_DNS";
+  std::string lb_policy = "ROUND_ROBIN";
+  Micros connect_timeout = 250 * kMillisecond;
   std::uint32_t hosts = 1;
   std::uint32_t consecutive_5xx = 5;
   std::uint32_t enforcing_consecutive_5xx = 100;

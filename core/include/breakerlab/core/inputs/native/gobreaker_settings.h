@@ -71,6 +71,10 @@ struct GobreakerTripRule {
   static GobreakerTripRule consecutiveFailures(Comparison op, std::uint32_t n);
   // Requests >= min_requests && float64(TotalFailures)/float64(Requests) >= ratio.
   static GobreakerTripRule failureRatio(std::uint32_t min_requests, double ratio);
+  // Over the calls that completed, as the generic machine counts its window (Requests also
+  // counts calls still running): with total = TotalSuccesses + TotalFailures,
+  // total >= min_calls && TotalFailures*100 >= pct*total.
+  static GobreakerTripRule completedFailureRate(std::uint32_t min_calls, double pct);
 };
 
 // gobreaker.Settings. Zero values mean what they mean to the library: MaxRequests 0 -> 1,
