@@ -280,8 +280,15 @@ void MainWindow::buildWidgets() {
   connect(start_, &StartPage::openWorkspaceRequested, this,
           [this](const QString& path) { workspace_->open(path); });
 
+  // A stack is as tall as its tallest page: the start page, held at its own height, kept the
+  // docks under the lanes from growing (three metric rows at 1024 x 700, issue #33). In a scroll
+  // area it scrolls in a short window instead.
+  auto* start_scroll = new QScrollArea;
+  start_scroll->setWidget(start_);
+  start_scroll->setWidgetResizable(true);
+  start_scroll->setFrameShape(QFrame::NoFrame);
   pages_ = new QStackedWidget;
-  pages_->addWidget(start_);
+  pages_->addWidget(start_scroll);
   pages_->addWidget(lanes_);
   setCentralWidget(pages_);
 

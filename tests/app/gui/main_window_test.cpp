@@ -1156,3 +1156,46 @@ TEST_F(Workbench, TheDocsNameTheFileMenusCommandsAsTheMenuDoes) {
 
 }  // namespace
 }  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The metrics' rows wholly on screen, without scrolling.
+int wholeMetricRows(MainWindow& window) {
+  auto* tree = window.metrics()->findChild<QTreeWidget*>(QStringLiteral("metrics"));
+  if (tree == nullptr) return -1;
+  const QRect viewport = tree->viewport()->rect();
+  int whole = 0;
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = tree->topLevelItem(i);
+    if (!item->isHidden() && viewport.contains(tree->visualItemRect(item))) ++whole;
+  }
+  return whole;
+}
+
+// Issue #33, item 7: at 1024x700 the metrics showed about 3 rows. A user sees the headline
+// metrics (the registry's workbench list) without scrolling, in a window opened at that size
+// and in one made that small.
+TEST(WorkbenchLayout, TheHeadlineMetricsAreWhollyShownAt1024x700) {
+  const int headline = static_cast<int>(metricsIn(MetricList::workbench_headline).size());
+  for (const bool resized : {false, true}) {
+    const char* what = resized ? "resized from 1920x1080" : "opened at 1024x700";
+    QSettings().clear();
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(resized ? QSize(1920, 1080) : QSize(1024, 700));
+    window.show();
+    openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+    if (resized) window.resize(1024, 700);
+    test::processEventsFor(300);  // the docks are arranged on the next turns of the loop
+    EXPECT_GE(wholeMetricRows(window), headline) << what;
+    // The lanes keep room for their rows and labels.
+    EXPECT_GE(window.lanes()->rowRect("breaker", views::RowKind::replayed).height(), 14) << what;
+    if (const QByteArray out = qgetenv("BREAKERLAB_GRAB_1024"); !out.isEmpty() && !resized)
+      window.grab().save(QString::fromLocal8Bit(out));
+  }
+  QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app

@@ -528,6 +528,34 @@ TEST_F(LanesViewTest, StateNamesAreWrittenInsideSegmentsWideEnoughForThem) {
   EXPECT_TRUE(namesIn(view, view.rowRect("breaker", RowKind::baseline)).empty());
 }
 
+// Issue #33, item 7: in the lanes a 1024 x 700 window leaves (about 630 x 340 pixels), the thin
+// recorded rows lost their names: a row lower than the font's line had none. Each recorded row
+// still names its states, in a smaller font that fits inside the row.
+TEST(LanesViewShort, RecordedRowsKeepTheirNamesAt1024x700) {
+  for (const char* file : {"inc-2026-0908-pricing", "inc-2026-0814-orders"}) {
+    const Incident incident =
+        loadIncident(test::resourcePath(std::string("incidents/") + file + ".yaml"));
+    const Result deployed = simulate(incident, incident.deployed);
+    LanesView view;
+    view.resize(630, 340);
+    view.setIncident(incident);
+    view.setResults(deployed, nullptr);
+    view.show();
+    view.replotNow();
+    for (const char* lane : {"breaker", "dependency", "checkout"}) {
+      if (incident.recorded.lane(lane) == nullptr) continue;
+      const QRect row = view.rowRect(lane, RowKind::recorded);
+      const auto names = namesIn(view, row);
+      EXPECT_FALSE(names.empty()) << file << " " << lane << " recorded, " << row.height() << " px";
+      for (const auto& [name, rect] : names) {
+        EXPECT_LE(rect.height(), row.height() + 1)
+            << file << " " << lane << " " << name.toStdString();
+        EXPECT_GE(rect.top(), row.top() - 1) << file << " " << lane << " " << name.toStdString();
+      }
+    }
+  }
+}
+
 TEST_F(LanesViewTest, BracketsOffScreenAreHiddenAndLabelsFollowTheVisiblePart) {
   // Zoomed in after the first trip: the time-to-trip bracket, which ends there, is off screen.
   view.plot()->xAxis->setRange(middleOf(deployed.breaker, "open"), 60);

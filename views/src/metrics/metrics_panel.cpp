@@ -37,6 +37,7 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
          "config"));
 
   metrics_ = new QTreeWidget;
+  metrics_->setObjectName(QStringLiteral("metrics"));
   metrics_->setColumnCount(4);
   metrics_->setHeaderLabels({tr("Metric"), tr("Replay"), tr("Deployed"), tr("Δ")});
   metrics_->setRootIsDecorated(false);
