@@ -38,6 +38,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "breakerlab/core/inputs/dependency_words.h"
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
@@ -764,6 +765,10 @@ void MainWindow::showIncident() {
   lanes_->setIncident(incident);
   knobs_->setDeployed(incident.deployed);  // marks the knobs a tuning moves off it
   knobs_->setConfig(session_->config());
+  // The knobs and metrics that name the dependency's answers say the incident's words.
+  const DependencyWords words = dependencyWords(incident.dependency.name);
+  knobs_->setDependencyWords(words);
+  metrics_->setDependencyWords(words);
   changes_->setChanges(incident, session_->changes());
   scenario_->setScenario(session_->scenario());
   comparison_->clear();

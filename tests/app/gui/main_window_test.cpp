@@ -1199,3 +1199,28 @@ TEST(WorkbenchLayout, TheHeadlineMetricsAreWhollyShownAt1024x700) {
 
 }  // namespace
 }  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// Issue #33, item 12: the payments incidents said "Oldest cached price" and "Serve cached
+// prices". The labels that name the dependency's answers follow the incident open.
+TEST_F(Workbench, TheCacheKnobAndMetricNameTheIncidentsDependency) {
+  openAndSettle(window, bundledIncident("inc-2026-0912-payment-timeout"));
+  EXPECT_EQ(window.metrics()->labelText(QStringLiteral("oldest_cached_price_s")).toStdString(),
+            "Oldest cached Payment provider answer");
+  QCheckBox* cache = window.knobs()->checkBox(QStringLiteral("fallback.cache.enabled"));
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->text().remove(QStringLiteral("• ")).toStdString(),
+            "Serve cached Payment provider answers");
+  EXPECT_FALSE(cache->toolTip().contains(QStringLiteral("price")))
+      << cache->toolTip().toStdString();
+  // A pricing incident after it: prices again.
+  openAndSettle(window, bundledIncident("inc-2026-0908-pricing"));
+  EXPECT_EQ(window.metrics()->labelText(QStringLiteral("oldest_cached_price_s")).toStdString(),
+            "Oldest cached price");
+  EXPECT_EQ(cache->text().remove(QStringLiteral("• ")).toStdString(), "Serve cached prices");
+}
+
+}  // namespace
+}  // namespace breakerlab::app
