@@ -278,8 +278,11 @@ void MainWindow::buildWidgets() {
   start_ = new StartPage;
   connect(start_, &StartPage::openRequested, this, &MainWindow::openIncident);
   connect(start_, &StartPage::browseRequested, this, &MainWindow::browseForIncident);
-  connect(start_, &StartPage::openWorkspaceRequested, this,
-          [this](const QString& path) { workspace_->open(path); });
+  // A workspace opened from the start page opens onto the incident it was last used on (issue
+  // #33: it only said "Opened the workspace", its dock off until an incident was open).
+  connect(start_, &StartPage::openWorkspaceRequested, this, [this](const QString& path) {
+    if (workspace_->open(path)) workspace_->openLastIncident();
+  });
 
   // A stack is as tall as its tallest page: the start page, held at its own height, kept the
   // docks under the lanes from growing (three metric rows at 1024 x 700, issue #33). In a scroll
