@@ -238,7 +238,7 @@ void LanesView::updateOverview() {
 }
 
 void LanesView::applyTimeTicker() {
-  const std::optional<Micros> clock = incident_ ? incident_->clock_start : std::nullopt;
+  const std::optional<Micros> clock = incident_ ? axisClock(*incident_) : std::nullopt;
   plot_->xAxis->setTicker(makeTimeTicker(clock));
   plot_->xAxis->setLabel(timeAxisLabel(clock));
 }
