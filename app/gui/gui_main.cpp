@@ -195,6 +195,8 @@ int main(int argc, char** argv) {
   const bool opened =
       !files.isEmpty() && window.openIncident(breakerlab::app::incidentArgumentPath(files.front()));
   if (grabbing && !files.isEmpty() && !opened) return 2;  // the reason is on stderr
+  // A workspace alone opens onto the incident it was last used on, as from the start page.
+  if (workspace_opened && files.isEmpty()) window.workspace().openLastIncident();
   // An option that cannot be followed: the window shows the rest, but a screenshot would
   // silently show something else than asked for.
   bool option_refused = false;

@@ -39,6 +39,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "breakerlab/core/inputs/dependency_words.h"
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
@@ -285,11 +286,21 @@ void MainWindow::buildWidgets() {
   start_ = new StartPage;
   connect(start_, &StartPage::openRequested, this, &MainWindow::openIncident);
   connect(start_, &StartPage::browseRequested, this, &MainWindow::browseForIncident);
-  connect(start_, &StartPage::openWorkspaceRequested, this,
-          [this](const QString& path) { workspace_->open(path); });
+  // A workspace opened from the start page opens onto the incident it was last used on (issue
+  // #33: it only said "Opened the workspace", its dock off until an incident was open).
+  connect(start_, &StartPage::openWorkspaceRequested, this, [this](const QString& path) {
+    if (workspace_->open(path)) workspace_->openLastIncident();
+  });
 
+  // A stack is as tall as its tallest page: the start page, held at its own height, kept the
+  // docks under the lanes from growing (three metric rows at 1024 x 700, issue #33). In a scroll
+  // area it scrolls in a short window instead.
+  auto* start_scroll = new QScrollArea;
+  start_scroll->setWidget(start_);
+  start_scroll->setWidgetResizable(true);
+  start_scroll->setFrameShape(QFrame::NoFrame);
   pages_ = new QStackedWidget;
-  pages_->addWidget(start_);
+  pages_->addWidget(start_scroll);
   pages_->addWidget(lanes_);
   setCentralWidget(pages_);
 
@@ -772,6 +783,10 @@ void MainWindow::showIncident() {
   lanes_->setIncident(incident);
   knobs_->setDeployed(incident.deployed);  // marks the knobs a tuning moves off it
   knobs_->setConfig(session_->config());
+  // The knobs and metrics that name the dependency's answers say the incident's words.
+  const DependencyWords words = dependencyWords(incident.dependency.name);
+  knobs_->setDependencyWords(words);
+  metrics_->setDependencyWords(words);
   changes_->setChanges(incident, session_->changes());
   scenario_->setScenario(session_->scenario());
   comparison_->clear();

@@ -8,6 +8,8 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QSettings>
+#include <algorithm>
+#include <utility>
 
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/workspace_run.h"
@@ -189,6 +191,37 @@ void WorkspaceController::close() {
 void WorkspaceController::reopenLast() {
   const QString last = QSettings().value(settings::kLastWorkspace).toString();
   if (!last.isEmpty() && QFileInfo::exists(last)) open(last);
+}
+
+std::optional<std::int64_t> lastUsedIncident(const std::vector<IncidentSummary>& incidents,
+                                             std::optional<std::int64_t> autosaved) {
+  if (autosaved && std::any_of(incidents.begin(), incidents.end(),
+                               [&](const IncidentSummary& i) { return i.id == *autosaved; }))
+    return autosaved;
+  const IncidentSummary* last = nullptr;
+  auto usedAt = [](const IncidentSummary& i) { return std::max(i.last_run_at, i.added_at); };
+  for (const IncidentSummary& i : incidents)
+    if (last == nullptr || std::pair(usedAt(i), i.id) > std::pair(usedAt(*last), last->id))
+      last = &i;
+  return last ? std::optional(last->id) : std::nullopt;
+}
+
+bool WorkspaceController::openLastIncident() {
+  if (!workspace_ || window_->session().hasIncident()) return false;
+  try {
+    const std::optional<std::int64_t> id =
+        lastUsedIncident(workspace_->incidents(),
+                         autosaved_ ? std::optional(autosaved_->incident_id) : std::nullopt);
+    if (!id) {
+      emit notice(tr("Opened the workspace %1. It holds no incident yet: open one to add it.")
+                      .arg(QFileInfo(path()).fileName()));
+      return false;
+    }
+    return showStoredIncident(*id, std::nullopt);
+  } catch (const std::exception& e) {
+    reportError(tr("Could not open the workspace's incident"), e);
+  }
+  return false;
 }
 
 void WorkspaceController::rememberRecent(const QString& path) {

@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "breakerlab/data/workspace.h"
 #include "comparison_slot.h"
@@ -17,6 +18,12 @@
 namespace breakerlab::app {
 
 class MainWindow;
+
+// The incident a workspace was last used on: the autosaved tuning's (`autosaved`, when the
+// workspace still holds it), else the one with the newest run, or added last when it has no
+// run (ISO 8601 times in UTC, so the later string is the later time); nullopt for none.
+std::optional<std::int64_t> lastUsedIncident(const std::vector<IncidentSummary>& incidents,
+                                             std::optional<std::int64_t> autosaved);
 
 class WorkspaceController : public QObject {
   Q_OBJECT
@@ -34,6 +41,10 @@ class WorkspaceController : public QObject {
   void close();
   // The workspace open when the workbench last closed, if it still exists.
   void reopenLast();
+  // Opens the incident the workspace was last used on (lastUsedIncident), unless one is open
+  // on the workbench already: a workspace opened from the start page opens onto its work. False
+  // when nothing was opened (the workspace holds no incident, or it could not be read).
+  bool openLastIncident();
 
   bool isOpen() const { return workspace_ != nullptr; }
   Workspace* workspace() const { return workspace_.get(); }

@@ -42,7 +42,7 @@ ReportDocument assembleReport(const Incident& opened, const std::string& opened_
     input.configs.push_back(std::move(config));
     results.push_back(&run.result);
   }
-  input.metrics = metricRows(results);
+  input.metrics = metricRows(results, dependencyWords(opened.dependency.name));
   return buildReport(input);
 }
 

@@ -7,7 +7,8 @@
 
 namespace breakerlab::app {
 
-std::vector<ReportMetric> metricRows(const std::vector<const Result*>& results) {
+std::vector<ReportMetric> metricRows(const std::vector<const Result*>& results,
+                                     const DependencyWords& words) {
   if (results.empty()) throw std::invalid_argument("metricRows: no result");
   const Metrics& deployed = results[0]->metrics;
   std::vector<ReportMetric> rows;
@@ -22,7 +23,7 @@ std::vector<ReportMetric> metricRows(const std::vector<const Result*>& results) 
     if (!shown) continue;
     ReportMetric row;
     row.name = info->name;
-    row.label = info->label;
+    row.label = inDependencyWords(info->label, words);
     for (std::size_t i = 0; i < cells.size(); ++i) {
       row.values.push_back(cells[i].value.toStdString());
       row.deltas.push_back(i == 0 ? std::string() : cells[i].delta.toStdString());

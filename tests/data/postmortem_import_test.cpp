@@ -147,6 +147,9 @@ TEST(PostmortemImport, Pricing0908ReplaysItsRecordedBreakerLaneAndCacheHits) {
   const Incident& inc = imported.incident;
   EXPECT_EQ(inc.id, "INC-2026-0908");
   EXPECT_EQ(inc.dependency.name, "Pricing");
+  // "t=0 is 14:02:00", without a year: the time of day for the time axis (issue #33), no date.
+  EXPECT_EQ(inc.clock_of_day, (14 * 3600 + 2 * 60) * kSecond);
+  EXPECT_FALSE(inc.clock_start.has_value());
   const Result r = simulate(inc, inc.deployed);
   const Lane* recorded = inc.recorded.lane("breaker");
   ASSERT_NE(recorded, nullptr);

@@ -203,6 +203,7 @@ class Builder {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", c / 3600, c / 60 % 60, c % 60);
       report().add(K::recognised, 0, "t=0", std::string(buf) + " UTC");
+      inc.clock_of_day = static_cast<Micros>(std::llround(*f_.t0_clock * kSecond));
     }
   }
 

@@ -1156,3 +1156,71 @@ TEST_F(Workbench, TheDocsNameTheFileMenusCommandsAsTheMenuDoes) {
 
 }  // namespace
 }  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// The metrics' rows wholly on screen, without scrolling.
+int wholeMetricRows(MainWindow& window) {
+  auto* tree = window.metrics()->findChild<QTreeWidget*>(QStringLiteral("metrics"));
+  if (tree == nullptr) return -1;
+  const QRect viewport = tree->viewport()->rect();
+  int whole = 0;
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = tree->topLevelItem(i);
+    if (!item->isHidden() && viewport.contains(tree->visualItemRect(item))) ++whole;
+  }
+  return whole;
+}
+
+// Issue #33, item 7: at 1024x700 the metrics showed about 3 rows. A user sees the headline
+// metrics (the registry's workbench list) without scrolling, in a window opened at that size
+// and in one made that small.
+TEST(WorkbenchLayout, TheHeadlineMetricsAreWhollyShownAt1024x700) {
+  const int headline = static_cast<int>(metricsIn(MetricList::workbench_headline).size());
+  for (const bool resized : {false, true}) {
+    const char* what = resized ? "resized from 1920x1080" : "opened at 1024x700";
+    QSettings().clear();
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(resized ? QSize(1920, 1080) : QSize(1024, 700));
+    window.show();
+    openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+    if (resized) window.resize(1024, 700);
+    test::processEventsFor(300);  // the docks are arranged on the next turns of the loop
+    EXPECT_GE(wholeMetricRows(window), headline) << what;
+    // The lanes keep room for their rows and labels.
+    EXPECT_GE(window.lanes()->rowRect("breaker", views::RowKind::replayed).height(), 14) << what;
+    if (const QByteArray out = qgetenv("BREAKERLAB_GRAB_1024"); !out.isEmpty() && !resized)
+      window.grab().save(QString::fromLocal8Bit(out));
+  }
+  QSettings().clear();
+}
+
+}  // namespace
+}  // namespace breakerlab::app
+
+namespace breakerlab::app {
+namespace {
+
+// Issue #33, item 12: the payments incidents said "Oldest cached price" and "Serve cached
+// prices". The labels that name the dependency's answers follow the incident open.
+TEST_F(Workbench, TheCacheKnobAndMetricNameTheIncidentsDependency) {
+  openAndSettle(window, bundledIncident("inc-2026-0912-payment-timeout"));
+  EXPECT_EQ(window.metrics()->labelText(QStringLiteral("oldest_cached_price_s")).toStdString(),
+            "Oldest cached Payment provider answer");
+  QCheckBox* cache = window.knobs()->checkBox(QStringLiteral("fallback.cache.enabled"));
+  ASSERT_NE(cache, nullptr);
+  EXPECT_EQ(cache->text().remove(QStringLiteral("• ")).toStdString(),
+            "Serve cached Payment provider answers");
+  EXPECT_FALSE(cache->toolTip().contains(QStringLiteral("price")))
+      << cache->toolTip().toStdString();
+  // A pricing incident after it: prices again.
+  openAndSettle(window, bundledIncident("inc-2026-0908-pricing"));
+  EXPECT_EQ(window.metrics()->labelText(QStringLiteral("oldest_cached_price_s")).toStdString(),
+            "Oldest cached price");
+  EXPECT_EQ(cache->text().remove(QStringLiteral("• ")).toStdString(), "Serve cached prices");
+}
+
+}  // namespace
+}  // namespace breakerlab::app

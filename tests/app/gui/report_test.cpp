@@ -17,6 +17,7 @@
 #include "breakerlab/data/output_file.h"
 #include "breakerlab/data/report.h"
 #include "breakerlab/views/metrics_panel.h"
+#include "report_metrics.h"
 #include "test_incident.h"
 
 namespace breakerlab::app {
@@ -116,6 +117,21 @@ TEST_F(Report0908, HtmlHasTheReplaysNumbersImagesAndDiff) {
   EXPECT_TRUE(html.contains("Checks · what-if &#39;early-probe&#39;"));
   EXPECT_TRUE(html.contains("better than deployed"));
   EXPECT_FALSE(html.contains("Import report")) << "a breakerlab/1 file was not imported";
+}
+
+// The report's table names the dependency's answers as the workbench does (issue #33, item 12).
+TEST_F(Report0908, MetricLabelsAreInTheIncidentsWords) {
+  auto labelOf = [](const std::vector<ReportMetric>& rows, const char* name) {
+    for (const ReportMetric& row : rows)
+      if (row.name == name) return row.label;
+    return std::string("(no row)");
+  };
+  const std::vector<const Result*> results{&deployed, &early};
+  EXPECT_EQ(labelOf(metricRows(results, dependencyWords(incident.dependency.name)),
+                    "oldest_cached_price_s"),
+            "Oldest cached price");
+  EXPECT_EQ(labelOf(metricRows(results, dependencyWords("Inventory")), "oldest_cached_price_s"),
+            "Oldest cached Inventory answer");
 }
 
 TEST_F(Report0908, GobreakerTermsNameWhatItCannotExpress) {

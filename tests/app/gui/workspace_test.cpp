@@ -465,6 +465,72 @@ TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {
   EXPECT_EQ(QFileInfo(workspace().path()).fileName(), QStringLiteral("incidents.breakerlab"));
 }
 
+// Issue #33, item 10: a workspace opened from the start page only said "Opened the workspace"
+// and its dock stayed off until an incident was open. It opens onto the incident it was last
+// used on.
+TEST_F(WorkspaceWorkbench, AWorkspaceOpenedFromTheStartPageOpensItsLastIncident) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  settleWindow(*window);
+  ASSERT_TRUE(window->openIncident(fixture("retry-flag-off.yaml")));
+  settleWindow(*window);
+  ASSERT_TRUE(workspace().saveRun(QStringLiteral("last")));  // the retry flag's, used last
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  settleWindow(*window);
+  ASSERT_TRUE(reader(path)->incidents().size() >= 2);
+  window.reset();
+  QSettings().remove(settings::kLastWorkspace);  // the next window starts without it
+
+  window = makeWindow();
+  ASSERT_FALSE(workspace().isOpen());
+  ASSERT_FALSE(window->session().hasIncident());
+  auto* start = window->findChild<StartPage*>();
+  ASSERT_NE(start, nullptr);
+  QListWidget* list = start->recentWorkspaceList();
+  ASSERT_GE(list->count(), 1);
+  emit list->itemActivated(list->item(0));
+  settleWindow(*window);
+  ASSERT_TRUE(workspace().isOpen());
+  ASSERT_TRUE(window->session().hasIncident()) << "the workspace's incident is open";
+  EXPECT_EQ(window->session().incident().id, "TEST-RETRY-FLAG") << "the one with the newest run";
+  EXPECT_TRUE(window->action(QStringLiteral("workspace-dock-toggle"))->isEnabled());
+  EXPECT_TRUE(workspace().currentIncident().has_value());
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
+TEST(WorkspaceLastIncident, IsTheAutosavedOnesElseTheOneWithTheNewestRunOrAddedLast) {
+  auto incident = [](std::int64_t id, const char* added, const char* last_run) {
+    IncidentSummary i;
+    i.id = id;
+    i.added_at = added;
+    i.last_run_at = last_run;
+    return i;
+  };
+  const std::vector<IncidentSummary> three{
+      incident(1, "2026-12-01T10:00:00.000Z", "2026-12-03T09:00:00.000Z"),
+      incident(2, "2026-12-02T10:00:00.000Z", ""), incident(3, "2026-12-01T11:00:00.000Z", "")};
+  struct Case {
+    const char* what;
+    std::vector<IncidentSummary> incidents;
+    std::optional<std::int64_t> autosaved;
+    std::optional<std::int64_t> want;
+  };
+  const Case cases[] = {
+      {"none", {}, std::nullopt, std::nullopt},
+      {"none, an autosave of an incident since removed", {}, 7, std::nullopt},
+      {"the newest run's, added before the others", three, std::nullopt, 1},
+      {"the autosaved tuning's", three, 3, 3},
+      {"an autosave of an incident not held", three, 9, 1},
+      {"no runs: added last", {three[1], three[2]}, std::nullopt, 2},
+      {"the same time: the one added last",
+       {incident(4, "2026-12-01T10:00:00.000Z", ""), incident(5, "2026-12-01T10:00:00.000Z", "")},
+       std::nullopt,
+       5},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(lastUsedIncident(c.incidents, c.autosaved), c.want) << c.what;
+}
+
 TEST_F(WorkspaceWorkbench, AWorkspaceFromANewerVersionIsRefusedWithAnErrorAndTheOpenOneStays) {
   const QString newer = dir.filePath(QStringLiteral("newer.breakerlab"));
   { Workspace::open(newer.toStdString()); }

@@ -528,6 +528,34 @@ TEST_F(LanesViewTest, StateNamesAreWrittenInsideSegmentsWideEnoughForThem) {
   EXPECT_TRUE(namesIn(view, view.rowRect("breaker", RowKind::baseline)).empty());
 }
 
+// Issue #33, item 7: in the lanes a 1024 x 700 window leaves (about 630 x 340 pixels), the thin
+// recorded rows lost their names: a row lower than the font's line had none. Each recorded row
+// still names its states, in a smaller font that fits inside the row.
+TEST(LanesViewShort, RecordedRowsKeepTheirNamesAt1024x700) {
+  for (const char* file : {"inc-2026-0908-pricing", "inc-2026-0814-orders"}) {
+    const Incident incident =
+        loadIncident(test::resourcePath(std::string("incidents/") + file + ".yaml"));
+    const Result deployed = simulate(incident, incident.deployed);
+    LanesView view;
+    view.resize(630, 340);
+    view.setIncident(incident);
+    view.setResults(deployed, nullptr);
+    view.show();
+    view.replotNow();
+    for (const char* lane : {"breaker", "dependency", "checkout"}) {
+      if (incident.recorded.lane(lane) == nullptr) continue;
+      const QRect row = view.rowRect(lane, RowKind::recorded);
+      const auto names = namesIn(view, row);
+      EXPECT_FALSE(names.empty()) << file << " " << lane << " recorded, " << row.height() << " px";
+      for (const auto& [name, rect] : names) {
+        EXPECT_LE(rect.height(), row.height() + 1)
+            << file << " " << lane << " " << name.toStdString();
+        EXPECT_GE(rect.top(), row.top() - 1) << file << " " << lane << " " << name.toStdString();
+      }
+    }
+  }
+}
+
 TEST_F(LanesViewTest, BracketsOffScreenAreHiddenAndLabelsFollowTheVisiblePart) {
   // Zoomed in after the first trip: the time-to-trip bracket, which ends there, is off screen.
   view.plot()->xAxis->setRange(middleOf(deployed.breaker, "open"), 60);
@@ -608,6 +636,52 @@ TEST(TimeAxis, WallClockTicksFallOnRoundTimesOfDay) {
   EXPECT_LT(ticks[1] - ticks[0], 1.0);
   EXPECT_TRUE(labels[1].contains('.')) << labels[1].toStdString();
   EXPECT_EQ(timeAxisLabel(std::nullopt), QStringLiteral("time (s)"));
+}
+
+// Issue #33, item 12: a postmortem that gives the clock time of t = 0 but not its date ("t=0 is
+// 09:15:00 UTC") has a clock axis, as an incident with `start:` has.
+TEST(TimeAxis, ReadsTheIncidentsStartElseTheTimeOfDayADocumentGave) {
+  const Micros start = Micros{1788860790} * kSecond;  // 2026-09-08 09:46:30 UTC
+  const Micros quarter_past_nine = (9 * 3600 + 15 * 60) * kSecond;
+  struct Case {
+    const char* what;
+    std::optional<Micros> clock_start, clock_of_day, want;
+  };
+  const Case cases[] = {
+      {"neither: seconds", std::nullopt, std::nullopt, std::nullopt},
+      {"start:", start, std::nullopt, start},
+      {"a time of day", std::nullopt, quarter_past_nine, quarter_past_nine},
+      {"both: start: is the whole timestamp", start, quarter_past_nine, start},
+  };
+  for (const Case& c : cases) {
+    Incident incident;
+    incident.clock_start = c.clock_start;
+    incident.clock_of_day = c.clock_of_day;
+    EXPECT_EQ(axisClock(incident), c.want) << c.what;
+  }
+  // A time of day alone reads as the clock: t = 0 is 09:15:00.
+  EXPECT_EQ(clockTickLabel(quarter_past_nine, 0, 1), QStringLiteral("09:15:00"));
+  EXPECT_EQ(clockTickLabel(quarter_past_nine, 45, 15), QStringLiteral("09:15:45"));
+}
+
+TEST(LanesViewClock, APostmortemsTimeOfDayGivesAClockAxis) {
+  Incident incident = test::incident0908();
+  incident.clock_start.reset();
+  incident.clock_of_day = (14 * 3600 + 2 * 60) * kSecond;  // "t=0 is 14:02:00"
+  const Result deployed = simulate(incident, incident.deployed);
+  LanesView view;
+  view.resize(1200, 600);
+  view.setIncident(incident);
+  view.setResults(deployed, nullptr);
+  view.show();
+  view.replotNow();
+  EXPECT_EQ(view.plot()->xAxis->label(), QStringLiteral("time (UTC)"));
+  QVector<double> ticks, sub;
+  QVector<QString> labels;
+  view.plot()->xAxis->ticker()->generate(view.plot()->xAxis->range(), QLocale::c(), 'g', 6, ticks,
+                                         &sub, &labels);
+  ASSERT_FALSE(labels.isEmpty());
+  EXPECT_TRUE(labels.front().startsWith(QStringLiteral("14:0"))) << labels.front().toStdString();
 }
 
 TEST(OverviewStrip, DraggingAndClickingKeepTheWindowInsideTheIncident) {

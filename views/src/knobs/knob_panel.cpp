@@ -27,8 +27,8 @@ namespace breakerlab::views {
 namespace {
 // A library's names are long camelCase words (permittedNumberOfCallsInHalfOpenState): a label
 // may wrap at each word inside them, so the panel keeps its width.
-QString labelText(const KnobSpec& spec) {
-  QString text = qs(spec.label);
+QString labelText(const KnobSpec& spec, const DependencyWords& words) {
+  QString text = qs(inDependencyWords(spec.label, words));
   if (spec.library && *spec.library != BreakerLibrary::breakerlab) {
     QString wrapped;
     for (int i = 0; i < text.size(); ++i) {
@@ -40,8 +40,17 @@ QString labelText(const KnobSpec& spec) {
   return text;
 }
 
-QLabel* knobLabel(const KnobSpec& spec) {
-  return new KnobLabel(labelText(spec));
+QString knobTip(const KnobSpec& spec, const DependencyWords& words) {
+  return qs(inDependencyWords(spec.tip, words)) + QStringLiteral("\n(") + qs(spec.id) +
+         QStringLiteral(")");
+}
+
+QString spinTip(const KnobSpec& spec, const QString& tip) {
+  return knobIsDuration(spec) ? tip + QStringLiteral("\nType a unit: 800ms, 2s, 1.5min") : tip;
+}
+
+QLabel* knobLabel(const KnobSpec& spec, const DependencyWords& words) {
+  return new KnobLabel(labelText(spec, words));
 }
 
 // A small button after a knob's field; shown only while the knob differs from deployed, its
@@ -94,14 +103,14 @@ void KnobPanel::build() {
     w.group = group;
     w.form = form;
     const QString id = qs(spec.id);
-    const QString tip = qs(spec.tip) + QStringLiteral("\n(") + id + QStringLiteral(")");
+    const QString tip = knobTip(spec, words_);
     w.reset = newResetButton();
     w.reset_action = new QAction(this);
     connect(w.reset, &QToolButton::clicked, w.reset_action, &QAction::trigger);
     connect(w.reset_action, &QAction::triggered, this, [this, id] { resetToDeployed(id); });
     switch (spec.kind) {
       case KnobSpec::Kind::toggle:
-        w.check = new KnobCheckBox(qs(spec.label));
+        w.check = new KnobCheckBox(labelText(spec, words_));
         w.check->setToolTip(tip);
         w.check->setObjectName(id);
         w.text = w.check->text();
@@ -128,7 +137,7 @@ void KnobPanel::build() {
         takeWheelOnlyWithFocus(w.combo);
         connect(w.combo, &QComboBox::currentIndexChanged, this,
                 [this, &spec](int index) { edit(spec, index); });
-        w.label = knobLabel(spec);
+        w.label = knobLabel(spec, words_);
         w.row = fieldRow(w.combo, w.reset);
         form->addRow(w.label, w.row);
         if (spec.id == "breaker.library") {
@@ -165,8 +174,7 @@ void KnobPanel::build() {
         w.spin->setKeyboardTracking(false);
         if (!spec.unit.empty() && !knobIsDuration(spec))
           w.spin->setSuffix(QStringLiteral(" ") + qs(spec.unit));
-        w.spin->setToolTip(
-            knobIsDuration(spec) ? tip + QStringLiteral("\nType a unit: 800ms, 2s, 1.5min") : tip);
+        w.spin->setToolTip(spinTip(spec, tip));
         w.spin->setMinimumWidth(90);
         takeWheelOnlyWithFocus(w.slider);
         takeWheelOnlyWithFocus(w.spin);
@@ -178,7 +186,7 @@ void KnobPanel::build() {
         });
         connect(w.spin, &QDoubleSpinBox::valueChanged, this,
                 [this, &spec](double value) { edit(spec, value); });
-        w.label = knobLabel(spec);
+        w.label = knobLabel(spec, words_);
         w.label->setBuddy(w.spin);
         w.row = fieldRow(w.slider, w.reset, w.spin);
         form->addRow(w.label, w.row);
@@ -186,7 +194,8 @@ void KnobPanel::build() {
       }
     }
     if (w.label) {
-      w.label->setToolTip(qs(spec.label) + QStringLiteral("\n") + tip);  // the name whole
+      w.label->setToolTip(qs(inDependencyWords(spec.label, words_)) + QStringLiteral("\n") +
+                          tip);  // the name whole
       w.text = w.label->text();
       w.label->addAction(w.reset_action);
       w.label->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -381,6 +390,21 @@ void KnobPanel::showMarks() {
     const bool differs =
         knobShown(*w.spec, config_) && w.spec->get(config_) != w.spec->get(compared);
     if (differs != w.marked) setMarked(w, differs);
+  }
+}
+
+void KnobPanel::setDependencyWords(const DependencyWords& words) {
+  words_ = words;
+  for (KnobWidgets& w : widgets_) {
+    const KnobSpec& spec = *w.spec;
+    const QString tip = knobTip(spec, words_);
+    w.text = labelText(spec, words_);
+    for (QWidget* field : std::initializer_list<QWidget*>{w.check, w.combo, w.slider})
+      if (field) field->setToolTip(tip);
+    if (w.spin) w.spin->setToolTip(spinTip(spec, tip));
+    if (w.label)
+      w.label->setToolTip(qs(inDependencyWords(spec.label, words_)) + QStringLiteral("\n") + tip);
+    setMarked(w, w.marked);  // the text, with its mark
   }
 }
 

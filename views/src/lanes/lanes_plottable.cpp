@@ -12,7 +12,26 @@ QColor inkOn(QRgb fill) {
   return luminance > 150 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
 }
 constexpr double kNamePadding = 6;  // pixels left free around a state's name
+// The smallest a row's names are written, as a share of the plot's font: smaller is not read.
+constexpr double kSmallestNameScale = 0.7;
 }  // namespace
+
+std::optional<QFont> LanesPlottable::nameFont(const QFont& font, double row_pixels) {
+  // A row lower than the font's line (a recorded row in a 1024 x 700 window, issue #33) once
+  // lost its names: a smaller font that fits names it, down to kSmallestNameScale.
+  const bool points = font.pointSizeF() > 0;  // else a size in pixels
+  const double size = points ? font.pointSizeF() : font.pixelSize();
+  for (double scale = 1; scale >= kSmallestNameScale - 1e-9; scale -= 0.05) {
+    QFont smaller = font;
+    if (points)
+      smaller.setPointSizeF(size * scale);
+    else
+      smaller.setPixelSize(std::max(1, static_cast<int>(size * scale)));
+    // The line's height less a pixel: a name's descenders may touch the row's edge.
+    if (QFontMetricsF(smaller).height() - 1 <= row_pixels) return smaller;
+  }
+  return std::nullopt;
+}
 
 LanesPlottable::LanesPlottable(QCPAxis* key_axis, QCPAxis* value_axis)
     : QCPAbstractPlottable(key_axis, value_axis) {
@@ -100,9 +119,14 @@ void LanesPlottable::forEachName(const LaneRow& row, const Folded& folded, F&& f
   if (row.ghost) return;
   const double y0 = mValueAxis->coordToPixel(row.top);
   const double y1 = mValueAxis->coordToPixel(row.bottom);
-  const QRectF band(0, std::min(y0, y1), 0, std::abs(y1 - y0));
-  const QFontMetricsF metrics(mParentPlot->font());
-  if (band.height() < metrics.height()) return;
+  const double band_top = std::min(y0, y1), band_height = std::abs(y1 - y0);
+  const std::optional<QFont> font = nameFont(mParentPlot->font(), band_height);
+  if (!font) return;
+  const QFontMetricsF metrics(*font);
+  // The text's own height, centred in the row (in a row lower than the plot font's line the
+  // name is in a smaller font that fits).
+  const double text_height = std::min(metrics.height(), band_height);
+  const double text_top = band_top + (band_height - text_height) / 2;
   for (const FoldedMark& mark : folded.marks) {
     if (mark.mixed() || mark.x1 - mark.x0 < 2 * kNamePadding + metrics.averageCharWidth() * 3)
       continue;
@@ -110,7 +134,7 @@ void LanesPlottable::forEachName(const LaneRow& row, const Folded& folded, F&& f
     const QString& name = row.states[mark.state].name;
     const double width = metrics.horizontalAdvance(name);
     if (width + 2 * kNamePadding > mark.x1 - mark.x0) continue;
-    f(row.states[mark.state], QRectF(mark.x0, band.top(), mark.x1 - mark.x0, band.height()));
+    f(row.states[mark.state], QRectF(mark.x0, text_top, mark.x1 - mark.x0, text_height), *font);
   }
 }
 
@@ -124,7 +148,7 @@ Folded LanesPlottable::foldedRow(std::size_t row) const {
 std::vector<std::pair<QString, QRectF>> LanesPlottable::rowNames(std::size_t row) const {
   std::vector<std::pair<QString, QRectF>> names;
   const Folded folded = foldedRow(row);
-  forEachName(rows_.at(row), folded, [&](const LaneState& state, const QRectF& rect) {
+  forEachName(rows_.at(row), folded, [&](const LaneState& state, const QRectF& rect, const QFont&) {
     names.emplace_back(state.name, rect);
   });
   return names;
@@ -167,8 +191,12 @@ void LanesPlottable::drawRow(QCPPainter* painter, const LaneRow& row) {
   }
   bool pen_set = false;
   QRgb pen_for = 0;
-  painter->setFont(mParentPlot->font());
-  forEachName(row, folded_, [&](const LaneState& state, const QRectF& rect) {
+  bool font_set = false;
+  forEachName(row, folded_, [&](const LaneState& state, const QRectF& rect, const QFont& font) {
+    if (!font_set) {
+      painter->setFont(font);
+      font_set = true;
+    }
     if (!pen_set || pen_for != state.color) {
       painter->setPen(inkOn(state.color));
       pen_set = true;

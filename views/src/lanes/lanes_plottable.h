@@ -4,8 +4,10 @@
 // range, folds them into pixel columns (lane_fold.h: runs narrower than a pixel become "mixed"
 // marks showing each state's share) and writes a state's name inside a segment wide enough.
 #include <qcustomplot.h>
+#include <QFont>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "lanes/lane_fold.h"
@@ -49,6 +51,9 @@ class LanesPlottable : public QCPAbstractPlottable {
   // (the widget's tests read them here; LanesView has no accessor for them).
   Folded foldedRow(std::size_t row) const;
   std::vector<std::pair<QString, QRectF>> rowNames(std::size_t row) const;
+  // The font a row `row_pixels` high writes its states' names in: `font`, or a smaller one that
+  // fits the row; nullopt when even the smallest readable one does not.
+  static std::optional<QFont> nameFont(const QFont& font, double row_pixels);
 
   double selectTest(const QPointF& pos, bool only_selectable,
                     QVariant* details = nullptr) const override;

@@ -238,7 +238,7 @@ void LanesView::updateOverview() {
 }
 
 void LanesView::applyTimeTicker() {
-  const std::optional<Micros> clock = incident_ ? incident_->clock_start : std::nullopt;
+  const std::optional<Micros> clock = incident_ ? axisClock(*incident_) : std::nullopt;
   plot_->xAxis->setTicker(makeTimeTicker(clock));
   plot_->xAxis->setLabel(timeAxisLabel(clock));
 }
@@ -587,6 +587,14 @@ void LanesView::showContextMenu(const QPoint& at) {
 
 void LanesView::rebuild() {
   plot_->clearItems();
+  // A run without brackets (no breaker, or one that never opened) leaves no band above the
+  // lanes: at 1024 x 700 the rows need its pixels for their names (issue #33).
+  bracket_lines_wanted_ = kBracketLines;
+  if (replayed_) {
+    bracket_lines_wanted_ = 0;
+    for (const LaneBracket& b : brackets(*replayed_))
+      bracket_lines_wanted_ = std::max(bracket_lines_wanted_, b.line + 1);
+  }
   layoutRows();
   std::vector<LaneRow> rows;
   for (const auto& place : rows_) {
@@ -670,11 +678,15 @@ void LanesView::addBrackets() {
     text->setClipToAxisRect(true);
     event_items_.push_back(text);
   };
+  for (const LaneBracket& b : brackets(r))
+    bracket(b.from, b.to, bracketLineY(b.line), b.label, b.short_label);
+}
+
+std::vector<LaneBracket> LanesView::brackets(const Result& replay) const {
   const QString dependency = incident_ && !incident_->dependency.name.empty()
                                  ? QString::fromStdString(incident_->dependency.name)
                                  : QString();
-  for (const LaneBracket& b : laneBrackets(r, dependency))
-    bracket(b.from, b.to, bracketLineY(b.line), b.label, b.short_label);
+  return laneBrackets(replay, dependency);
 }
 
 void LanesView::addEvents() {
@@ -771,12 +783,19 @@ int LanesView::eventLinePixels() const {
 
 bool LanesView::fitValueAxis() {
   // Rows in value units, bands in pixels: the range that gives the bands their pixels. A short
-  // plot gets fewer label lines, so that the rows keep at least half of it.
+  // plot gets fewer label lines, so that the rows keep at least 60% of it (at 1024 x 700 a
+  // recorded row is then tall enough for its names). The brackets (the time to trip, each open
+  // spell, the time cached while healthy) come first, as long as one line of event labels is
+  // left: there the events' third and fourth lines give way (their markers stay, and zooming in
+  // shows their labels).
   const double height = plot_->axisRect()->height();
-  bracket_lines_ =
-      std::clamp(static_cast<int>(height * 0.2) / bracketLinePixels(), 1, kBracketLines);
-  event_lines_ = std::clamp(static_cast<int>(height * 0.3 - 8) / eventLinePixels(), 1, kEventLines);
+  const double bands = height * 0.4;
+  bracket_lines_ = std::clamp(
+      static_cast<int>(bands - 8 - eventLinePixels() - 4) / bracketLinePixels(),
+      std::min(1, bracket_lines_wanted_), std::min(kBracketLines, bracket_lines_wanted_));
   const double band_above = bracket_lines_ * bracketLinePixels() + 4;
+  event_lines_ =
+      std::clamp(static_cast<int>(bands - band_above - 8) / eventLinePixels(), 1, kEventLines);
   const double band_below = event_lines_ * eventLinePixels() + 8;
   const double rows = std::max(20.0, height - band_above - band_below);
   rows_pixels_ = rows;
@@ -791,7 +810,7 @@ bool LanesView::fitValueAxis() {
 
 double LanesView::bracketLineY(int line) const {
   // Line 0 just above the lanes, line 1 above it (when there is room for two).
-  line = std::min(line, bracket_lines_ - 1);
+  line = std::min(line, std::max(bracket_lines_ - 1, 0));
   const double top = plot_->yAxis->coordToPixel(0);
   return plot_->yAxis->pixelToCoord(top - 4 - line * bracketLinePixels());
 }

@@ -66,4 +66,8 @@ QString timeAxisLabel(std::optional<Micros> clock_start) {
   return clock_start ? QObject::tr("time (UTC)") : QObject::tr("time (s)");
 }
 
+std::optional<Micros> axisClock(const Incident& incident) {
+  return incident.clock_start ? incident.clock_start : incident.clock_of_day;
+}
+
 }  // namespace breakerlab::views

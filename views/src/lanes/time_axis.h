@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "breakerlab/core/basics/time.h"
+#include "breakerlab/core/inputs/incident.h"
 
 namespace breakerlab::views {
 
@@ -21,5 +22,9 @@ QString clockTickLabel(Micros clock_start, double seconds, double tick_step);
 QSharedPointer<QCPAxisTicker> makeTimeTicker(std::optional<Micros> clock_start);
 // "time (UTC)" or "time (s)".
 QString timeAxisLabel(std::optional<Micros> clock_start);
+
+// The wall clock at t = 0 that the axis reads: the incident's `start:`, else the time of day a
+// document gave for t = 0 (a postmortem's "t=0 is 09:15:00 UTC"); none: seconds.
+std::optional<Micros> axisClock(const Incident& incident);
 
 }  // namespace breakerlab::views

@@ -37,6 +37,7 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
          "config"));
 
   metrics_ = new QTreeWidget;
+  metrics_->setObjectName(QStringLiteral("metrics"));
   metrics_->setColumnCount(4);
   metrics_->setHeaderLabels({tr("Metric"), tr("Replay"), tr("Deployed"), tr("Δ")});
   metrics_->setRootIsDecorated(false);
@@ -49,14 +50,11 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
 
   for (const MetricInfo* info : metricRowOrder()) {
     auto* item = new QTreeWidgetItem(metrics_);
-    QString description = qs(info->description);
-    description[0] = description[0].toUpper();
-    item->setText(0, qs(info->label));
     item->setData(0, Qt::UserRole, qs(info->name));
-    item->setToolTip(0, description + QStringLiteral(" (") + qs(info->name) + QStringLiteral(")"));
     for (int c = 1; c < 4; ++c) item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     rows_.insert(qs(info->name), item);
   }
+  setDependencyWords(words_);
 
   expectations_ = new QTreeWidget;
   expectations_->setObjectName(QStringLiteral("checks"));
@@ -85,6 +83,23 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
+}
+
+void MetricsPanel::setDependencyWords(const DependencyWords& words) {
+  words_ = words;
+  for (const MetricInfo& info : metricRegistry()) {
+    QTreeWidgetItem* item = rows_.value(qs(info.name));
+    if (item == nullptr) continue;
+    QString description = qs(inDependencyWords(info.description, words_));
+    description[0] = description[0].toUpper();
+    item->setText(0, qs(inDependencyWords(info.label, words_)));
+    item->setToolTip(0, description + QStringLiteral(" (") + qs(info.name) + QStringLiteral(")"));
+  }
+}
+
+QString MetricsPanel::labelText(const QString& metric) const {
+  const QTreeWidgetItem* item = rows_.value(metric);
+  return item ? item->text(0) : QString();
 }
 
 namespace {

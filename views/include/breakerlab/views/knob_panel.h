@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "breakerlab/core/inputs/config.h"
+#include "breakerlab/core/inputs/dependency_words.h"
 #include "breakerlab/core/inputs/library_translation.h"
 
 class QSlider;
@@ -40,6 +41,9 @@ class KnobPanel : public QWidget {
   // The config the knobs are compared with (the incident's deployed config); until it is set,
   // no knob is marked.
   void setDeployed(const Config& deployed);
+  // The incident's words for the dependency's answers, in the knobs' labels and tooltips
+  // ("Serve cached Inventory answers").
+  void setDependencyWords(const DependencyWords& words);
 
   // Whether a knob differs from the deployed config (and is marked so).
   bool isMarked(const QString& id) const { return widgets_.value(id).marked; }
@@ -98,6 +102,7 @@ class KnobPanel : public QWidget {
   QHash<QString, KnobWidgets> widgets_;
   Config config_;
   std::optional<Config> deployed_;
+  DependencyWords words_;
   // The deployed breaker translated into the library in force, as a switch would give it: what
   // that library's knobs are marked against and reset to (its own defaults were never in force).
   std::optional<Config> deployed_translated_;

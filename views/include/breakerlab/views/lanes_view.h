@@ -31,6 +31,7 @@ class QScrollBar;
 namespace breakerlab::views {
 
 class LanesPlottable;
+struct LaneBracket;
 class OverviewStrip;
 struct PodReopen;
 struct LaneRow;
@@ -158,6 +159,7 @@ class LanesView : public QWidget {
   void showContextMenu(const QPoint& at);
   void togglePods();
   void addBrackets();
+  std::vector<LaneBracket> brackets(const Result& replay) const;
   void addEvents();
   void addPendingVeil();
   void relayoutEvents();
@@ -191,6 +193,7 @@ class LanesView : public QWidget {
   QString baseline_name_ = QStringLiteral("deployed");
   TimeAxisPlace time_axis_place_;
   int bracket_lines_ = 2, event_lines_ = 4;  // label lines the plot's height has room for
+  int bracket_lines_wanted_ = 2;             // the lines the replay's brackets use
   OverviewStrip* overview_ = nullptr;
   const Incident* incident_ = nullptr;
   BreakerLibrary library_ = BreakerLibrary::breakerlab;

@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "breakerlab/core/inputs/dependency_words.h"
 #include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/core/outcome/result.h"
@@ -27,6 +28,10 @@ class MetricsPanel : public QWidget {
   // What the baseline is ("deployed" by default; B of an A/B comparison). Takes effect in the
   // header at once, in the verdict and goals on the next setResults().
   void setBaselineName(const QString& name);
+  // The incident's words for the dependency's answers, in the metrics' names and descriptions
+  // ("Oldest cached Inventory answer"); labelText is a metric's name as shown.
+  void setDependencyWords(const DependencyWords& words);
+  QString labelText(const QString& metric) const;
 
   // The shown value of a metric ("14.09 s"), and its delta column ("-12.04 s", "+3.20 pp").
   QString valueText(const QString& metric) const;
@@ -66,6 +71,7 @@ class MetricsPanel : public QWidget {
  private:
   QLabel* verdict_label_ = nullptr;
   QString baseline_name_ = QStringLiteral("deployed");
+  DependencyWords words_;
   QTreeWidget* metrics_ = nullptr;
   QTreeWidget* expectations_ = nullptr;
   QHash<QString, QTreeWidgetItem*> rows_;

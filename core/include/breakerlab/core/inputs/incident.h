@@ -192,6 +192,10 @@ struct Incident {
   Micros end = 60 * kSecond;
   // The wall clock at t = 0 (UTC, microseconds since 1970-01-01), when the file gives `start:`.
   std::optional<Micros> clock_start;
+  // The time of day (UTC, microseconds after midnight) at t = 0 when a document gives it without
+  // its date ("t=0 is 14:02:00"): the time axis reads the clock (issue #33), nothing is dated
+  // by it. Not written to breakerlab/1, whose `start:` is a whole timestamp.
+  std::optional<Micros> clock_of_day;
   std::uint64_t seed = 1;
   Traffic traffic;
   Dependency dependency;
