@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <ostream>
 #include <set>
 #include <string>
 
@@ -60,6 +61,13 @@ struct PhraseCase {
   const char* key;
   const char* value;  // nullptr: the key must not be recognised
 };
+
+// The case as its test's name shows it (ctest lists the value, not the index): the clause and
+// its context, not the struct's bytes.
+void PrintTo(const PhraseCase& c, std::ostream* out) {
+  *out << '"' << c.clause << '"';
+  if (*c.context != '\0') *out << " under " << c.context;
+}
 
 class Phrases : public ::testing::TestWithParam<PhraseCase> {};
 
@@ -199,8 +207,7 @@ TEST(PostmortemImport, Pricing0908ReportNamesTheLineEachSettingCameFrom) {
   if (const Lane* recorded = imported.incident.recorded.lane("checkout")) {
     const ImportFinding* lane = finding(imported.report, K::calibrated, "checkout lane");
     ASSERT_NE(lane, nullptr);
-    const LaneAgreement a =
-        laneAgreement(*recorded, simulate(imported.incident, c).checkout);
+    const LaneAgreement a = laneAgreement(*recorded, simulate(imported.incident, c).checkout);
     EXPECT_NE(lane->detail.find(a.summary()), std::string::npos) << lane->detail;
     EXPECT_EQ(a.edges.size() + 1, recorded->intervals.size());
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <ostream>
 
 #include <filesystem>
 #include <fstream>
@@ -150,6 +151,11 @@ struct BadLine {
   int line, column;
   const char* fragment;
 };
+
+// The case by its name in test listings, not the struct's bytes.
+void PrintTo(const BadLine& c, std::ostream* out) {
+  *out << c.name;
+}
 
 class RequestLogErrors : public ::testing::TestWithParam<BadLine> {};
 

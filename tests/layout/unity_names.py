@@ -32,7 +32,10 @@ DECLARED = [
 ]
 VARIABLE = re.compile(r'(?<![:\w])(\w+)\s*(?:\[[^\]]*\])?\s*(?:=|\{)')
 KEYWORDS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'decltype', 'operator', 'TEST',
-            'TEST_F', 'TEST_P', 'TYPED_TEST', 'INSTANTIATE_TEST_SUITE_P', 'namespace', 'catch'}
+            'TEST_F', 'TEST_P', 'TYPED_TEST', 'INSTANTIATE_TEST_SUITE_P', 'namespace', 'catch',
+            # GoogleTest's printer of a type, found by argument-dependent lookup: each file's
+            # overload takes its own type, so two in one batch never stand for each other.
+            'PrintTo'}
 
 
 def private_names(path):

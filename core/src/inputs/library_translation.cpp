@@ -138,10 +138,16 @@ void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost) {
       g.interval = 0;
       g.bucket_period = 0;
       g.ready_to_trip = GobreakerTripRule::completedFailureRate(min_requests, b.failure_rate_pct);
+      // The note a user needs most: with Interval 0 a long healthy stretch before the outage
+      // (an incident's lead-in) dilutes the ratio, and the breaker may never trip.
       lost.add("breaker.window",
-               "gobreaker counts every call since the last state change "
-               "(Interval 0), not the last " +
-                   std::to_string(b.window_size));
+               "gobreaker counts every call since the last state change (Interval 0), not the "
+               "last " +
+                   std::to_string(b.window_size) +
+                   ": successes before a failure keep the ratio low, and a long healthy stretch "
+                   "can keep it from ever tripping; set Interval (and BucketPeriod, for a "
+                   "rolling window) to about the time " +
+                   std::to_string(b.window_size) + " calls take");
       break;
     case WindowType::time:
       g.interval = static_cast<Micros>(b.window_size) * kSecond;
