@@ -18,9 +18,9 @@
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/views/knob_spin_box.h"
 #include "breakerlab/views/qt_text.h"
+#include "breakerlab/views/wheel_guard.h"
 #include "knobs/knob_label.h"
 #include "knobs/knob_scale.h"
-#include "breakerlab/views/wheel_guard.h"
 
 namespace breakerlab::views {
 
