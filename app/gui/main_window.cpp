@@ -40,6 +40,7 @@
 #include <algorithm>
 
 #include "breakerlab/core/inputs/dependency_words.h"
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/file_io.h"
@@ -350,6 +351,19 @@ void MainWindow::arrangeDocks() {
     tabifyDockWidget(charts_dock_, metrics_dock_);
     metrics_dock_->raise();
     resizeDocks({charts_dock_}, {std::clamp(h * 2 / 5, kDockMinimumHeight, 320)}, Qt::Vertical);
+    // The map and Tune leave the right-hand column too: beside the lanes there is no width for
+    // them (issue #33: both open at 1024 px left the lanes 120 px). A tab beside the knobs, where
+    // View ▸ opens them in a narrow window; the one in front stays in front.
+    if (!knobs_dock_->isFloating() && !knobs_dock_->isHidden()) {
+      for (QDockWidget* side : {sensitivity_dock_, tune_dock_}) {
+        if (!side || side->isHidden() || side->isFloating() ||
+            dockWidgetArea(side) != Qt::RightDockWidgetArea)
+          continue;
+        const bool in_front = !side->visibleRegion().isEmpty();
+        tabifyDockWidget(knobs_dock_, side);
+        if (in_front) side->raise();
+      }
+    }
   } else {
     if (dockWidgetArea(metrics_dock_) != Qt::RightDockWidgetArea) {
       // Out of the charts' tabs (a plain move would leave the bottom area split).
@@ -359,10 +373,13 @@ void MainWindow::arrangeDocks() {
       metrics_dock_->setVisible(shown);
       // Added last, the metrics would go under a map (or Tune) left in the right-hand column,
       // squeezed (issue #33): it goes back under them, as View ▸ Sensitivity Map puts it.
+      // The same for those a narrow window had put beside the knobs.
+      const QList<QDockWidget*> beside_knobs = tabifiedDockWidgets(knobs_dock_);
       for (QDockWidget* side : {sensitivity_dock_, tune_dock_})
         if (shown && side && !side->isHidden() && !side->isFloating() &&
-            dockWidgetArea(side) == Qt::RightDockWidgetArea)
+            (dockWidgetArea(side) == Qt::RightDockWidgetArea || beside_knobs.contains(side)))
           stackUnderMetrics(side);
+      knobs_dock_->raise();
     }
     resizeDocks({knobs_dock_, metrics_dock_},
                 {knobs, std::clamp(w * 3 / 10, kDockMinimumWidth, 480)}, Qt::Horizontal);
@@ -781,6 +798,7 @@ void MainWindow::showIncident() {
   // panels below change the layout, which lays the lanes' labels out again (a read of the freed
   // incident, found by ASan when the time-to-trip bracket named the dependency).
   lanes_->setIncident(incident);
+  knobs_->setFleetCallsPerSecond(fleetCallsPerSecond(incident));
   knobs_->setDeployed(incident.deployed);  // marks the knobs a tuning moves off it
   knobs_->setConfig(session_->config());
   // The knobs and metrics that name the dependency's answers say the incident's words.

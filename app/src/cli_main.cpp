@@ -30,8 +30,10 @@ void addReplay(CLI::App& app, ReplayOptions& o) {
                      "Incident file (breakerlab/1 YAML or JSON), or a bundled incident's name");
   replay->add_option("--config", o.config_file, "Use this breakerlab-config/1 file instead");
   replay->add_option("--library", o.library,
-                     "Replay with this library's breaker: resilience4j, gobreaker, polly, "
-                     "opossum, cockatiel, envoy or breakerlab");
+                     "Replay the config's breaker under this library's rules (translated, as "
+                     "the workbench's library choice; what cannot be carried over is listed on "
+                     "stderr): resilience4j, gobreaker, polly, opossum, cockatiel, envoy or "
+                     "breakerlab");
   replay->add_option("--policy", o.policy,
                      "The breaker from a library's own config file (application.yml, a Go file, "
                      "appsettings.json, opossum or cockatiel JSON, Envoy cluster YAML)");

@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/calls_out.h"
@@ -102,7 +103,14 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     const auto library = breakerLibraryFromString(options.library);
     if (!library)
       throw UsageError("--library: unknown library \"" + clipText(options.library) + "\"");
-    config.breaker.library = *library;
+    // The breaker in force under the library's rules, as the workbench's library choice does:
+    // translated, not the library's defaults; what could not be carried over on stderr.
+    const LibraryTranslation translated = translateToLibrary(
+        config, *library, breakerCallsPerSecond(fleetCallsPerSecond(incident), config));
+    config = translated.config;
+    for (const NotCarriedOver& n : translated.not_carried)
+      std::cerr << "breakerlab-cli: not carried over to " << libraryInfo(*library).title << ": "
+                << n.setting << ": " << n.why << '\n';
     label += " with " + std::string(libraryInfo(*library).title) + "'s rules";
   }
   // `--set scenario.*` changes the incident; the others the config.

@@ -4,6 +4,7 @@
 #include "breakerlab/core/inputs/library_translation.h"
 
 #include "breakerlab/core/inputs/breaker_rules.h"
+#include "breakerlab/core/inputs/work_estimate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,7 +120,7 @@ void toResilience4j(const Config& c, Resilience4jSettings& r, Losses& lost) {
 // closes after MaxRequests consecutive successes and re-opens on any failure; Timeout is fixed.
 // The rate is over the calls that completed (TotalSuccesses + TotalFailures), as the generic
 // window counts them: Requests also counts the calls still running.
-void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost) {
+void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost, double calls_per_second) {
   const BreakerConfig& b = c.breaker;
   g.max_requests = b.probes;
   g.timeout = b.open_interval;
@@ -135,9 +136,26 @@ void toGobreaker(const Config& c, GobreakerSettings& g, Losses& lost) {
           GobreakerTripRule::consecutiveFailures(Comparison::ge, b.consecutive_failures);
       break;
     case WindowType::count:
+      g.ready_to_trip = GobreakerTripRule::completedFailureRate(min_requests, b.failure_rate_pct);
+      if (calls_per_second > 0) {
+        // gobreaker counts in time only: the last N calls become the calls of the time N calls
+        // take at the incident's rate, in whole seconds, rolled in 1 s buckets (BucketPeriod,
+        // v2.2+; a 1 s Interval is a tumbling window).
+        const double window_s = std::ceil(b.window_size / calls_per_second);
+        const auto interval_s = static_cast<Micros>(std::clamp(window_s, 1.0, 3600.0));
+        g.interval = interval_s * kSecond;
+        g.bucket_period = interval_s >= 2 ? kSecond : 0;
+        lost.add("breaker.window",
+                 "gobreaker counts calls in time, not the last " + std::to_string(b.window_size) +
+                     ": Interval " + seconds(g.interval) + " holds about " +
+                     std::to_string(b.window_size) + " calls at the incident's " +
+                     number(std::round(calls_per_second * 10) / 10) +
+                     " calls a second for one breaker" +
+                     (g.bucket_period > 0 ? ", rolled in 1 s buckets (BucketPeriod)" : ""));
+        break;
+      }
       g.interval = 0;
       g.bucket_period = 0;
-      g.ready_to_trip = GobreakerTripRule::completedFailureRate(min_requests, b.failure_rate_pct);
       // The note a user needs most: with Interval 0 a long healthy stretch before the outage
       // (an incident's lead-in) dilutes the ratio, and the breaker may never trip.
       lost.add("breaker.window",
@@ -571,7 +589,8 @@ void fromPolly(const PollySettings& p, BreakerConfig& b, Losses& lost) {
 
 }  // namespace
 
-LibraryTranslation translateToLibrary(const Config& config, BreakerLibrary target) {
+LibraryTranslation translateToLibrary(const Config& config, BreakerLibrary target,
+                                      double breaker_calls_per_second) {
   LibraryTranslation out{config, {}};
   Config& c = out.config;
   Losses lost;
@@ -610,7 +629,7 @@ LibraryTranslation translateToLibrary(const Config& config, BreakerLibrary targe
       toResilience4j(c, c.native.resilience4j, lost);
       break;
     case BreakerLibrary::gobreaker:
-      toGobreaker(c, c.native.gobreaker, lost);
+      toGobreaker(c, c.native.gobreaker, lost, breaker_calls_per_second);
       break;
     case BreakerLibrary::opossum:
       toOpossum(c, c.native.opossum, lost);
@@ -628,6 +647,17 @@ LibraryTranslation translateToLibrary(const Config& config, BreakerLibrary targe
   c.breaker.library = target;
   out.not_carried = lost.take();
   return out;
+}
+
+double fleetCallsPerSecond(const Incident& incident) {
+  const double window_s = static_cast<double>(incident.end - incident.start) / kSecond;
+  if (!(window_s > 0)) return 0;
+  return estimateWork(incident, incident.deployed).window_arrivals / window_s;
+}
+
+double breakerCallsPerSecond(double fleet_calls_per_second, const Config& config) {
+  if (config.breaker.scope == StateScope::shared) return fleet_calls_per_second;
+  return fleet_calls_per_second / std::max(config.load_balancer.pods, 1u);
 }
 
 }  // namespace breakerlab

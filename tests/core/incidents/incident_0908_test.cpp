@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "breakerlab/core/inputs/library_translation.h"
 #include "breakerlab/core/outcome/expectations.h"
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_io.h"
@@ -128,6 +129,28 @@ TEST(Incident0908, EveryBundledExpectationHolds) {
     for (const auto& e : evaluate(w.expect, incident(), wr))
       EXPECT_TRUE(e.passed) << w.name << ": " << e.expectation->text << " -> " << e.actual;
   }
+}
+
+// The walkthrough of issue #33: 8 Sep's breaker switched to gobreaker never tripped, its count
+// window having become a count since the last state change that the 60 s healthy lead-in diluted
+// (Interval 0), and the headline turned green. With the incident's call rate, the last 20 calls
+// become the seconds 20 calls take, and gobreaker trips in the outage as the generic breaker does.
+TEST(Incident0908, SwitchedToGobreakerTheBreakerStillTripsInTheOutage) {
+  const Config& deployed = incident().deployed;
+  const double rate = breakerCallsPerSecond(fleetCallsPerSecond(incident()), deployed);
+  EXPECT_GT(rate, 0);
+  const Result generic = simulate(incident(), deployed);
+  ASSERT_GT(generic.metrics.trips, 0u);
+  const Result with_rate =
+      simulate(incident(), translateToLibrary(deployed, BreakerLibrary::gobreaker, rate).config);
+  EXPECT_GT(with_rate.metrics.trips, 0u);
+  // The first trip within the outage's first seconds, as the generic one (11 s).
+  ASSERT_GE(with_rate.breaker.intervals.size(), 2u);
+  EXPECT_LT(seconds(with_rate.breaker.intervals[1].from), 20.0);
+  // Without the rate: the trap the note describes.
+  const Result without_rate =
+      simulate(incident(), translateToLibrary(deployed, BreakerLibrary::gobreaker).config);
+  EXPECT_EQ(without_rate.metrics.trips, 0u);
 }
 
 TEST(Incident0908, ReplayIsDeterministic) {

@@ -48,6 +48,62 @@ TEST(LibraryTranslation, GenericToGobreaker) {
   EXPECT_TRUE(validate(t.config).empty());
 }
 
+// With the calls one breaker sees a second, the last N calls become gobreaker's Interval of the
+// time N calls take, rolled in 1 s buckets (gobreaker v2.2+ BucketPeriod; research:
+// breaker-libraries.md, "BucketPeriod"); without it, Interval 0 and the note on what that does.
+TEST(LibraryTranslation, ACountWindowBecomesTheTimeItsCallsTakeUnderGobreaker) {
+  const struct {
+    double calls_per_second;
+    std::uint32_t window;
+    Micros interval, bucket_period;
+  } cases[] = {
+      {5, 20, 4 * kSecond, kSecond},        // 8 Sep: 20 calls at 5/s
+      {3, 20, 7 * kSecond, kSecond},        // 6.7 s: whole seconds, up
+      {40, 20, kSecond, 0},                 // under a second: one tumbling second
+      {0.5, 100, 200 * kSecond, kSecond},   // a slow trickle
+      {1e-6, 20, 3600 * kSecond, kSecond},  // at most an hour
+      {0, 20, 0, 0},                        // rate unknown: counts since the last change
+  };
+  for (const auto& c : cases) {
+    Config config;
+    config.breaker.window_size = c.window;
+    config.breaker.min_calls = c.window;
+    const LibraryTranslation t =
+        translateToLibrary(config, BreakerLibrary::gobreaker, c.calls_per_second);
+    const GobreakerSettings& g = t.config.native.gobreaker;
+    EXPECT_EQ(g.interval, c.interval) << c.calls_per_second << "/s";
+    EXPECT_EQ(g.bucket_period, c.bucket_period) << c.calls_per_second << "/s";
+    EXPECT_EQ(g.ready_to_trip, GobreakerTripRule::completedFailureRate(c.window, 50));
+    // Still listed: a time window only approximates the last N calls.
+    ASSERT_TRUE(lists(t, "breaker.window"));
+    for (const NotCarriedOver& n : t.not_carried) {
+      if (n.setting != "breaker.window") continue;
+      EXPECT_NE(n.why.find(c.calls_per_second > 0 ? "Interval" : "Interval 0"), std::string::npos)
+          << n.why;
+    }
+    EXPECT_TRUE(validate(t.config).empty()) << validate(t.config);
+  }
+  // A consecutive-failures window has no time in it.
+  Config consecutive;
+  consecutive.breaker.window_type = WindowType::consecutive;
+  EXPECT_EQ(translateToLibrary(consecutive, BreakerLibrary::gobreaker, 5)
+                .config.native.gobreaker.interval,
+            0);
+}
+
+// One breaker's share of the fleet's calls: a pod's when each pod keeps its own.
+TEST(LibraryTranslation, ABreakerSeesItsPodsShareOfTheCalls) {
+  Config c;
+  c.load_balancer.pods = 8;
+  c.breaker.scope = StateScope::per_pod;
+  EXPECT_DOUBLE_EQ(breakerCallsPerSecond(400, c), 50);
+  c.breaker.scope = StateScope::shared;
+  EXPECT_DOUBLE_EQ(breakerCallsPerSecond(400, c), 400);
+  c.load_balancer.pods = 0;  // never divides by zero
+  c.breaker.scope = StateScope::per_pod;
+  EXPECT_DOUBLE_EQ(breakerCallsPerSecond(400, c), 400);
+}
+
 // The workbench's knobs read the translated ReadyToTrip as a ratio (not a custom expression)
 // and edit it over the completed calls it counts: the library switch leaves it tunable.
 TEST(LibraryTranslation, TheGobreakerKnobsEditTheTranslatedRuleInItsForm) {

@@ -25,18 +25,9 @@
 namespace breakerlab::views {
 
 namespace {
-// A library's names are long camelCase words (permittedNumberOfCallsInHalfOpenState): a label
-// may wrap at each word inside them, so the panel keeps its width.
 QString labelText(const KnobSpec& spec, const DependencyWords& words) {
-  QString text = qs(inDependencyWords(spec.label, words));
-  if (spec.library && *spec.library != BreakerLibrary::breakerlab) {
-    QString wrapped;
-    for (int i = 0; i < text.size(); ++i) {
-      if (i > 0 && text[i].isUpper() && text[i - 1].isLower()) wrapped += QChar(0x200B);
-      wrapped += text[i];
-    }
-    text = wrapped;
-  }
+  const QString text = qs(inDependencyWords(spec.label, words));
+  if (spec.library && *spec.library != BreakerLibrary::breakerlab) return wrappableName(text);
   return text;
 }
 
@@ -240,7 +231,10 @@ const Config* KnobPanel::deployedUnderLibrary(BreakerLibrary library) {
   if (!deployed_) return nullptr;
   if (deployed_->breaker.library == library) return &*deployed_;
   if (!deployed_translated_ || deployed_translated_->breaker.library != library)
-    deployed_translated_ = translateToLibrary(*deployed_, library).config;
+    deployed_translated_ =
+        translateToLibrary(*deployed_, library,
+                           breakerCallsPerSecond(fleet_calls_per_second_, *deployed_))
+            .config;
   return &*deployed_translated_;
 }
 
@@ -282,7 +276,8 @@ Config KnobPanel::withValue(const KnobSpec& spec, double value) {
   Config after = config_;
   spec.set(after, value);
   if (after.breaker.library != config_.breaker.library) {
-    LibraryTranslation translated = translateToLibrary(config_, after.breaker.library);
+    LibraryTranslation translated = translateToLibrary(
+        config_, after.breaker.library, breakerCallsPerSecond(fleet_calls_per_second_, config_));
     showNotCarriedOver(after.breaker.library, translated.not_carried);
     return std::move(translated.config);
   }

@@ -41,6 +41,11 @@ class KnobPanel : public QWidget {
   // The config the knobs are compared with (the incident's deployed config); until it is set,
   // no knob is marked.
   void setDeployed(const Config& deployed);
+  // How many calls a second the incident's fleet makes (fleetCallsPerSecond): a change of library
+  // turns a window of N calls into the time N calls take where the library counts in time only.
+  void setFleetCallsPerSecond(double calls_per_second) {
+    fleet_calls_per_second_ = calls_per_second;
+  }
   // The incident's words for the dependency's answers, in the knobs' labels and tooltips
   // ("Serve cached Inventory answers").
   void setDependencyWords(const DependencyWords& words);
@@ -106,6 +111,7 @@ class KnobPanel : public QWidget {
   // The deployed breaker translated into the library in force, as a switch would give it: what
   // that library's knobs are marked against and reset to (its own defaults were never in force).
   std::optional<Config> deployed_translated_;
+  double fleet_calls_per_second_ = 0;
   std::vector<NotCarriedOver> not_carried_;
   QLabel* not_carried_note_ = nullptr;
   const QSlider* dragged_ = nullptr;  // the slider whose move is being applied
