@@ -113,5 +113,34 @@ TEST(LabelLayout, EventsCloserThanTheJoinFoldIntoClusters) {
   EXPECT_TRUE(clusterByPixels({}, 12).empty());
 }
 
+// A flapping breaker: transitions 20 px apart do not join (12 px) but would stack their 100 px
+// labels four deep; five or more of them, each within 48 px, fold into one cluster.
+TEST(LabelLayout, ACrowdOfTransitionsFoldsIntoOneCluster) {
+  struct Case {
+    const char* what;
+    std::vector<double> xs;
+    std::vector<std::pair<std::size_t, std::size_t>> clusters;
+  };
+  const Case cases[] = {
+      {"a flapping run of six, 20 px apart", {0, 20, 40, 60, 80, 100}, {{0, 6}}},
+      {"four are too few for a crowd: each alone",
+       {0, 20, 40, 60},
+       {{0, 1}, {1, 2}, {2, 3}, {3, 4}}},
+      {"exactly five", {0, 40, 80, 120, 160}, {{0, 5}}},
+      {"a gap of exactly the crowd distance breaks the run",
+       {0, 20, 40, 60, 80, 128, 400},
+       {{0, 5}, {5, 6}, {6, 7}}},
+      {"joins inside a short run still join", {0, 5, 30, 300, 305, 311}, {{0, 2}, {2, 3}, {3, 6}}},
+      {"two crowds", {0, 10, 20, 30, 40, 500, 510, 520, 530, 540}, {{0, 5}, {5, 10}}},
+      {"none", {}, {}},
+  };
+  for (const Case& c : cases) {
+    const auto got = clusterCrowds(c.xs, 12, 48, 5);
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    for (const Cluster& k : got) ranges.emplace_back(k.begin, k.end);
+    EXPECT_EQ(ranges, c.clusters) << c.what;
+  }
+}
+
 }  // namespace
 }  // namespace breakerlab::views

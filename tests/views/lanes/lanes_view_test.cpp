@@ -156,6 +156,48 @@ TEST_F(LanesViewTest, CursorsSnapToStateChangesAndMeasureTheInterval) {
   EXPECT_DOUBLE_EQ(*view.cursorAt(0), trip);
 }
 
+// The readout is two lines high and wrapped: hover, A, B and Δt made four or more lines, and the
+// cursors' were cut under the legend (issue #33 walkthrough). Now two lines, each elided to the
+// readout's width: the pointer's, then both cursors' times and Δt (or, without the pointer, A's
+// and B's states); everything in the tooltip.
+TEST_F(LanesViewTest, TheReadoutShowsThePointerAndBothCursorsWithinItsTwoLines) {
+  view.resize(520, 400);
+  view.show();
+  const double trip = toSeconds(deployed.breaker.intervals[1].from);
+  const double reopen = toSeconds(deployed.breaker.intervals[3].from);
+  view.setCursorAt(0, trip);
+  view.setCursorAt(1, reopen);
+  const QLabel* readout = view.readoutLabel();
+  const QFontMetrics metrics = readout->fontMetrics();
+  const auto expectFits = [&](const char* what) {
+    const QStringList shown = readout->text().split('\n');
+    EXPECT_LE(shown.size(), 2) << what;
+    EXPECT_GE(readout->height(), metrics.lineSpacing() * shown.size()) << what;
+    for (const QString& line : shown)
+      EXPECT_LE(metrics.horizontalAdvance(line), readout->contentsRect().width())
+          << what << ": " << line.toStdString();
+    EXPECT_EQ(readout->toolTip(), view.readoutText()) << what << ": whole in the tooltip";
+  };
+  // Without the pointer: A's line, and B's with Δt.
+  QStringList shown = view.readoutShown();
+  ASSERT_EQ(shown.size(), 2);
+  EXPECT_TRUE(shown[0].startsWith("A at ")) << shown[0].toStdString();
+  EXPECT_TRUE(shown[1].startsWith(
+      QString("B at %1 s (Δt = %2 s)").arg(reopen, 0, 'f', 3).arg(reopen - trip, 0, 'f', 3)))
+      << shown[1].toStdString();
+  expectFits("without the pointer");
+  // With it: the pointer's line, then the cursors' times and Δt.
+  QTest::mouseMove(view.plot(), view.plot()->axisRect()->center());
+  shown = view.readoutShown();
+  ASSERT_EQ(shown.size(), 2);
+  EXPECT_EQ(shown[1], QString("A at %1 s · B at %2 s · Δt = %3 s")
+                          .arg(trip, 0, 'f', 3)
+                          .arg(reopen, 0, 'f', 3)
+                          .arg(reopen - trip, 0, 'f', 3));
+  expectFits("with the pointer");
+  EXPECT_EQ(view.readoutText().split('\n').size(), 3) << "the tooltip has all three";
+}
+
 // "Press 1 or 2 over the lanes": the lanes take the keys when the mouse comes over them, without
 // a click first, but not from a box the user is typing into.
 TEST_F(LanesViewTest, TheLanesTakeTheCursorKeysWhenTheMouseComesOverThem) {
@@ -306,14 +348,15 @@ TEST_F(PodsLaneTest, ColoursTheNumberOfPodsInRotationBelowTheCheckoutLane) {
     return image.pixelColor(x, row.top() + 2).rgb();  // above the ticks along the bottom
   };
   EXPECT_EQ(pixelAt(5), palette::kGood.rgb()) << "8 of 8";
-  EXPECT_EQ(pixelAt(15), palette::kWarn.rgb()) << "6 of 8";
+  const QRgb six_of_eight = stateColor("pods", "6 of 8 pods").rgb();
+  EXPECT_EQ(pixelAt(15), six_of_eight) << "6 of 8";
   EXPECT_EQ(pixelAt(22.5), palette::kBad.rgb()) << "0 of 8";
   EXPECT_EQ(pixelAt(40), palette::kGood.rgb());
   // The ticks along its bottom: ink, not the state's colour, where the pods were ejected.
   const int x = static_cast<int>(plot->xAxis->coordToPixel(20)) + plot->pos().x();
   bool tick = false;
   for (int dx = -1; dx <= 1; ++dx)
-    tick = tick || image.pixelColor(x + dx, row.bottom() - 1).rgb() != palette::kWarn.rgb();
+    tick = tick || image.pixelColor(x + dx, row.bottom() - 1).rgb() != six_of_eight;
   EXPECT_TRUE(tick);
 }
 
@@ -769,12 +812,44 @@ TEST(LaneColors, BreakerStates) {
   EXPECT_EQ(stateColor("breaker", kBreakerDisabled), palette::kIdle) << "off is not closed";
 }
 
+// All in rotation green, none red, and between them amber turning red as pods go: "7 of 8" and
+// "1 of 8" were one colour (issue #33 walkthrough), so a drop from 7 to 1 did not show.
 TEST(LaneColors, PodsInRotation) {
   EXPECT_EQ(stateColor("pods", "8 of 8 pods"), palette::kGood);
-  EXPECT_EQ(stateColor("pods", "1 of 8 pods"), palette::kWarn);
-  EXPECT_EQ(stateColor("pods", "7 of 8 pods"), palette::kWarn);
   EXPECT_EQ(stateColor("pods", "0 of 8 pods"), palette::kBad);
   EXPECT_EQ(stateColor("pods", "1 of 1 pods"), palette::kGood);
+  EXPECT_EQ(stateColor("pods", "7 of 8 pods"), palette::blend(palette::kWarn, palette::kBad, 0.1));
+  // Every count its own colour, redder with fewer pods, none of them red.
+  int previous_green = 256;
+  for (int in = 7; in >= 1; --in) {
+    const QColor c = stateColor("pods", std::to_string(in) + " of 8 pods");
+    EXPECT_LT(c.green(), previous_green) << in << " of 8";
+    EXPECT_NE(c, palette::kBad) << in << " of 8";
+    EXPECT_NE(c, palette::kGood) << in << " of 8";
+    previous_green = c.green();
+  }
+}
+
+// A dependency slowing and one timing out are two colours (issue #33 walkthrough: 12 Sep's
+// "slowing" then "timing out" read as one stretch); each family keeps its meaning.
+TEST(LaneColors, DependencyStatesReadAsAnEngineerWould) {
+  const struct {
+    const char* state;
+    QColor color;
+  } cases[] = {
+      {"healthy", palette::kGood},
+      {"recovered", palette::kGood},
+      {"slowing", palette::kWarn},
+      {"degraded", palette::kWarn},
+      {"warming pool", palette::kWarn},
+      {"timing out", palette::kSevere},
+      {"requests timed out", palette::kSevere},
+      {"connection refused", palette::kBad},
+      {"down", palette::kBad},
+  };
+  for (const auto& c : cases) EXPECT_EQ(stateColor("dependency", c.state), c.color) << c.state;
+  EXPECT_NE(palette::kSevere, palette::kWarn);
+  EXPECT_NE(palette::kSevere, palette::kBad);
 }
 
 // The fleet's lane (FleetBreakers::shareLane): one colour and one legend entry per kind of

@@ -135,8 +135,8 @@ inline void alignTimeAxis(QChart* chart, QChartView* view, QCategoryAxis* x,
   const QWidget* viewport = view->viewport();
   const int left = viewport->mapFromGlobal(QPoint(place.global_left, 0)).x();
   const int right = viewport->mapFromGlobal(QPoint(place.global_right, 0)).x();
-  constexpr int kYAxisRoom = 58, kTop = 6, kXLabelsRoom = 26;
-  const bool aligned = left >= kYAxisRoom + 40 && right > left + 50 && right <= viewport->width();
+  constexpr int kYAxisRoom = kChartYAxisRoom, kTop = 6, kXLabelsRoom = 26;
+  const bool aligned = left >= kChartLeftRoom && right > left + 50 && right <= viewport->width();
   // Not under the lanes, the chart is narrower than they are: every k-th of their ticks.
   const qsizetype every =
       aligned ? 1

@@ -67,4 +67,22 @@ std::vector<Cluster> clusterByPixels(std::span<const double> xs, double join) {
   return clusters;
 }
 
+std::vector<Cluster> clusterCrowds(std::span<const double> xs, double join, double crowd,
+                                   std::size_t crowd_from) {
+  std::vector<Cluster> clusters;
+  std::size_t i = 0;
+  while (i < xs.size()) {
+    std::size_t j = i + 1;
+    while (j < xs.size() && xs[j] - xs[j - 1] < crowd) ++j;
+    if (j - i >= crowd_from) {
+      clusters.push_back({i, j});
+    } else {
+      for (const Cluster& c : clusterByPixels(xs.subspan(i, j - i), join))
+        clusters.push_back({c.begin + i, c.end + i});
+    }
+    i = j;
+  }
+  return clusters;
+}
+
 }  // namespace breakerlab::views

@@ -42,4 +42,11 @@ struct Cluster {
 };
 std::vector<Cluster> clusterByPixels(std::span<const double> xs, double join);
 
+// As clusterByPixels, and a crowd folds as one cluster too: a run of at least `crowd_from`
+// events, each closer than `crowd` pixels to the one before (a flapping breaker, a transition
+// every second or two), whose labels, a hundred pixels wide, would stack on every text line down
+// to the axis and still not fit (issue #33).
+std::vector<Cluster> clusterCrowds(std::span<const double> xs, double join, double crowd,
+                                   std::size_t crowd_from);
+
 }  // namespace breakerlab::views

@@ -265,7 +265,7 @@ EventAnnotations eventAnnotations(const Result& result, std::span<const PodReope
     transitions.push_back(&e);
     xs.push_back(x);
   }
-  for (const Cluster& c : clusterByPixels(xs, joins.transitions)) {
+  for (const Cluster& c : clusterCrowds(xs, joins.transitions, joins.crowd, joins.crowd_from)) {
     if (c.size() < joins.fold_from) {
       for (std::size_t i = c.begin; i < c.end; ++i) {
         const double t = toSeconds(transitions[i]->at);

@@ -96,6 +96,10 @@ struct EventJoins {
   double transitions = 12;    // pixels: closer transitions fold into a counted cluster
   std::size_t fold_from = 3;  // a cluster of fewer is drawn event by event
   double pods = 90;           // pixels: pod events closer than this share a label
+  // A flapping breaker: this many transitions or more, each closer than `crowd` pixels to the
+  // one before, fold into a cluster too (clusterCrowds).
+  double crowd = 48;
+  std::size_t crowd_from = 5;
 };
 
 // The marks and labels of the events on screen (probes are not labelled; pod events go with the

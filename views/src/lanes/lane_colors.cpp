@@ -1,7 +1,9 @@
 #include "breakerlab/views/lane_colors.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <string>
 
 #include "breakerlab/core/breakers/breaker_types.h"
@@ -14,6 +16,15 @@ bool contains(std::string_view text, std::string_view word) {
   return text.find(word) != std::string_view::npos;
 }
 }  // namespace
+
+namespace palette {
+QColor blend(const QColor& from, const QColor& to, double share) {
+  const double t = std::clamp(share, 0.0, 1.0);
+  auto mix = [t](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * t)); };
+  return QColor(mix(from.red(), to.red()), mix(from.green(), to.green()),
+                mix(from.blue(), to.blue()));
+}
+}  // namespace palette
 
 std::string_view legendName(std::string_view lane, std::string_view state) {
   if (lane == "fleet") {
@@ -57,13 +68,19 @@ QColor stateColor(std::string_view lane, std::string_view state) {
       ec = std::from_chars(p + kOf.size(), end, of).ec;
     if (ec == std::errc() && of > 0) {
       if (in >= of) return palette::kGood;
-      return in == 0 ? palette::kBad : palette::kWarn;
+      if (in == 0) return palette::kBad;
+      // Amber with one pod out, most of the way to red with one left; never red itself, which
+      // says none.
+      const double ejected = static_cast<double>(of - in) / of;
+      return palette::blend(palette::kWarn, palette::kBad, 0.8 * ejected);
     }
   }
   // Dependency states are free text from the incident: read them like an engineer would.
   for (auto word : {"refused", "down", "error", "fail", "outage", "unavailable"})
     if (contains(state, word)) return palette::kBad;
-  for (auto word : {"timing out", "timeout", "slow", "warm", "degraded", "partial", "latency"})
+  for (auto word : {"timing out", "timeout", "timed out", "hang", "stall"})
+    if (contains(state, word)) return palette::kSevere;
+  for (auto word : {"slow", "warm", "degraded", "partial", "latency"})
     if (contains(state, word)) return palette::kWarn;
   for (auto word : {"healthy", "ok", "up", "normal", "recovered"})
     if (contains(state, word)) return palette::kGood;

@@ -1,6 +1,7 @@
 #include "breakerlab/views/lane_keys.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace breakerlab::views {
 
@@ -36,6 +37,12 @@ std::optional<LaneKeyAction> laneKeyAction(int qt_key) {
   for (const LaneKey& k : kKeys)
     if (k.key == qt_key) return k.action;
   return std::nullopt;
+}
+
+double cursorTimeForKey(std::optional<double> pointer_s, double shown_from, double shown_to,
+                        double window_from, double window_to) {
+  const double t = pointer_s ? *pointer_s : (shown_from + shown_to) / 2;
+  return std::clamp(t, window_from, std::max(window_from, window_to));
 }
 
 std::vector<LaneKeyHelp> laneKeyHelp() {

@@ -125,7 +125,7 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   plot_->yAxis->setTickLength(0, 0);
   plot_->yAxis->setSubTickLength(0, 0);
   // Room on the right for the resource chart's pods axis, which lines up with this one.
-  plot_->axisRect()->setMinimumMargins(QMargins(0, 0, kRightAxisRoom, 0));
+  plot_->axisRect()->setMinimumMargins(QMargins(kLeftAxisRoom, 0, kRightAxisRoom, 0));
   plot_->addLayer("cursors", plot_->layer("main"), QCustomPlot::limAbove);
   plot_->layer("cursors")->setMode(QCPLayer::lmBuffered);
   lanes_ = new LanesPlottable(plot_->xAxis, plot_->yAxis);
@@ -191,13 +191,15 @@ LanesView::LanesView(QWidget* parent) : QWidget(parent) {
   legend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   readout_ = new QLabel(this);
   readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  readout_->setWordWrap(true);
+  readout_->setWordWrap(false);
   readout_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-  // Room for the hover and cursor lines from the start: a readout appearing must not shrink the
-  // lanes under the pointer.
+  // Room for its two lines (readoutShown) from the start: a readout appearing must not shrink the
+  // lanes under the pointer. Each line is elided to the width, never wrapped into a third that
+  // the fixed height would cut (issue #33); the whole text is the tooltip.
   readout_->setFixedHeight(readout_->fontMetrics().lineSpacing() * 2 + 4);
+  readout_->installEventFilter(this);
   readout_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-  readout_->setText(tr("Press 1 or 2 over the lanes to place cursors A and B."));
+  showReadout();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(2);
@@ -837,7 +839,7 @@ void LanesView::updateCursors() {
     label->setText(kNames[i]);
     label->setColor(kColors[i]);
   }
-  readout_->setText(readoutText());
+  showReadout();
 }
 
 QString LanesView::readoutAt(double s) const {
@@ -858,18 +860,55 @@ QString LanesView::readoutAt(double s) const {
   return parts.join(QStringLiteral(" · "));
 }
 
+QString LanesView::hoverLine() const {
+  return tr("%1 s: %2").arg(QString::number(*hover_, 'f', 2), readoutAt(*hover_));
+}
+
+QString LanesView::cursorLine(int which) const {
+  const auto& at = cursors_[static_cast<std::size_t>(which)];
+  const auto& other = cursors_[static_cast<std::size_t>(1 - which)];
+  QString time = QString::number(*at, 'f', 3);
+  // Δt on B's line.
+  time = which == 1 && other
+             ? tr("%1 s (Δt = %2 s)").arg(time, QString::number(std::abs(*at - *other), 'f', 3))
+             : tr("%1 s").arg(time);
+  return tr("%1 at %2: %3").arg(which == 0 ? "A" : "B", time, readoutAt(*at));
+}
+
 QString LanesView::readoutText() const {
   QStringList lines;
-  if (hover_) lines << tr("%1 s: %2").arg(QString::number(*hover_, 'f', 2), readoutAt(*hover_));
+  if (hover_) lines << hoverLine();
   for (int i = 0; i < 2; ++i)
-    if (cursors_[i])
-      lines << tr("%1 at %2 s: %3")
-                   .arg(i == 0 ? "A" : "B", QString::number(*cursors_[i], 'f', 3),
-                        readoutAt(*cursors_[i]));
-  if (cursors_[0] && cursors_[1])
-    lines << tr("Δt = %1 s").arg(QString::number(std::abs(*cursors_[1] - *cursors_[0]), 'f', 3));
+    if (cursors_[static_cast<std::size_t>(i)]) lines << cursorLine(i);
   if (lines.isEmpty()) return tr("Press 1 or 2 over the lanes to place cursors A and B.");
   return lines.join('\n');
+}
+
+QStringList LanesView::readoutShown() const {
+  // Two lines, the readout's height: a third would come out of the lanes at 1024x700. With the
+  // pointer over the lanes and both cursors placed, the cursors share the second line, their
+  // times and Δt; their states are in the tooltip (readoutText) and under the pointer.
+  QStringList lines;
+  if (hover_) lines << hoverLine();
+  if (cursors_[0] && cursors_[1] && hover_) {
+    lines << tr("A at %1 s · B at %2 s · Δt = %3 s")
+                 .arg(QString::number(*cursors_[0], 'f', 3), QString::number(*cursors_[1], 'f', 3),
+                      QString::number(std::abs(*cursors_[1] - *cursors_[0]), 'f', 3));
+  } else {
+    for (int i = 0; i < 2; ++i)
+      if (cursors_[static_cast<std::size_t>(i)]) lines << cursorLine(i);
+  }
+  if (lines.isEmpty()) lines << tr("Press 1 or 2 over the lanes to place cursors A and B.");
+  return lines;
+}
+
+void LanesView::showReadout() {
+  const QFontMetrics metrics = readout_->fontMetrics();
+  const int width = std::max(readout_->contentsRect().width(), metrics.averageCharWidth() * 8);
+  QStringList lines = readoutShown();
+  for (QString& line : lines) line = metrics.elidedText(line, Qt::ElideRight, width);
+  readout_->setText(lines.join('\n'));
+  readout_->setToolTip(readoutText());
 }
 
 double LanesView::snapToChange(double s, double pixel_radius) const {
@@ -907,8 +946,15 @@ void LanesView::keyPressEvent(QKeyEvent* event) {
   const std::optional<LaneKeyAction> action = laneKeyAction(event->key());
   if (action == LaneKeyAction::cursor_a || action == LaneKeyAction::cursor_b) {
     const QPoint local = plot_->mapFromGlobal(QCursor::pos());
-    const double t = hover_ ? *hover_ : plot_->xAxis->pixelToCoord(local.x());
-    setCursorAt(action == LaneKeyAction::cursor_a ? 0 : 1, snapToChange(t, 8));
+    std::optional<double> pointer = hover_;
+    if (!pointer && plot_->axisRect()->rect().contains(local))
+      pointer = plot_->xAxis->pixelToCoord(local.x());
+    const QCPRange shown = plot_->xAxis->range();
+    const double window_from = incident_ ? toSeconds(incident_->start) : shown.lower;
+    const double window_to = incident_ ? toSeconds(incident_->end) : shown.upper;
+    const double t = cursorTimeForKey(pointer, shown.lower, shown.upper, window_from, window_to);
+    setCursorAt(action == LaneKeyAction::cursor_a ? 0 : 1,
+                std::clamp(snapToChange(t, 8), window_from, window_to));
     return;
   }
   if (action == LaneKeyAction::toggle_pods) {
@@ -937,6 +983,7 @@ bool editingText() {
 }  // namespace
 
 bool LanesView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == readout_ && event->type() == QEvent::Resize) showReadout();
   if (watched == plot_ && event->type() == QEvent::KeyPress) {
     auto* key = static_cast<QKeyEvent*>(event);
     constexpr auto kChords = Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier;
@@ -965,7 +1012,7 @@ bool LanesView::eventFilter(QObject* watched, QEvent* event) {
   }
   if (watched == plot_ && event->type() == QEvent::Leave) {
     hover_.reset();
-    readout_->setText(readoutText());
+    showReadout();
   }
   return QWidget::eventFilter(watched, event);
 }
@@ -1035,7 +1082,7 @@ void LanesView::onMouseMove(QMouseEvent* event) {
   }
   if (!plot_->axisRect()->rect().contains(event->pos())) return;
   hover_ = plot_->xAxis->pixelToCoord(event->pos().x());
-  readout_->setText(readoutText());
+  showReadout();
 }
 
 void LanesView::changeEvent(QEvent* event) {

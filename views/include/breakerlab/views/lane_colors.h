@@ -8,8 +8,8 @@
 namespace breakerlab::views {
 
 // `lane` is "breaker", "dependency", "health", "checkout" or "pods" ("k of N pods": all in
-// rotation good, some ejected warn, none bad); unknown states get a stable colour derived from
-// their name.
+// rotation good, none bad, and between them amber turning to red as more are ejected, so that
+// "7 of 8" and "1 of 8" differ); unknown states get a stable colour derived from their name.
 QColor stateColor(std::string_view lane, std::string_view state);
 
 // The name the legend gives a state: the state itself, but for the states of one colour that
@@ -24,6 +24,11 @@ inline const QColor kWarn{0xf0, 0xa0, 0x20};     // degraded: timing out, slow, 
 inline const QColor kProbing{0x8e, 0x6b, 0xbf};  // half-open: trying the dependency again
 inline const QColor kCached{0x3b, 0x7d, 0xd8};   // served from cache
 inline const QColor kIdle{0xb8, 0xbc, 0xc4};     // no traffic
+// Between degraded and failing: a dependency timing out (worse than one slowing down, so that
+// "slowing" then "timing out" are two colours, issue #33).
+inline const QColor kSevere{0xe3, 0x72, 0x30};
+// The colour `share` (0..1) of the way from `from` to `to`.
+QColor blend(const QColor& from, const QColor& to, double share);
 }  // namespace palette
 
 }  // namespace breakerlab::views

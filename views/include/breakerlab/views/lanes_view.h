@@ -82,7 +82,14 @@ class LanesView : public QWidget {
   std::optional<double> cursorAt(int which) const { return cursors_[which]; }
   // "breaker open · Pricing connection refused · ..." at time t.
   QString readoutAt(double seconds) const;
+  // Every line: the pointer's time and states, then each cursor's (B's with Δt).
   QString readoutText() const;
+  // The two lines the readout shows, before eliding: with the pointer over the lanes and both
+  // cursors placed, the cursors' times and Δt share the second.
+  QStringList readoutShown() const;
+  // The readout's label: readoutShown(), each line elided to its width; readoutText() in the
+  // tooltip.
+  QLabel* readoutLabel() const { return readout_; }
 
   // The lanes drawn as a PNG, PDF or SVG document (`format`: "png", "pdf" or "svg", as a file's
   // suffix names it), with a title and lines above them (the incident, the config) and the
@@ -141,6 +148,9 @@ class LanesView : public QWidget {
   std::optional<std::size_t> rowIndex(const std::string& lane, RowKind kind) const;
   QString rowTitle(const RowPlace& place) const;
   void rebuild();
+  void showReadout();
+  QString hoverLine() const;
+  QString cursorLine(int which) const;
   void updateLegend();
   void updateTicker();
   void updateOverview();
