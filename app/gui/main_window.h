@@ -119,6 +119,7 @@ class MainWindow : public QMainWindow {
   views::MetricsPanel* metrics() const { return metrics_; }
   views::OutcomeChart* chart() const { return chart_; }
   views::ResourceChart* resources() const { return resources_; }
+  QDockWidget* chartsDock() const { return charts_dock_; }
   QUndoStack* undoStack() const { return undo_; }
   // The status bar's message (what the last action said, or the replay's count).
   QString statusText() const;

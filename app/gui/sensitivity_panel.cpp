@@ -44,7 +44,9 @@ constexpr std::pair<std::string_view, std::string_view> kPresets[] = {
 };
 
 // The metric a map colours by default: the incident's own question (time cached while healthy)
-// when a goal asks it, else the first goal's metric.
+// when a goal asks it, else the first goal's metric; without goals, the time cached while healthy
+// where the deployed config has a cache, else the failed checkouts (issue #33: a map of a metric
+// that is 0 everywhere for want of a cache).
 QString defaultMetric(const Incident& incident) {
   for (const Expectation& goal : incident.goals)
     if (goal.kind == Expectation::Kind::metric && goal.metric == "cached_while_healthy_s")
@@ -52,7 +54,8 @@ QString defaultMetric(const Incident& incident) {
   for (const Expectation& goal : incident.goals)
     if (goal.kind == Expectation::Kind::metric && findMetric(goal.metric) != nullptr)
       return QString::fromStdString(goal.metric);
-  return QStringLiteral("cached_while_healthy_s");
+  return incident.deployed.cache.enabled ? QStringLiteral("cached_while_healthy_s")
+                                         : QStringLiteral("failed_checkouts");
 }
 
 }  // namespace

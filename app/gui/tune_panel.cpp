@@ -264,7 +264,10 @@ bool TunePanel::chooseLibrary(BreakerLibrary library) {
 
 void TunePanel::onLibraryChosen() {
   clearKnobRows();
-  for (const KnobRange& range : defaultSearchKnobs(library())) addKnobRow(range);
+  const std::vector<KnobRange> knobs = session_->hasIncident()
+                                           ? defaultSearchKnobs(library(), session_->config())
+                                           : defaultSearchKnobs(library());
+  for (const KnobRange& range : knobs) addKnobRow(range);
   layOutKnobRows();
   fillAddKnob();
 }

@@ -96,12 +96,28 @@ const MetricInfo& defaultObjective(const Incident& incident) {
   return *findMetric("failed_pct");
 }
 
+// With the breaker off, the knobs of an overload (retries saturating workers, a long timeout
+// saturating a pool): how long a call may take and how many a request makes.
+constexpr DefaultKnob kBreakerOffKnobs[] = {
+    {BreakerLibrary::breakerlab, "timeout.attempt", 50, 30000, true},
+    {BreakerLibrary::breakerlab, "retry.max_attempts", 1, 5, false},
+};
+
 std::vector<KnobRange> defaultSearchKnobs(BreakerLibrary library) {
   std::vector<KnobRange> knobs;
   for (const DefaultKnob& k : kDefaultKnobs)
     if (k.library == library)
       if (const KnobSpec* spec = findKnob(k.id); spec != nullptr && spec->editable())
         knobs.push_back({spec, k.low, k.high, k.log});
+  return knobs;
+}
+
+std::vector<KnobRange> defaultSearchKnobs(BreakerLibrary library, const Config& in_force) {
+  if (in_force.breaker.enabled) return defaultSearchKnobs(library);
+  std::vector<KnobRange> knobs;
+  for (const DefaultKnob& k : kBreakerOffKnobs)
+    if (const KnobSpec* spec = findKnob(k.id); spec != nullptr && spec->editable())
+      knobs.push_back({spec, k.low, k.high, k.log});
   return knobs;
 }
 

@@ -943,6 +943,48 @@ void openAndSettle(MainWindow& window, const QString& path) {
   test::processEventsFor(200);
 }
 
+// The walkthrough of issue #33: teach-metastable-retries' charts sat 30 px left of its lanes,
+// whose short row titles left less room than a chart's y axis needs, so the charts were laid out
+// on their own. Under every bundled incident, at both sizes a user has, both charts' plot areas
+// span the lanes' time axis.
+TEST(WorkbenchCharts, EveryBundledIncidentsChartsLineUpWithItsLanes) {
+  QSettings().clear();
+  for (const QSize size : {QSize(1920, 1080), QSize(1024, 700)}) {
+    MainWindow window;
+    window.setInteractive(false);
+    window.resize(size);
+    window.show();
+    for (const char* name :
+         {"inc-2026-0814-orders", "inc-2026-0908-pricing", "inc-2026-0912-payment-timeout",
+          "inc-payment-retry-amplification", "teach-metastable-retries"}) {
+      const std::string what = std::string(name) + " at " + std::to_string(size.width());
+      openAndSettle(window, bundledIncident(name));
+      window.chartsDock()->show();
+      window.chartsDock()->raise();
+      test::processEventsFor(200);
+      window.lanes()->replotNow();
+      QCoreApplication::processEvents();
+      const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
+      const std::pair<const char*, std::pair<QRectF, const QWidget*>> charts[] = {
+          {"outcome", {window.chart()->alignedPlotArea(), window.chart()->view()->viewport()}},
+          {"resources",
+           {window.resources()->alignedPlotArea(), window.resources()->view()->viewport()}}};
+      for (const auto& [chart, placed] : charts) {
+        const auto& [area, viewport] = placed;
+        if (viewport->isHidden()) continue;  // an incident without resource series
+        ASSERT_FALSE(area.isNull()) << what << " " << chart;
+        EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(),
+                  lanes.global_left)
+            << what << " " << chart;
+        EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
+                  lanes.global_right)
+            << what << " " << chart;
+      }
+    }
+  }
+  QSettings().clear();
+}
+
 // Issue #33, item 1: 14 Aug, resized to 1024x700 and back, then 12 Sep: the metrics are 12 Sep's
 // as a fresh window shows them, on screen too (14 Aug's "Pod ejections 320" and "Peak calls in
 // flight 320" stayed under "Mean call").
@@ -1202,6 +1244,39 @@ TEST(WorkbenchLayout, TheHeadlineMetricsAreWhollyShownAt1024x700) {
 
 namespace breakerlab::app {
 namespace {
+
+// The walkthrough of issue #33: at 1920x1080 with Tune and the sensitivity map open (both in the
+// right-hand column), made 1024x700, the lanes were 120 px wide. In a narrow window both go
+// beside the knobs, as View ▸ opens them there; back at 1920 they return under the metrics.
+TEST(WorkbenchLayout, TuneAndTheMapOpenLeaveTheLanesTheirRoomAt1024x700) {
+  QSettings().clear();
+  MainWindow window;
+  window.setInteractive(false);
+  window.resize(1920, 1080);
+  window.show();
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  window.showTune();
+  window.showSensitivity();
+  test::processEventsFor(200);
+  ASSERT_EQ(window.dockWidgetArea(window.tuneDock()), Qt::RightDockWidgetArea);
+  window.resize(1024, 700);
+  test::processEventsFor(400);
+  // Half the window, as keepLanesHalfTheWidth keeps it, less a few pixels of splitters.
+  EXPECT_GE(window.lanes()->width(), 1024 / 2 - 20);
+  EXPECT_GE(window.lanes()->rowRect("breaker", views::RowKind::replayed).height(), 14);
+  for (QDockWidget* side : {window.sensitivityDock(), window.tuneDock()}) {
+    EXPECT_FALSE(side->isHidden()) << side->objectName().toStdString() << ": still open";
+    EXPECT_NE(window.dockWidgetArea(side), Qt::RightDockWidgetArea)
+        << side->objectName().toStdString();
+  }
+  window.resize(1920, 1080);
+  test::processEventsFor(400);
+  for (QDockWidget* side : {window.sensitivityDock(), window.tuneDock()})
+    EXPECT_EQ(window.dockWidgetArea(side), Qt::RightDockWidgetArea)
+        << side->objectName().toStdString() << ": back under the metrics";
+  EXPECT_GE(window.lanes()->width(), 1920 / 3);
+  QSettings().clear();
+}
 
 // Issue #33, item 12: the payments incidents said "Oldest cached price" and "Serve cached
 // prices". The labels that name the dependency's answers follow the incident open.

@@ -37,6 +37,28 @@ TEST(TuneSetup, ACaseHoldsTheGoalsGivenThenTheIncidentsOwnEachOnceUnderTheLibrar
   EXPECT_EQ(without.goals.size(), given.size());
 }
 
+// The walkthrough of issue #33: Tune offered the breaker's open interval and probes on incidents
+// whose breaker is off, where they move nothing. There the call timeout and the attempts.
+TEST(TuneSetup, WithTheBreakerOffTheDefaultKnobsAreTheTimeoutAndTheAttempts) {
+  Config off;
+  off.breaker.enabled = false;
+  for (const auto& info : kBreakerLibraries) {
+    const std::vector<KnobRange> knobs = defaultSearchKnobs(info.id, off);
+    ASSERT_EQ(knobs.size(), 2u) << info.key;
+    EXPECT_EQ(knobs[0].knob->id, "timeout.attempt");
+    EXPECT_EQ(knobs[1].knob->id, "retry.max_attempts");
+    for (const KnobRange& r : knobs) {
+      EXPECT_EQ(rangeProblem(r), "") << r.knob->id;
+      EXPECT_GE(r.low, r.knob->min) << r.knob->id;
+      EXPECT_LE(r.high, r.knob->max) << r.knob->id;
+      EXPECT_TRUE(r.knob->applies == nullptr || r.knob->applies(off)) << r.knob->id;
+    }
+  }
+  // A breaker on keeps its library's.
+  EXPECT_EQ(defaultSearchKnobs(BreakerLibrary::gobreaker, Config{}).front().knob->id,
+            "gobreaker.Timeout");
+}
+
 TEST(TuneSetup, EachLibrarysDefaultKnobsAreItsOwnAndTheirRangesAreValid) {
   for (const auto& info : kBreakerLibraries) {
     const std::vector<KnobRange> knobs = defaultSearchKnobs(info.id);

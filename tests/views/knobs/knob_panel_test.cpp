@@ -17,6 +17,7 @@
 #include "breakerlab/core/knobs/knob_specs.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/views/knob_panel.h"
+#include "knobs/knob_label.h"
 #include "test_incident.h"
 
 namespace breakerlab::views {
@@ -331,6 +332,51 @@ TEST(KnobPanel, MarkingEveryKnobOfALibraryDoesNotWidenThePanel) {
           << spec.id << ": no line of its name cut off";
     }
   }
+}
+
+// The walkthrough of issue #33: Envoy's sliders were squeezed to a few pixels (its snake_case
+// names could not wrap: only camelCase joints could), and names were cut under cockatiel and
+// resilience4j. Under every library, at the panel's own width, each slider keeps a usable length
+// and nothing goes past the right edge.
+TEST(KnobPanel, EveryLibrarysKnobsFitThePanelWithUsableSliders) {
+  const Config deployed = test::incident0908().deployed;
+  for (const auto& library : kBreakerLibraries) {
+    KnobPanel panel;
+    panel.setDeployed(deployed);
+    panel.setConfig(deployed);
+    panel.resize(panel.minimumWidth(), 700);
+    panel.show();
+    panel.comboBox("breaker.library")->setCurrentText(QString::fromUtf8(library.title.data()));
+    QApplication::processEvents();
+    ASSERT_EQ(panel.config().breaker.library, library.id) << library.key;
+    auto* scroll = panel.findChild<QScrollArea*>();
+    ASSERT_NE(scroll, nullptr);
+    EXPECT_LE(scroll->widget()->width(), scroll->viewport()->width()) << library.key;
+    for (const KnobSpec& spec : knobSpecs()) {
+      if (spec.library != library.id || library.id == BreakerLibrary::breakerlab) continue;
+      const QString id = QString::fromUtf8(spec.id.data(), static_cast<qsizetype>(spec.id.size()));
+      if (QSlider* slider = panel.slider(id); slider && slider->isVisible()) {
+        EXPECT_GE(slider->width(), 60) << spec.id;
+      }
+      if (QLabel* label = panel.label(id); label && label->isVisible()) {
+        EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+            << spec.id << ": no line of its name cut off";
+      }
+    }
+  }
+}
+
+// Where a library's long names may wrap: at camelCase joints and after snake_case underscores.
+TEST(KnobPanel, ALibrarysNameWrapsAtItsWordJoints) {
+  const QChar joint(0x200B);
+  EXPECT_EQ(wrappableName(QStringLiteral("permittedNumberOfCalls")),
+            QStringLiteral("permitted") + joint + "Number" + joint + "Of" + joint + "Calls");
+  EXPECT_EQ(wrappableName(QStringLiteral("base_ejection_time")),
+            QStringLiteral("base_") + joint + "ejection_" + joint + "time");
+  EXPECT_EQ(wrappableName(QStringLiteral("consecutive_5xx")),
+            QStringLiteral("consecutive_") + joint + "5xx");
+  EXPECT_EQ(wrappableName(QStringLiteral("Window size")), QStringLiteral("Window size"));
+  EXPECT_EQ(wrappableName(QStringLiteral("_x_")), QStringLiteral("_x_")) << "no joint at the ends";
 }
 
 TEST(KnobSpecs, EveryKnobRoundTripsItsValue) {

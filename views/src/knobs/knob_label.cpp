@@ -36,6 +36,18 @@ int advance(const QFontMetrics& metrics, const QString& text) {
 }
 }  // namespace
 
+QString wrappableName(const QString& name) {
+  QString wrapped;
+  for (qsizetype i = 0; i < name.size(); ++i) {
+    if (i > 0 && name[i].isUpper() && name[i - 1].isLower()) wrapped += kZeroWidthSpace;
+    if (i > 1 && name[i - 1] == QLatin1Char('_') && name[i].isLetterOrNumber() &&
+        name[i - 2].isLetterOrNumber())
+      wrapped += kZeroWidthSpace;
+    wrapped += name[i];
+  }
+  return wrapped;
+}
+
 KnobLabel::KnobLabel(const QString& text, QWidget* parent) : QLabel(text, parent) {
   // Wrapped and elided here, at the breaks the name allows. Not height-for-width: the form does
   // not give a label's height for its width to the row (a second line was cut off), so the label

@@ -12,6 +12,12 @@
 
 namespace breakerlab::views {
 
+// A library's names are long camelCase or snake_case words (permittedNumberOfCallsInHalfOpenState,
+// enforcing_consecutive_local_origin_failure): a zero-width space at each joint inside them
+// (before an upper-case letter after a lower-case one, after an underscore between two words)
+// lets a KnobLabel wrap there, so the panel keeps its width.
+QString wrappableName(const QString& name);
+
 class KnobLabel : public QLabel {
  public:
   explicit KnobLabel(const QString& text, QWidget* parent = nullptr);

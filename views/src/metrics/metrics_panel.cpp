@@ -44,6 +44,9 @@ MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
   metrics_->setUniformRowHeights(true);
   metrics_->setAlternatingRowColors(true);
   metrics_->setItemDelegate(new StaticTextDelegate(metrics_));
+  // The names take what the numbers leave: a tree's last column stretches too by default, and
+  // the two shared the room, cutting names with space to spare beside them (issue #33).
+  metrics_->header()->setStretchLastSection(false);
   metrics_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   for (int c = 1; c < 4; ++c)
     metrics_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);

@@ -32,6 +32,10 @@ const MetricInfo& defaultObjective(const Incident& incident);
 // ratio, half a second to a minute) and how many calls it lets through to probe, where it has
 // such a setting. For gobreaker, the docs' 8 Sep search: Timeout=0.5..60:log, MaxRequests=1..10.
 std::vector<KnobRange> defaultSearchKnobs(BreakerLibrary library);
+// The same for the config in force; with its breaker off (the retry-amplification and metastable
+// incidents), whose knobs would move nothing, the call timeout (50 ms..30 s, log) and the
+// attempts per request (1..5) instead.
+std::vector<KnobRange> defaultSearchKnobs(BreakerLibrary library, const Config& in_force);
 
 // A knob searched that cannot move the metrics on a case's base wherever the other searched
 // knobs are (the health poll while the early probe is off), and the switch that would make it
