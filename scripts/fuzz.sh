@@ -9,6 +9,9 @@
 #   BREAKERLAB_FUZZ_BUILD=build/asan   where to build (the asan preset's directory by default)
 #   BREAKERLAB_FUZZ_JOBS=1             targets run at once (each uses one core)
 #   BREAKERLAB_FUZZ_SEED=0             libFuzzer's -seed (0: random)
+#   BREAKERLAB_FUZZ_PREBUILT=1         run the targets as built, without building them first
+#                                      (long runs while the sources are being edited; the
+#                                      totals record the commit as COMMIT+prebuilt)
 #
 # New inputs that reach new code go to BUILD/fuzz-corpus/TARGET/ and are used again by the next
 # run; the seeds in tests/fuzz/corpus/ are only read. Each run adds its executions, CPU seconds and
@@ -47,9 +50,18 @@ if ! command -v clang++ >/dev/null 2>&1; then
   exit 1
 fi
 
-echo "== fuzz: building ${targets[*]} in $build"
-cmake --preset asan -B "$build" >/dev/null
-cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+if [ "${BREAKERLAB_FUZZ_PREBUILT:-0}" = "1" ]; then
+  for name in "${targets[@]}"; do
+    if [ ! -x "$build/tests/fuzz/fuzz_$name" ]; then
+      echo "fuzz: BREAKERLAB_FUZZ_PREBUILT=1 but $build/tests/fuzz/fuzz_$name is not built" >&2
+      exit 1
+    fi
+  done
+else
+  echo "== fuzz: building ${targets[*]} in $build"
+  cmake --preset asan -B "$build" >/dev/null
+  cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+fi
 
 # The longest seed of a target and some room: the postmortems are a few pages.
 max_len_of() {
@@ -139,7 +151,9 @@ if [ ! -s "$totals" ]; then
 fi
 run_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no -- core data tests/fuzz 2>/dev/null)" ]; then
+if [ "${BREAKERLAB_FUZZ_PREBUILT:-0}" = "1" ]; then
+  commit="$commit+prebuilt"  # built earlier: this commit's code or an older one's
+elif [ -n "$(git status --porcelain --untracked-files=no -- core data tests/fuzz 2>/dev/null)" ]; then
   commit="$commit+changes"  # the fuzzed code is not exactly the commit's
 fi
 for name in "${targets[@]}"; do
