@@ -209,6 +209,17 @@ void MainWindow::buildWidgets() {
   charts_split_->setChildrenCollapsible(false);
   charts_split_->addWidget(chart_);
   charts_split_->addWidget(resources_);
+  // Each chart keeps a height to read values off; a dock too low for both scrolls (at 1024x700 the
+  // two shared 200 px and were 15 px tall, issue #33). The scroll bar takes the room kept right of
+  // the lanes' time axis, so the charts still line up with it.
+  chart_->setMinimumHeight(kChartMinimumHeight);
+  resources_->setMinimumHeight(kChartMinimumHeight);
+  auto* charts_scroll = new QScrollArea;
+  charts_scroll->setObjectName(QStringLiteral("charts-scroll"));
+  charts_scroll->setWidget(charts_split_);
+  charts_scroll->setWidgetResizable(true);
+  charts_scroll->setFrameShape(QFrame::NoFrame);
+  charts_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   // The knobs, with the operators' changes under them when the incident has any.
   auto* left = new QWidget;
   auto* left_layout = new QVBoxLayout(left);
@@ -231,7 +242,7 @@ void MainWindow::buildWidgets() {
           });
   // Docks keep their panels' own minimum widths (the knobs' fields, the metrics' numbers): a
   // dock narrower than its panel would clip it.
-  charts_split_->setMinimumHeight(kDockMinimumHeight);
+  charts_scroll->setMinimumHeight(kDockMinimumHeight);
   auto dock = [this](const QString& title, const QString& name, QWidget* content) {
     auto* d = new QDockWidget(title, this);
     d->setObjectName(name);  // saveState() and restoreState() know docks by name
@@ -249,7 +260,7 @@ void MainWindow::buildWidgets() {
   metrics_scroll->setFrameShape(QFrame::NoFrame);
   metrics_scroll->setMinimumWidth(kDockMinimumWidth);
   metrics_dock_ = dock(tr("Metrics and Checks"), QStringLiteral("metrics-dock"), metrics_scroll);
-  charts_dock_ = dock(tr("Per-second Charts"), QStringLiteral("charts-dock"), charts_split_);
+  charts_dock_ = dock(tr("Per-second Charts"), QStringLiteral("charts-dock"), charts_scroll);
   workspace_panel_ = new WorkspacePanel(workspace_);
   workspace_panel_->setMinimumWidth(kDockMinimumWidth);
   workspace_dock_ = dock(tr("Workspace"), QStringLiteral("workspace-dock"), workspace_panel_);
@@ -383,7 +394,12 @@ void MainWindow::arrangeDocks() {
     }
     resizeDocks({knobs_dock_, metrics_dock_},
                 {knobs, std::clamp(w * 3 / 10, kDockMinimumWidth, 480)}, Qt::Horizontal);
-    resizeDocks({charts_dock_}, {std::clamp(h / 4, kDockMinimumHeight, 260)}, Qt::Vertical);
+    // Both charts at their least height without a scroll bar (the dock's title and the splitter
+    // take about 30 px), where the window is tall enough to spare it.
+    resizeDocks({charts_dock_},
+                {std::clamp(std::max(h / 4, 2 * kChartMinimumHeight + 30), kDockMinimumHeight,
+                            std::max(kDockMinimumHeight, h * 2 / 5))},
+                Qt::Vertical);
   }
 }
 

@@ -132,6 +132,9 @@ class MainWindow : public QMainWindow {
   static constexpr int kLayoutVersion = 5;
   static constexpr int kDockMinimumWidth = 200;
   static constexpr int kDockMinimumHeight = 110;
+  // A per-second chart's least height: its legend (one or two rows), x labels and 55 to 75 px
+  // of plot.
+  static constexpr int kChartMinimumHeight = 130;
   // Narrower windows get the metrics under the lanes, beside the charts (resetLayout()).
   static constexpr int kSideBySideWidth = 1440;
 

@@ -871,7 +871,10 @@ TEST(LaneColors, BreakersByPod) {
     EXPECT_EQ(legendName("fleet", c.state), c.legend) << c.state;
   }
   // Other lanes keep their states' own names.
-  EXPECT_EQ(legendName("pods", "7 of 8 pods"), "7 of 8 pods");
+  EXPECT_EQ(legendName("pods", "7 of 8 pods"), "some ejected");
+  EXPECT_EQ(legendName("pods", "1 of 8 pods"), "some ejected");
+  EXPECT_EQ(legendName("pods", "8 of 8 pods"), "8 of 8 pods");
+  EXPECT_EQ(legendName("pods", "0 of 8 pods"), "0 of 8 pods");
   EXPECT_EQ(legendName("breaker", "half-open"), "half-open");
 }
 

@@ -41,6 +41,7 @@ OutcomeChart::OutcomeChart(QWidget* parent) : QWidget(parent) {
   }
   applyTheme();
   view_ = embedChart(this, chart_);
+  view_->viewport()->installEventFilter(this);
 }
 
 void OutcomeChart::setResult(const Result& result, double start_s) {
@@ -104,6 +105,16 @@ void OutcomeChart::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   if (!place_.ticks.isEmpty())
     alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+}
+
+bool OutcomeChart::eventFilter(QObject* watched, QEvent* event) {
+  // The viewport is sized after this widget when the dock is shown (the start page hid it): laid
+  // out at its size then, the chart kept half the width until the window was resized (issue
+  // #33, item 6).
+  if (watched == view_->viewport() &&
+      (event->type() == QEvent::Resize || event->type() == QEvent::Show) && !place_.ticks.isEmpty())
+    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+  return QWidget::eventFilter(watched, event);
 }
 
 double OutcomeChart::stackedTopAt(double seconds) const {

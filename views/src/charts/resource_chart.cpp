@@ -76,6 +76,7 @@ ResourceChart::ResourceChart(QWidget* parent) : QWidget(parent) {
   attach(0);
   applyTheme();
   view_ = embedChart(this, chart_);
+  view_->viewport()->installEventFilter(this);
 }
 
 void ResourceChart::setResult(const Result& result, double start_s) {
@@ -213,6 +214,16 @@ void ResourceChart::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   if (!place_.ticks.isEmpty())
     alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+}
+
+bool ResourceChart::eventFilter(QObject* watched, QEvent* event) {
+  // The viewport is sized after this widget when the dock is shown (the start page hid it): laid
+  // out at its size then, the chart kept half the width until the window was resized (issue
+  // #33, item 6).
+  if (watched == view_->viewport() &&
+      (event->type() == QEvent::Resize || event->type() == QEvent::Show) && !place_.ticks.isEmpty())
+    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
+  return QWidget::eventFilter(watched, event);
 }
 
 }  // namespace breakerlab::views

@@ -31,6 +31,18 @@ std::string_view legendName(std::string_view lane, std::string_view state) {
     if (state.ends_with(" half-open")) return "some half-open";
     if (state != "all open" && state.ends_with(" open")) return "some open";
   }
+  if (lane == "pods") {
+    // "k of N pods" between all and none: one entry, not one per count (8 pods made nine
+    // entries and two lines of legend at 1024 px, issue #33).
+    std::uint32_t in = 0, of = 0;
+    const char* end = state.data() + state.size();
+    auto [p, ec] = std::from_chars(state.data(), end, in);
+    constexpr std::string_view kOf = " of ";
+    if (ec == std::errc() &&
+        std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(kOf))
+      ec = std::from_chars(p + kOf.size(), end, of).ec;
+    if (ec == std::errc() && in > 0 && in < of) return "some ejected";
+  }
   return state;
 }
 

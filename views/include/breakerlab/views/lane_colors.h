@@ -14,7 +14,8 @@ QColor stateColor(std::string_view lane, std::string_view state);
 
 // The name the legend gives a state: the state itself, but for the states of one colour that
 // differ only by a count ("fleet": "3 of 40 open" and "7 of 40 open" are both "some open"), so
-// that a fleet of 1,000 pods has four legend entries, not two thousand.
+// that a fleet of 1,000 pods has four legend entries, not two thousand; "pods": "7 of 8 pods"
+// and "1 of 8 pods" are both "some ejected".
 std::string_view legendName(std::string_view lane, std::string_view state);
 
 namespace palette {

@@ -50,6 +50,7 @@ class ResourceChart : public QWidget {
  protected:
   void changeEvent(QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   static constexpr int kSeries = 5;
