@@ -361,6 +361,18 @@ TEST(KnobPanel, EveryLibrarysKnobsFitThePanelWithUsableSliders) {
       if (QLabel* label = panel.label(id); label && label->isVisible()) {
         EXPECT_GE(label->height(), label->heightForWidth(label->width()))
             << spec.id << ": no line of its name cut off";
+        // Whole: wrapped at its joints, never elided (a toggle's name was, beside its box).
+        if (auto* knob_label = dynamic_cast<KnobLabel*>(label)) {
+          const auto bare = [](QString text) {
+            return text.remove(QChar(0x200B)).remove(QChar(0x2022)).remove(QLatin1Char(' '));
+          };
+          EXPECT_EQ(bare(knob_label->lines(knob_label->width()).join(QString())),
+                    bare(knob_label->text()))
+              << spec.id;
+        }
+      }
+      if (spec.kind == KnobSpec::Kind::toggle) {
+        EXPECT_NE(panel.label(id), nullptr) << spec.id << ": named in the label column";
       }
     }
   }

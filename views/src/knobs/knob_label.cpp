@@ -10,6 +10,9 @@ namespace breakerlab::views {
 
 namespace {
 constexpr QChar kZeroWidthSpace(0x200B);
+// The width a jointed library name asks for, in average characters: about the panel's own
+// longest labels ("Slow-call threshold").
+constexpr int kJointedNameChars = 20;
 
 // The name cut where a line may break: after a space, and before a zero-width space (put
 // between the words of a camelCase name, knob_panel.cpp).
@@ -80,6 +83,12 @@ void KnobLabel::takeUnmarkedHints() const {
   probe.setContentsMargins(contentsMargins());
   probe.setWordWrap(true);
   unmarked_hint_ = probe.sizeHint();
+  // A library's name that fits on one line asks for all of it (QLabel's hint), and one such name
+  // (automaticTransitionFromOpenToHalfOpenEnabled) would take the label column from the sliders:
+  // it asks for about as much as the panel's own labels, and wraps at its joints.
+  if (text().contains(kZeroWidthSpace))
+    unmarked_hint_.setWidth(std::min(unmarked_hint_.width(),
+                                     probe.fontMetrics().averageCharWidth() * kJointedNameChars));
   unmarked_minimum_ = probe.minimumSizeHint();
   hinted_text_ = text();
 }

@@ -100,18 +100,29 @@ void KnobPanel::build() {
     connect(w.reset, &QToolButton::clicked, w.reset_action, &QAction::trigger);
     connect(w.reset_action, &QAction::triggered, this, [this, id] { resetToDeployed(id); });
     switch (spec.kind) {
-      case KnobSpec::Kind::toggle:
-        w.check = new KnobCheckBox(labelText(spec, words_));
+      case KnobSpec::Kind::toggle: {
+        // A library's toggle is named as its other settings are, in the label column, where its
+        // long name wraps ("automaticTransitionFromOpenToHalfOpenEnabled" was elided at 1920 px,
+        // issue #33); BreakerLab's own read as a sentence beside their box.
+        const bool library_name = spec.library && *spec.library != BreakerLibrary::breakerlab;
+        w.check = new KnobCheckBox(library_name ? QString() : labelText(spec, words_));
         w.check->setToolTip(tip);
         w.check->setObjectName(id);
-        w.text = w.check->text();
+        w.text = labelText(spec, words_);
         w.check->addAction(w.reset_action);
         w.check->setContextMenuPolicy(Qt::ActionsContextMenu);
         connect(w.check, &QCheckBox::toggled, this,
                 [this, &spec](bool on) { edit(spec, on ? 1.0 : 0.0); });
         w.row = fieldRow(w.check, w.reset);
-        form->addRow(w.row);
+        if (library_name) {
+          w.label = knobLabel(spec, words_);
+          w.label->setBuddy(w.check);
+          form->addRow(w.label, w.row);
+        } else {
+          form->addRow(w.row);
+        }
         break;
+      }
       case KnobSpec::Kind::choice:
         w.combo = new QComboBox;
         // A long name does not widen the panel; the list shows it whole.
