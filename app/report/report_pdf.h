@@ -7,7 +7,8 @@
 
 namespace breakerlab::app {
 
-// Needs a QGuiApplication. Pages are numbered; margins are 2 cm.
+// Needs a QGuiApplication. Pages are numbered; margins are 2 cm; the metrics table is laid out
+// for the page's width and lines break between words only.
 QByteArray reportPdf(const ReportDocument& report);
 
 }  // namespace breakerlab::app
