@@ -12,6 +12,7 @@
 #include <QUrl>
 
 #include "breakerlab/views/qt_text.h"
+#include "report_pagination.h"
 
 namespace breakerlab::app {
 
@@ -86,6 +87,7 @@ QByteArray reportPdf(const ReportDocument& report) {
     options.image_width = imageWidthFor(a4);
     options.text_width = tableWidthInCharacters(a4, font);
     document.setHtml(QString::fromUtf8(reportHtml(report, options)));
+    keepHeadingsWithWhatFollows(document, writer);
     document.print(&writer);
   }
   return bytes;

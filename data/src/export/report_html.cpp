@@ -21,6 +21,8 @@ table { border-collapse: collapse; margin-top: 3pt; margin-bottom: 6pt; }
 th { background-color: #eeeeee; text-align: left; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 th.config { text-align: right; }
+h1, h2, h3 { page-break-after: avoid; break-after: avoid; }
+tr, img.lanes { page-break-inside: avoid; break-inside: avoid; }
 td, th { border: 1px solid #c8c8c8; }
 .key { font-family: monospace; }
 .name { color: #606060; font-size: 8pt; font-family: monospace; }
