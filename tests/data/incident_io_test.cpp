@@ -2,6 +2,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
@@ -18,12 +19,28 @@ TEST(PricingIncident, Metadata) {
   const Incident& inc = test::pricingIncident();
   EXPECT_EQ(inc.id, "INC-2026-0908");
   EXPECT_EQ(inc.title, "Pricing breaker — the 60 seconds of the 8 Sep outage");
-  EXPECT_EQ(inc.source, "000_920d58d691c27eb2.txt");
+  EXPECT_EQ(inc.source, "inc-2026-0908-pricing-postmortem.md");
   EXPECT_FALSE(inc.summary.empty());
   EXPECT_EQ(inc.summary.find('\n'), std::string::npos);  // folded (>-)
   EXPECT_EQ(inc.start, 0);
   EXPECT_EQ(inc.end, 60 * kSecond);
   EXPECT_GT(inc.seed, 1u);
+}
+
+// A bundled incident names its document as shipped beside it, the name a report shows: not the
+// name the document had where the incident was made (issue #33: "Source document:
+// 000_920d58d691c27eb2.txt").
+TEST(BundledIncidents, NameTheirSourceDocumentAsShipped) {
+  const std::filesystem::path resources(BREAKERLAB_RESOURCES);
+  int with_source = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(resources / "incidents")) {
+    const Incident incident = loadIncident(entry.path());
+    if (incident.source.empty()) continue;
+    ++with_source;
+    EXPECT_TRUE(std::filesystem::is_regular_file(resources / "postmortems" / incident.source))
+        << entry.path().filename() << ": source " << incident.source;
+  }
+  EXPECT_GE(with_source, 4);
 }
 
 TEST(PricingIncident, RecordedBreakerLaneIsExact) {

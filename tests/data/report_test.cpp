@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/config_export.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/report.h"
+#include "breakerlab/data/report_table_layout.h"
 #include "breakerlab/data/settings_diff.h"
 #include "support/bundled_incident.h"
 #include "test_support.h"
@@ -201,6 +203,55 @@ TEST(ReportHtml, SelfContained) {
   EXPECT_EQ(for_qt.find("base64"), std::string::npos);
 }
 
+// The metrics table as report_table_layout.h lays it out: every column given its width, and
+// configs that do not fit beside the deployed one in further tables, each with the deployed
+// config (issue #33: three configs squeezed the names to a letter a line).
+TEST(ReportHtml, MetricsTablesSplitWhenTheConfigsDoNotFitThePage) {
+  ReportDocument doc;
+  doc.title = "INC";
+  doc.config_titles = {"Deployed config", "What-if early-probe", "What-if short-ttl",
+                       "Tuned: knobs", "B: breaker-before-saturation"};
+  doc.metrics = {{"time_to_close_after_recovery_s",
+                  "Time to close after recovery",
+                  {"14.09 s", "2.05 s", "14.09 s", "1.00 s", "14.09 s"},
+                  {"", "-12.04 s", "+0.00 s", "-13.09 s", "+0.00 s"},
+                  {0, 1, 0, 1, 0}}};
+  const auto count = [](const std::string& html, const std::string& text) {
+    std::size_t n = 0;
+    for (auto at = html.find(text); at != std::string::npos; at = html.find(text, at + 1)) ++n;
+    return n;
+  };
+  HtmlOptions wide;
+  wide.text_width = 200;
+  const std::string one = reportHtml(doc, wide);
+  EXPECT_EQ(count(one, ">Metric</th>"), 1u);
+  EXPECT_EQ(one.find("Metrics 1 of"), std::string::npos);
+  // The name column's width is the layout's share of its table, not left to the renderer.
+  const std::vector<MetricsTablePart> parts = layoutMetricsTable(
+      {doc.config_titles,
+       {{doc.metrics[0].label, doc.metrics[0].name, doc.metrics[0].values, doc.metrics[0].deltas}}},
+      200);
+  ASSERT_EQ(parts.size(), 1u);
+  double table_width = parts[0].name_width;
+  for (std::size_t k = 0; k < parts[0].configs.size(); ++k)
+    table_width += parts[0].value_widths[k] + parts[0].delta_widths[k];
+  char name_share[32];
+  std::snprintf(name_share, sizeof name_share, "<th width=\"%.1f%%\">Metric</th>",
+                100 * parts[0].name_width / table_width);
+  EXPECT_NE(one.find(name_share), std::string::npos) << name_share;
+
+  HtmlOptions narrow;
+  narrow.text_width = 80;
+  const std::string split = reportHtml(doc, narrow);
+  const std::size_t tables = count(split, ">Metric</th>");
+  EXPECT_GE(tables, 2u);
+  EXPECT_EQ(count(split, ">Deployed config</th>"), tables) << "the baseline in every table";
+  EXPECT_EQ(count(split, ">B: breaker-before-saturation</th>"), 1u);
+  EXPECT_NE(split.find("Metrics 1 of " + std::to_string(tables) + ": What-if early-probe"),
+            std::string::npos);
+  EXPECT_EQ(count(split, "-13.09 s"), 1u) << "each config's cells once";
+}
+
 TEST(ReportHtml, TextFromFilesIsEscaped) {
   Report0908 r;
   const std::string hostile = "<script>alert('x')</script><img src=x onerror=\"y\">&amp;";
@@ -262,10 +313,14 @@ TEST(ReportBuild, NamesTheFileTheUserOpened) {
        "orders-postmortem.md",
        "orders-postmortem.md",
        {{"File", "orders-postmortem.md"}}},
+      {"a postmortem opened by its path, which the import keeps as the source",
+       "resources/postmortems/orders-postmortem.md",
+       "orders-postmortem.md",
+       {{"File", "orders-postmortem.md"}}},
       {"an incident saved from a postmortem",
-       "000_920d58d691c27eb2.txt",
+       "payments-postmortem.md",
        "payments.yaml",
-       {{"File", "payments.yaml"}, {"Source document", "000_920d58d691c27eb2.txt"}}},
+       {{"File", "payments.yaml"}, {"Source document", "payments-postmortem.md"}}},
       {"an incident without a source",
        "",
        "inc-2026-0908-pricing.yaml",

@@ -1,6 +1,7 @@
 // The report's sections from the replays: what the incident is, each config's changes in the
 // target library's keys, the checks and goals, and what the library cannot express.
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include "breakerlab/data/expectation_text.h"
@@ -63,7 +64,9 @@ ReportDocument buildReport(const ReportInput& input) {
   // saved from a postmortem): not the document's name alone, which the user may never have seen
   // (issue #33).
   if (!input.opened_file.empty()) doc.facts.emplace_back("File", input.opened_file);
-  if (!incident.source.empty() && incident.source != input.opened_file)
+  // A postmortem opened by its path is its own source: the import keeps the path it was given.
+  if (!incident.source.empty() &&
+      std::filesystem::path(incident.source).filename().string() != input.opened_file)
     doc.facts.emplace_back("Source document", incident.source);
   doc.facts.emplace_back("Seed", std::to_string(incident.seed));
   doc.facts.emplace_back("Config terms", std::string(displayName(input.target)));

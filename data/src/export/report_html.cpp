@@ -1,9 +1,12 @@
 // The report as one HTML file: CSS and images inline, nothing fetched. The markup keeps to what
 // QTextDocument also lays out (tables with border attributes, class selectors), so the PDF is
 // the same document.
+#include <algorithm>
+#include <cstdio>
 #include <string_view>
 
 #include "breakerlab/data/report.h"
+#include "breakerlab/data/report_table_layout.h"
 
 namespace breakerlab {
 
@@ -17,6 +20,9 @@ h3 { font-size: 11pt; margin-top: 10pt; margin-bottom: 3pt; }
 table { border-collapse: collapse; margin-top: 3pt; margin-bottom: 6pt; }
 th { background-color: #eeeeee; text-align: left; }
 td.num, th.num { text-align: right; white-space: nowrap; }
+th.config { text-align: right; }
+h1, h2, h3 { page-break-after: avoid; break-after: avoid; }
+tr, img.lanes { page-break-inside: avoid; break-inside: avoid; }
 td, th { border: 1px solid #c8c8c8; }
 .key { font-family: monospace; }
 .name { color: #606060; font-size: 8pt; font-family: monospace; }
@@ -88,6 +94,71 @@ void checksTable(Html& h, const std::vector<ReportDocument::Check>& checks) {
 
 std::string_view directionClass(int direction) {
   return direction > 0 ? "num better" : direction < 0 ? "num worse" : "num";
+}
+
+// A column's width as the share of its table the layout gave it.
+std::string widthShare(double width, double table_width) {
+  char text[32];
+  std::snprintf(text, sizeof text, " width=\"%.1f%%\"", 100.0 * width / table_width);
+  return text;
+}
+
+// The metrics as one table or, when the configs do not fit the page's width side by side,
+// several, each with the deployed config first (report_table_layout.h): every column as wide as
+// the layout says, so that no renderer squeezes the names to a letter a line.
+void metricsTables(Html& h, const ReportDocument& report, double text_width) {
+  MetricsTableText text;
+  text.config_titles = report.config_titles;
+  for (const ReportMetric& m : report.metrics)
+    text.rows.push_back({m.label, m.name, m.values, m.deltas});
+  const std::vector<MetricsTablePart> parts = layoutMetricsTable(text, text_width);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const MetricsTablePart& part = parts[p];
+    if (parts.size() > 1) {
+      std::string others;
+      for (std::size_t k = 1; k < part.configs.size(); ++k)
+        others += (k == 1                         ? ""
+                   : k + 1 == part.configs.size() ? " and "
+                                                  : ", ") +
+                  report.config_titles[part.configs[k]];
+      h.element("p",
+                "Metrics " + std::to_string(p + 1) + " of " + std::to_string(parts.size()) + ": " +
+                    others + " against the deployed config.",
+                "note");
+    }
+    double table_width = part.name_width;
+    for (std::size_t k = 0; k < part.configs.size(); ++k)
+      table_width += part.value_widths[k] + part.delta_widths[k];
+    char table_share[16];
+    std::snprintf(table_share, sizeof table_share, "%.1f%%",
+                  std::min(100.0, 100.0 * table_width / text_width));
+    h.raw("<table width=\"")
+        .raw(table_share)
+        .raw("\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">");
+    h.raw("<tr><th" + widthShare(part.name_width, table_width) + ">Metric</th>");
+    for (std::size_t k = 0; k < part.configs.size(); ++k) {
+      h.raw("<th class=\"config\"" + widthShare(part.value_widths[k], table_width) + ">")
+          .text(report.config_titles[part.configs[k]])
+          .raw("</th>");
+      if (k > 0)
+        h.raw("<th class=\"num\"" + widthShare(part.delta_widths[k], table_width) + ">\u0394</th>");
+    }
+    h.raw("</tr>\n");
+    for (const ReportMetric& m : report.metrics) {
+      h.raw("<tr><td>")
+          .text(m.label)
+          .raw("<br><span class=\"name\">")
+          .text(m.name)
+          .raw("</span></td>");
+      for (std::size_t k = 0; k < part.configs.size(); ++k) {
+        const std::size_t i = part.configs[k];
+        h.element("td", m.values[i], "num");
+        if (k > 0) h.element("td", m.deltas[i], directionClass(m.directions[i]));
+      }
+      h.raw("</tr>\n");
+    }
+    h.raw("</table>\n");
+  }
 }
 
 }  // namespace
@@ -208,25 +279,7 @@ std::string reportHtml(const ReportDocument& report, const HtmlOptions& options)
   }
 
   h.element("h2", "Metrics").raw("\n");
-  h.table(true).raw("<tr><th>Metric</th>");
-  for (std::size_t i = 0; i < report.config_titles.size(); ++i) {
-    h.element("th", report.config_titles[i], "num");
-    if (i > 0) h.raw("<th class=\"num\">\u0394</th>");
-  }
-  h.raw("</tr>\n");
-  for (const ReportMetric& m : report.metrics) {
-    h.raw("<tr><td>")
-        .text(m.label)
-        .raw("<br><span class=\"name\">")
-        .text(m.name)
-        .raw("</span></td>");
-    for (std::size_t i = 0; i < m.values.size(); ++i) {
-      h.element("td", m.values[i], "num");
-      if (i > 0) h.element("td", m.deltas[i], directionClass(m.directions[i]));
-    }
-    h.raw("</tr>\n");
-  }
-  h.raw("</table>\n");
+  metricsTables(h, report, options.text_width);
 
   h.element("h2", "Calibration checks and goals").raw("\n");
   if (report.check_groups.empty() && report.goals.empty())

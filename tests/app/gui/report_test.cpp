@@ -180,6 +180,27 @@ TEST_F(Report0908, PdfReadsBackWithTheNumbersAndTitles) {
   EXPECT_GE(lanes, 2) << rows.join('\n').toStdString();
 }
 
+// Three configs (issue #33: the metrics' name column one letter wide, 15 pages): every metric's
+// name whole in the text, every value there, and about as many pages as two configs take.
+TEST_F(Report0908, PdfOfThreeConfigsKeepsTheMetricNamesWhole) {
+  const Cli cli = runCli({"report", QString::fromStdString(test::incidentPath()), "--whatif",
+                          "early-probe", "--whatif", "short-ttl", "-o", path("three.pdf")});
+  ASSERT_EQ(cli.code, 0) << cli.err.toStdString();
+  QProcess pdftotext;
+  pdftotext.start(QStringLiteral("pdftotext"), {path("three.pdf"), QStringLiteral("-")});
+  ASSERT_TRUE(pdftotext.waitForFinished(60'000));
+  ASSERT_EQ(pdftotext.exitCode(), 0) << "is poppler-utils installed? (scripts/setup-debian.sh)";
+  const QString text = QString::fromUtf8(pdftotext.readAllStandardOutput());
+  const Result short_ttl = simulate(incident, incident.whatIf("short-ttl")->config);
+  for (const char* metric : kMetricsShown) {
+    EXPECT_TRUE(text.contains(QString::fromLatin1(metric))) << metric;
+    EXPECT_TRUE(text.contains(valueOf(short_ttl, metric))) << metric;
+  }
+  EXPECT_TRUE(text.contains("What-if short-ttl"));
+  // Pages: text pages end in a form feed.
+  EXPECT_LE(text.count(QChar('\f')), 8) << "pages";
+}
+
 TEST_F(Report0908, ImportedPostmortemShowsItsImportReport) {
   const Cli cli = runCli({"report",
                           QString::fromStdString(test::resourcePath(

@@ -805,6 +805,42 @@ TEST(LanesViewExport, IsTitledWithALegendAndLightInADarkTheme) {
   EXPECT_EQ(view.palette().color(QPalette::Base), QColor(0x18, 0x1a, 0x1e));
 }
 
+// A header line wider than the image wraps between words: every word is drawn whole and none is
+// elided (issue #33: a description in the report's lanes ended "stayed ope…").
+TEST(LanesViewExport, LongHeaderLinesWrapAndKeepEveryWord) {
+  const Result deployed = simulate(test::incident0908(), test::incident0908().deployed);
+  LanesView view;
+  view.resize(600, 400);
+  view.setIncident(test::incident0908());
+  view.setResults(deployed, nullptr);
+  view.show();
+  view.replotNow();
+  const QString description = QStringLiteral(
+      "The breaker opened after 3 seconds and checkout kept working on cached prices; it stayed "
+      "open for 14 seconds after Pricing was healthy again, which is the one thing to fix, and "
+      "the proposed fix watches the health check while open");
+  QString error;
+  const std::optional<QByteArray> short_header =
+      view.renderImage("png", &error, {"INC-0908 · what-if", {"Breaker rules: BreakerLab"}});
+  const std::optional<QByteArray> long_header = view.renderImage(
+      "png", &error, {"INC-0908 · what-if", {description, "Breaker rules: BreakerLab"}});
+  ASSERT_TRUE(short_header && long_header) << error.toStdString();
+  // The description takes three lines above the plot, not one cut short: two or more lines
+  // taller (the PNG is drawn at twice the view's pixels).
+  const int line = QFontMetrics(view.font()).lineSpacing();
+  EXPECT_GE(QImage::fromData(*long_header, "PNG").height() -
+                QImage::fromData(*short_header, "PNG").height(),
+            2 * 2 * line);
+  // The SVG keeps the text: each word whole, no ellipsis.
+  const std::optional<QByteArray> svg = view.renderImage(
+      "svg", &error, {"INC-0908 · what-if", {description, "Breaker rules: BreakerLab"}});
+  ASSERT_TRUE(svg) << error.toStdString();
+  const QString text = QString::fromUtf8(*svg);
+  EXPECT_FALSE(text.contains(QChar(0x2026)));
+  for (const QString& word : description.split(' '))
+    EXPECT_TRUE(text.contains(word)) << word.toStdString();
+}
+
 TEST(LaneColors, BreakerStates) {
   EXPECT_EQ(stateColor("breaker", "closed"), palette::kGood);
   EXPECT_EQ(stateColor("breaker", "open"), palette::kBad);

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <span>
 
 #include "breakerlab/core/outcome/fleet.h"
@@ -1213,8 +1214,18 @@ std::optional<QByteArray> LanesView::renderImage(const QString& format, QString*
   title_font.setPointSizeF(title_font.pointSizeF() * 1.3);
   const QFontMetrics title_metrics(title_font), metrics(font());
   const int pad = 10;
-  const int title_height = (header.title.isEmpty() ? 0 : title_metrics.height() + 4) +
-                           static_cast<int>(header.lines.size()) * metrics.lineSpacing() +
+  // The title and each line wrap between words at the width, never elided: a what-if's
+  // description cut to "stayed ope…" said less than the report around it (issue #33).
+  constexpr int kWrapped = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+  const auto wrappedHeight = [&](const QFontMetrics& m, const QString& text) {
+    return m.boundingRect(QRect(0, 0, width - 2 * pad, 1 << 20), kWrapped, text).height();
+  };
+  const int title_text_height =
+      header.title.isEmpty() ? 0 : wrappedHeight(title_metrics, header.title);
+  std::vector<int> line_heights;
+  for (const QString& text : header.lines) line_heights.push_back(wrappedHeight(metrics, text));
+  const int title_height = (header.title.isEmpty() ? 0 : title_text_height + 4) +
+                           std::accumulate(line_heights.begin(), line_heights.end(), 0) +
                            (header.title.isEmpty() && header.lines.isEmpty() ? 0 : pad);
   // The legend flows left to right, wrapping at the width.
   struct Placed {
@@ -1248,16 +1259,14 @@ std::optional<QByteArray> LanesView::renderImage(const QString& format, QString*
     int top = pad;
     if (!header.title.isEmpty()) {
       painter.setFont(title_font);
-      painter.drawText(QRect(pad, top, width - 2 * pad, title_metrics.height()),
-                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, header.title);
-      top += title_metrics.height() + 4;
+      painter.drawText(QRect(pad, top, width - 2 * pad, title_text_height), kWrapped, header.title);
+      top += title_text_height + 4;
     }
     painter.setFont(font());
-    for (const QString& text : header.lines) {
-      painter.drawText(QRect(pad, top, width - 2 * pad, metrics.lineSpacing()),
-                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine,
-                       metrics.elidedText(text, Qt::ElideRight, width - 2 * pad));
-      top += metrics.lineSpacing();
+    for (int i = 0; i < header.lines.size(); ++i) {
+      const int height = line_heights[static_cast<std::size_t>(i)];
+      painter.drawText(QRect(pad, top, width - 2 * pad, height), kWrapped, header.lines[i]);
+      top += height;
     }
     top = pad + title_height;
     painter.save();

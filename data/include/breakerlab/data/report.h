@@ -116,6 +116,9 @@ struct HtmlOptions {
   enum class Images { inline_png, named } images = Images::inline_png;
   // named: the width images are drawn at, in the renderer's pixels (the page width); 0: natural.
   int image_width = 0;
+  // The text's width in characters of the body text, which the metrics table is laid out for
+  // (report_table_layout.h): the style's 60em column in a browser; the PDF measures its page.
+  double text_width = 100;
 };
 // The name an image gets with HtmlOptions::Images::named: "lanes-0.png" for the first config.
 std::string reportImageName(std::size_t config_index);

@@ -92,10 +92,11 @@ class LanesView : public QWidget {
   QLabel* readoutLabel() const { return readout_; }
 
   // The lanes drawn as a PNG, PDF or SVG document (`format`: "png", "pdf" or "svg", as a file's
-  // suffix names it), with a title and lines above them (the incident, the config) and the
-  // legend below; light even in a dark theme unless told otherwise. The bytes of the document,
-  // or nothing with a reason in `error`. Writing them to a file is the caller's (app/ writes
-  // every output through breakerlab/data/output_file.h).
+  // suffix names it), with a title and lines above them (the incident, the config; each wrapped
+  // between words at the width, never cut short) and the legend below; light even in a dark theme
+  // unless told otherwise. The bytes of the document, or nothing with a reason in `error`. Writing
+  // them to a file is the caller's (app/ writes every output through
+  // breakerlab/data/output_file.h).
   struct ExportHeader {
     QString title;
     QStringList lines;
