@@ -9,6 +9,9 @@
 #   BREAKERLAB_FUZZ_BUILD=build/asan   where to build (the asan preset's directory by default)
 #   BREAKERLAB_FUZZ_JOBS=1             targets run at once (each uses one core)
 #   BREAKERLAB_FUZZ_SEED=0             libFuzzer's -seed (0: random)
+#   BREAKERLAB_FUZZ_TIMEOUT=10         seconds one input may run before it is a hang; libFuzzer
+#                                      counts wall time, so a run under `nice` on a busy machine
+#                                      needs more (a starved input is not a hang)
 #   BREAKERLAB_FUZZ_PREBUILT=1         run the targets as built, without building them first
 #                                      (long runs while the sources are being edited; the
 #                                      totals record the commit as COMMIT+prebuilt)
@@ -118,7 +121,7 @@ run_target() {
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:malloc_context_size=8:intercept_tls_get_addr=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     /usr/bin/time -f '%U %S' -o "$log.cpu" \
-    "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout=10 \
+    "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout="${BREAKERLAB_FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" ${dict_args[@]+"${dict_args[@]}"} \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
   local code=$?
