@@ -250,6 +250,30 @@ TEST_F(WorkspaceWorkbench, ARunWithAnotherSeedReplaysWithItsSeed) {
       << "the seed matters to this incident";
 }
 
+// An incident the workspace restored (a run opened with its own seed: the incident comes back
+// from the workspace as YAML, with no file behind it) is the same incident when the workspace is
+// opened again: listed once (issue #33: it was added a second time and listed twice).
+TEST_F(WorkspaceWorkbench, AnIncidentRestoredFromTheWorkspaceIsListedOnceWhenItIsOpenedAgain) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const std::int64_t incident = *workspace().currentIncident();
+  const Incident opened = window->session().openedIncident();
+  RunInputs inputs = inputsOf(opened, opened.deployed);
+  inputs.seed = opened.seed + 7;
+  const std::int64_t run = workspace().workspace()->saveRun(
+      newRunOf(incident, inputs, replayRun(opened, inputs), "another seed"));
+  ASSERT_TRUE(workspace().openRun(run));
+  settleWindow(*window);
+  ASSERT_EQ(window->session().openedIncident().seed, opened.seed + 7);
+
+  ASSERT_TRUE(workspace().open(path));  // again, from the start page or Open Recent
+  settleWindow(*window);
+  EXPECT_EQ(reader(path)->incidents().size(), 1u);
+  EXPECT_EQ(model().incidentCount(), 1);
+  EXPECT_EQ(workspace().currentIncident(), incident);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
 TEST_F(WorkspaceWorkbench, TwoRunsGoIntoTheComparisonFirstAsAAndSecondAsB) {
   ASSERT_TRUE(workspace().create(path));
   ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
@@ -385,6 +409,46 @@ TEST_F(WorkspaceWorkbench, NotesOnARunAreSavedWhenTheEditorLosesFocus) {
   idleUntil([&] { return incident_note() == "The failover took 42 s."; },
             WorkspacePanel::kNoteIdleMs);
   EXPECT_EQ(incident_note(), "The failover took 42 s.");
+}
+
+// The notes' placeholder says what to do for what is selected: never "select ..." while a run is
+// (issue #33).
+TEST(WorkspaceNotesPlaceholder, SaysWhatToDoForWhatIsSelected) {
+  struct Case {
+    NotesSelection selection;
+    bool read_only;
+    const char* says;
+  };
+  const Case cases[] = {
+      {NotesSelection::nothing, false, "Select an incident or a run to write a note on it."},
+      {NotesSelection::several, false, "Several items are selected: select one incident or run"},
+      {NotesSelection::without_notes, false, "Only incidents and runs have notes"},
+      {NotesSelection::one, false, "No note on fast probe yet. Type one here"},
+      {NotesSelection::one, true, "No note on fast probe. The workspace is read-only."},
+  };
+  for (const Case& c : cases)
+    EXPECT_TRUE(notesPlaceholder(c.selection, QStringLiteral("fast probe"), c.read_only)
+                    .startsWith(QString::fromUtf8(c.says)))
+        << c.says << ": "
+        << notesPlaceholder(c.selection, QStringLiteral("fast probe"), c.read_only).toStdString();
+}
+
+TEST_F(WorkspaceWorkbench, ASelectedRunWithoutANoteIsNotAskedToBeSelected) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const auto run = workspace().saveRun(QStringLiteral("fast probe"));
+  ASSERT_TRUE(run);
+  QPlainTextEdit* notes = panel().notes();
+  panel().select({{Kind::run, *run, *workspace().currentIncident()}});
+  ASSERT_TRUE(notes->toPlainText().isEmpty());
+  EXPECT_FALSE(notes->placeholderText().contains(QStringLiteral("Select")))
+      << notes->placeholderText().toStdString();
+  EXPECT_TRUE(notes->placeholderText().startsWith(QStringLiteral("No note on fast probe yet")))
+      << notes->placeholderText().toStdString();
+  panel().select({{Kind::run_group, 0, *workspace().currentIncident()}});
+  EXPECT_TRUE(notes->placeholderText().startsWith(QStringLiteral("Only incidents and runs")));
+  panel().select({});
+  EXPECT_TRUE(notes->placeholderText().startsWith(QStringLiteral("Select an incident or a run")));
 }
 
 // Another incident opened: the notes are that incident's, not the previous incident's run's
