@@ -57,6 +57,7 @@
 #include "breakerlab/views/scenario_panel.h"
 #include "changes_command.h"
 #include "comparison_slot.h"
+#include "dialog_folders.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
 #include "prometheus_import_dialog.h"
@@ -571,10 +572,11 @@ void MainWindow::buildMenus() {
     if (index >= 1 && index <= static_cast<int>(choices.size()))
       return compareWith(choices[static_cast<std::size_t>(index - 1)]);
     if (index == compare_box_->count() - 1) {
-      const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+      const QString folder = dialogFolder(FileKind::config, DialogMode::open, session_->path());
       const QString path = QFileDialog::getOpenFileName(
           this, tr("Compare with a Config"), folder,
           tr("Configs (*.yaml *.yml *.json *.go *.ts *.js *.properties);;All files (*)"));
+      if (!path.isEmpty()) rememberDialogFolder(FileKind::config, path);
       if (path.isEmpty() || !compareWithConfigFile(path)) refreshComparisonBox();
     }
   });
@@ -642,7 +644,6 @@ bool MainWindow::openIncident(const QString& path) {
   if (!confirmDiscardTuning()) return false;
   if (!loadIncident(path, stateTable())) return false;
   addRecentFile(QFileInfo(path).absoluteFilePath());
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
   if (session_->isImported() && interactive_) showImportReport();
   return true;
 }
@@ -764,13 +765,16 @@ void MainWindow::saveIncidentDialog() {
   if (!session_->hasIncident()) return;
   const QFileInfo current(session_->path());
   // Beside the opened file only when that is the user's folder, not the bundled incidents'.
-  const QString suggested = QDir(saveDialogFolder())
-                                .filePath(current.completeBaseName() +
-                                          (session_->isImported() ? QStringLiteral(".yaml")
-                                                                  : QStringLiteral("-copy.yaml")));
+  const QString suggested =
+      QDir(dialogFolder(FileKind::incident, DialogMode::save, session_->path()))
+          .filePath(current.completeBaseName() + (session_->isImported()
+                                                      ? QStringLiteral(".yaml")
+                                                      : QStringLiteral("-copy.yaml")));
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Incident As"), suggested,
                                                     tr("BreakerLab incidents (*.yaml *.yml)"));
-  if (!path.isEmpty()) saveIncidentTo(path);
+  if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::incident, path);
+  saveIncidentTo(path);
 }
 
 void MainWindow::showIncident() {
@@ -962,10 +966,13 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::browseForIncident() {
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = dialogFolder(FileKind::incident, DialogMode::open, session_->path());
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Incident"), folder, incidentFilter());
-  if (!path.isEmpty()) openIncident(path);
+  if (path.isEmpty()) return;
+  // The folder the user chose, even when the file does not open: the next try starts there.
+  rememberDialogFolder(FileKind::incident, path);
+  openIncident(path);
 }
 
 void MainWindow::importFromPrometheusDialog() {
@@ -1016,15 +1023,16 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
 
 void MainWindow::exportConfigDialog(ExportTarget target) {
   if (!session_->hasIncident()) return;
-  const QString folder = saveDialogFolder();
+  const QString folder = dialogFolder(FileKind::config, DialogMode::save, session_->path());
   const auto suffix = fileSuffix(target);
   const QString name = QString::fromStdString(session_->incident().id).toLower() +
                        QStringLiteral("-tuned") + qs(suffix);
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export Config"), QDir(folder).filePath(name));
   std::vector<std::string> not_expressible;
-  if (path.isEmpty() || !exportConfigTo(path, target, &not_expressible)) return;
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::config, path);
+  if (!exportConfigTo(path, target, &not_expressible)) return;
   if (interactive_ && !not_expressible.empty()) {
     QStringList lines;
     for (const auto& l : not_expressible) lines << QStringLiteral("• ") + QString::fromStdString(l);
@@ -1197,14 +1205,14 @@ bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {
 
 void MainWindow::importConfigDialog() {
   if (!session_->hasIncident()) return;
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = dialogFolder(FileKind::config, DialogMode::open, session_->path());
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Load Config"), folder,
       tr("Breaker configs (*.yml *.yaml *.properties *.go *.json);;All files (*)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::config, path);
   QStringList notes;
   if (!importConfigFrom(path, &notes)) return;
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
   if (interactive_ && !notes.isEmpty())
     QMessageBox::information(this, tr("Imported with notes"),
                              tr("BreakerLab does not model these parts of the file; the replay "
@@ -1279,13 +1287,15 @@ bool MainWindow::exportLanesTo(const QString& path) {
 
 void MainWindow::exportLanesDialog() {
   if (!session_->hasIncident()) return;
-  const QString folder = saveDialogFolder();
+  const QString folder = dialogFolder(FileKind::exported, DialogMode::save, session_->path());
   QString selected;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Lanes"),
       QDir(folder).filePath(QString::fromStdString(session_->incident().id).toLower() + ".png"),
       tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
-  if (!path.isEmpty()) exportLanesTo(path);
+  if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::exported, path);
+  exportLanesTo(path);
 }
 
 void MainWindow::copyMetrics() {
