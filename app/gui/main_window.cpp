@@ -641,14 +641,16 @@ QAction* MainWindow::action(const QString& name) const {
 }
 
 bool MainWindow::openIncident(const QString& path) {
-  if (!confirmDiscardTuning()) return false;
-  if (!loadIncident(path, stateTable())) return false;
+  // The file is read and checked before the tuning is asked about: confirming, then getting a
+  // parse error, asked the user to give up a tuning for nothing (issue #33).
+  if (!loadIncident(path, stateTable(), [this] { return confirmDiscardTuning(); })) return false;
   addRecentFile(QFileInfo(path).absoluteFilePath());
   if (session_->isImported() && interactive_) showImportReport();
   return true;
 }
 
-bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
+bool MainWindow::loadIncident(const QString& path, const StateTable& table,
+                              const std::function<bool()>& before_open) {
   ReplaySession::LoadOptions options;
   options.import.states = table;
   // Calibration replays the incident a few hundred times (a second on a long one), and the
@@ -687,7 +689,18 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
     };
   }
   QString error;
-  const bool loaded = session_->load(path, &error, options);
+  std::optional<ImportedIncident> imported = session_->read(path, &error, options);
+  bool loaded = false;
+  if (imported) {
+    if (before_open) {
+      if (progress) progress->hide();  // the question is not part of the reading
+      if (!before_open()) {
+        status_->setText(tr("%1 not opened: the tuning was kept").arg(name));
+        return false;
+      }
+    }
+    loaded = session_->open(std::move(*imported), path, &error, options);
+  }
   progress.reset();
   if (!loaded && (error.endsWith(QStringLiteral("import cancelled")) ||
                   error.endsWith(QStringLiteral("replay cancelled")))) {
@@ -1021,8 +1034,8 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
   return true;
 }
 
-void MainWindow::exportConfigDialog(ExportTarget target) {
-  if (!session_->hasIncident()) return;
+bool MainWindow::exportConfigDialog(ExportTarget target) {
+  if (!session_->hasIncident()) return false;
   const QString folder = dialogFolder(FileKind::config, DialogMode::save, session_->path());
   const auto suffix = fileSuffix(target);
   const QString name = QString::fromStdString(session_->incident().id).toLower() +
@@ -1030,9 +1043,9 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export Config"), QDir(folder).filePath(name));
   std::vector<std::string> not_expressible;
-  if (path.isEmpty()) return;
+  if (path.isEmpty()) return false;
   rememberDialogFolder(FileKind::config, path);
-  if (!exportConfigTo(path, target, &not_expressible)) return;
+  if (!exportConfigTo(path, target, &not_expressible)) return false;
   if (interactive_ && !not_expressible.empty()) {
     QStringList lines;
     for (const auto& l : not_expressible) lines << QStringLiteral("• ") + QString::fromStdString(l);
@@ -1041,6 +1054,7 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
                                 "comment at the top.")
                                  .arg(lines.join('\n')));
   }
+  return true;
 }
 
 // A library's breaker exports as that library (or BreakerLab YAML); the generic machine to any.
@@ -1404,13 +1418,43 @@ bool MainWindow::tuningWouldBeLost() const {
 }
 
 bool MainWindow::confirmDiscardTuning() {
-  if (!interactive_ || !tuningWouldBeLost()) return true;
-  const auto answer = QMessageBox::question(
-      this, tr("Discard the tuned config?"),
+  if (!tuningWouldBeLost() || (!interactive_ && !unsaved_tuning_prompt_)) return true;
+  const bool in_workspace = workspace_->isOpen() && !workspace_->workspace()->readOnly();
+  const QString text =
       tr("The knobs differ from the deployed config, and the tuned config was neither exported "
-         "nor saved in the workspace."),
-      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-  return answer == QMessageBox::Discard;
+         "nor saved in the workspace.") +
+      QStringLiteral("\n\n") +
+      (in_workspace ? tr("Save keeps it as a run in the workspace; Discard goes on without it.")
+                    : tr("Save exports it to a config file; Discard goes on without it."));
+  UnsavedTuningChoice choice = UnsavedTuningChoice::cancel;
+  if (unsaved_tuning_prompt_) {
+    choice = unsaved_tuning_prompt_(text);
+  } else {
+    QMessageBox box(QMessageBox::Warning, tr("Save the tuned config?"), text,
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setDefaultButton(QMessageBox::Save);
+    box.setEscapeButton(QMessageBox::Cancel);
+    const int answer = box.exec();
+    choice = answer == QMessageBox::Save      ? UnsavedTuningChoice::save
+             : answer == QMessageBox::Discard ? UnsavedTuningChoice::discard
+                                              : UnsavedTuningChoice::cancel;
+  }
+  switch (choice) {
+    case UnsavedTuningChoice::discard:
+      return true;
+    case UnsavedTuningChoice::save:
+      return saveTuningBeforeLeaving();
+    case UnsavedTuningChoice::cancel:
+      break;
+  }
+  return false;
+}
+
+bool MainWindow::saveTuningBeforeLeaving() {
+  // A failed or cancelled save keeps everything where it was, as Cancel does.
+  if (workspace_->isOpen() && !workspace_->workspace()->readOnly())
+    return workspace_->saveRun().has_value();
+  return exportConfigDialog(exportTargetOf(session_->config().breaker.library));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

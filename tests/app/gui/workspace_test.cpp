@@ -492,6 +492,32 @@ TEST_F(WorkspaceWorkbench, ATuningSavedAsARunIsNotLostByOpeningAnotherFile) {
   EXPECT_FALSE(window->tuningWouldBeLost());
 }
 
+// The prompt's Save keeps the tuning as a run of the open workspace, then opens the file.
+TEST_F(WorkspaceWorkbench, SaveInTheTuningPromptKeepsItAsARunAndGoesOn) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  Config early = window->session().incident().deployed;
+  early.breaker.early_probe = true;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("early probe"), early, window->session().changes(),
+                                  window->session().scenario()));
+  settleWindow(*window);
+  ASSERT_TRUE(window->tuningWouldBeLost());
+  QString asked;
+  window->setUnsavedTuningPrompt([&](const QString& text) {
+    asked = text;
+    return MainWindow::UnsavedTuningChoice::save;
+  });
+  ASSERT_TRUE(window->openIncident(
+      QStringLiteral(BREAKERLAB_RESOURCES "/incidents/inc-2026-0814-orders.yaml")));
+  EXPECT_TRUE(asked.contains(QStringLiteral("Save keeps it as a run in the workspace")))
+      << asked.toStdString();
+  EXPECT_EQ(window->session().incident().id, "INC-2026-0814");
+  const std::vector<RunSummary> runs = reader(path)->runs({});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(reader(path)->run(runs.front().id).inputs.config, early);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
 // The toolbar's B list offers the open incident's named configs and runs (issue #33).
 TEST_F(WorkspaceWorkbench, TheBListOffersTheIncidentsConfigsAndRuns) {
   ASSERT_TRUE(workspace().create(path));
