@@ -157,6 +157,8 @@ int main(int argc, char** argv) {
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::ToolTipBase, QColor(0x35, 0x38, 0x3d));
     p.setColor(QPalette::ToolTipText, QColor(0xe4, 0xe6, 0xea));
+    // Examples in empty fields stay grey, never as bright as what the user typed.
+    p.setColor(QPalette::PlaceholderText, QColor(0x80, 0x84, 0x8a));
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x84, 0x8a));
     p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x84, 0x8a));
     p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x84, 0x8a));

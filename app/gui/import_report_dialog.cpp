@@ -15,7 +15,7 @@
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/data/output_file.h"
 #include "breakerlab/views/qt_text.h"
-#include "recent_paths.h"
+#include "dialog_folders.h"
 #include "settings_keys.h"
 
 namespace breakerlab::app {
@@ -154,10 +154,11 @@ std::optional<StateTable> ImportReportDialog::editedTable(QString* error) const 
 }
 
 void ImportReportDialog::saveTable() {
-  const QString folder = saveDialogFolder();
+  const QString folder = dialogFolder(FileKind::state_table, DialogMode::save, {});
   const QString path = QFileDialog::getSaveFileName(this, tr("Save State Table"), folder,
                                                     tr("State tables (*.yaml *.yml)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::state_table, path);
   try {
     writeOutputFile(path.toStdString(), table_->toPlainText().toStdString());
   } catch (const std::exception& e) {
@@ -167,10 +168,11 @@ void ImportReportDialog::saveTable() {
 }
 
 void ImportReportDialog::loadTable() {
-  const QString folder = QSettings().value(settings::kLastFolder).toString();
+  const QString folder = dialogFolder(FileKind::state_table, DialogMode::open, {});
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Load State Table"), folder, tr("State tables (*.yaml *.yml);;All files (*)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::state_table, path);
   try {
     const std::string text = readTextFile(path.toStdString());
     setStateTable(parseStateTable(text, path.toStdString()));

@@ -58,6 +58,7 @@
 #include "breakerlab/views/scenario_panel.h"
 #include "changes_command.h"
 #include "comparison_slot.h"
+#include "dialog_folders.h"
 #include "import_report_dialog.h"
 #include "knob_command.h"
 #include "prometheus_import_dialog.h"
@@ -604,10 +605,11 @@ void MainWindow::buildMenus() {
     if (index >= 1 && index <= static_cast<int>(choices.size()))
       return compareWith(choices[static_cast<std::size_t>(index - 1)]);
     if (index == compare_box_->count() - 1) {
-      const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+      const QString folder = dialogFolder(FileKind::config, DialogMode::open, session_->path());
       const QString path = QFileDialog::getOpenFileName(
           this, tr("Compare with a Config"), folder,
           tr("Configs (*.yaml *.yml *.json *.go *.ts *.js *.properties);;All files (*)"));
+      if (!path.isEmpty()) rememberDialogFolder(FileKind::config, path);
       if (path.isEmpty() || !compareWithConfigFile(path)) refreshComparisonBox();
     }
   });
@@ -672,15 +674,16 @@ QAction* MainWindow::action(const QString& name) const {
 }
 
 bool MainWindow::openIncident(const QString& path) {
-  if (!confirmDiscardTuning()) return false;
-  if (!loadIncident(path, stateTable())) return false;
+  // The file is read and checked before the tuning is asked about: confirming, then getting a
+  // parse error, asked the user to give up a tuning for nothing (issue #33).
+  if (!loadIncident(path, stateTable(), [this] { return confirmDiscardTuning(); })) return false;
   addRecentFile(QFileInfo(path).absoluteFilePath());
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
   if (session_->isImported() && interactive_) showImportReport();
   return true;
 }
 
-bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
+bool MainWindow::loadIncident(const QString& path, const StateTable& table,
+                              const std::function<bool()>& before_open) {
   ReplaySession::LoadOptions options;
   options.import.states = table;
   // Calibration replays the incident a few hundred times (a second on a long one), and the
@@ -719,7 +722,18 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table) {
     };
   }
   QString error;
-  const bool loaded = session_->load(path, &error, options);
+  std::optional<ImportedIncident> imported = session_->read(path, &error, options);
+  bool loaded = false;
+  if (imported) {
+    if (before_open) {
+      if (progress) progress->hide();  // the question is not part of the reading
+      if (!before_open()) {
+        status_->setText(tr("%1 not opened: the tuning was kept").arg(name));
+        return false;
+      }
+    }
+    loaded = session_->open(std::move(*imported), path, &error, options);
+  }
   progress.reset();
   if (!loaded && (error.endsWith(QStringLiteral("import cancelled")) ||
                   error.endsWith(QStringLiteral("replay cancelled")))) {
@@ -797,13 +811,16 @@ void MainWindow::saveIncidentDialog() {
   if (!session_->hasIncident()) return;
   const QFileInfo current(session_->path());
   // Beside the opened file only when that is the user's folder, not the bundled incidents'.
-  const QString suggested = QDir(saveDialogFolder())
-                                .filePath(current.completeBaseName() +
-                                          (session_->isImported() ? QStringLiteral(".yaml")
-                                                                  : QStringLiteral("-copy.yaml")));
+  const QString suggested =
+      QDir(dialogFolder(FileKind::incident, DialogMode::save, session_->path()))
+          .filePath(current.completeBaseName() + (session_->isImported()
+                                                      ? QStringLiteral(".yaml")
+                                                      : QStringLiteral("-copy.yaml")));
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Incident As"), suggested,
                                                     tr("BreakerLab incidents (*.yaml *.yml)"));
-  if (!path.isEmpty()) saveIncidentTo(path);
+  if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::incident, path);
+  saveIncidentTo(path);
 }
 
 void MainWindow::showIncident() {
@@ -996,10 +1013,13 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::browseForIncident() {
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = dialogFolder(FileKind::incident, DialogMode::open, session_->path());
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Incident"), folder, incidentFilter());
-  if (!path.isEmpty()) openIncident(path);
+  if (path.isEmpty()) return;
+  // The folder the user chose, even when the file does not open: the next try starts there.
+  rememberDialogFolder(FileKind::incident, path);
+  openIncident(path);
 }
 
 void MainWindow::importFromPrometheusDialog() {
@@ -1048,17 +1068,18 @@ bool MainWindow::exportConfigTo(const QString& path, ExportTarget target,
   return true;
 }
 
-void MainWindow::exportConfigDialog(ExportTarget target) {
-  if (!session_->hasIncident()) return;
-  const QString folder = saveDialogFolder();
+bool MainWindow::exportConfigDialog(ExportTarget target) {
+  if (!session_->hasIncident()) return false;
+  const QString folder = dialogFolder(FileKind::config, DialogMode::save, session_->path());
   const auto suffix = fileSuffix(target);
   const QString name = QString::fromStdString(session_->incident().id).toLower() +
                        QStringLiteral("-tuned") + qs(suffix);
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Export Config"), QDir(folder).filePath(name));
   std::vector<std::string> not_expressible;
-  if (path.isEmpty() || !exportConfigTo(path, target, &not_expressible)) return;
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  if (path.isEmpty()) return false;
+  rememberDialogFolder(FileKind::config, path);
+  if (!exportConfigTo(path, target, &not_expressible)) return false;
   if (interactive_ && !not_expressible.empty()) {
     QStringList lines;
     for (const auto& l : not_expressible) lines << QStringLiteral("• ") + QString::fromStdString(l);
@@ -1067,6 +1088,7 @@ void MainWindow::exportConfigDialog(ExportTarget target) {
                                 "comment at the top.")
                                  .arg(lines.join('\n')));
   }
+  return true;
 }
 
 // A library's breaker exports as that library (or BreakerLab YAML); the generic machine to any.
@@ -1231,14 +1253,14 @@ bool MainWindow::importConfigFrom(const QString& path, QStringList* notes) {
 
 void MainWindow::importConfigDialog() {
   if (!session_->hasIncident()) return;
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = dialogFolder(FileKind::config, DialogMode::open, session_->path());
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Load Config"), folder,
       tr("Breaker configs (*.yml *.yaml *.properties *.go *.json);;All files (*)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::config, path);
   QStringList notes;
   if (!importConfigFrom(path, &notes)) return;
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
   if (interactive_ && !notes.isEmpty())
     QMessageBox::information(this, tr("Imported with notes"),
                              tr("BreakerLab does not model these parts of the file; the replay "
@@ -1313,13 +1335,15 @@ bool MainWindow::exportLanesTo(const QString& path) {
 
 void MainWindow::exportLanesDialog() {
   if (!session_->hasIncident()) return;
-  const QString folder = saveDialogFolder();
+  const QString folder = dialogFolder(FileKind::exported, DialogMode::save, session_->path());
   QString selected;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export Lanes"),
       QDir(folder).filePath(QString::fromStdString(session_->incident().id).toLower() + ".png"),
       tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &selected);
-  if (!path.isEmpty()) exportLanesTo(path);
+  if (path.isEmpty()) return;
+  rememberDialogFolder(FileKind::exported, path);
+  exportLanesTo(path);
 }
 
 void MainWindow::copyMetrics() {
@@ -1428,13 +1452,43 @@ bool MainWindow::tuningWouldBeLost() const {
 }
 
 bool MainWindow::confirmDiscardTuning() {
-  if (!interactive_ || !tuningWouldBeLost()) return true;
-  const auto answer = QMessageBox::question(
-      this, tr("Discard the tuned config?"),
+  if (!tuningWouldBeLost() || (!interactive_ && !unsaved_tuning_prompt_)) return true;
+  const bool in_workspace = workspace_->isOpen() && !workspace_->workspace()->readOnly();
+  const QString text =
       tr("The knobs differ from the deployed config, and the tuned config was neither exported "
-         "nor saved in the workspace."),
-      QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Cancel);
-  return answer == QMessageBox::Discard;
+         "nor saved in the workspace.") +
+      QStringLiteral("\n\n") +
+      (in_workspace ? tr("Save keeps it as a run in the workspace; Discard goes on without it.")
+                    : tr("Save exports it to a config file; Discard goes on without it."));
+  UnsavedTuningChoice choice = UnsavedTuningChoice::cancel;
+  if (unsaved_tuning_prompt_) {
+    choice = unsaved_tuning_prompt_(text);
+  } else {
+    QMessageBox box(QMessageBox::Warning, tr("Save the tuned config?"), text,
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setDefaultButton(QMessageBox::Save);
+    box.setEscapeButton(QMessageBox::Cancel);
+    const int answer = box.exec();
+    choice = answer == QMessageBox::Save      ? UnsavedTuningChoice::save
+             : answer == QMessageBox::Discard ? UnsavedTuningChoice::discard
+                                              : UnsavedTuningChoice::cancel;
+  }
+  switch (choice) {
+    case UnsavedTuningChoice::discard:
+      return true;
+    case UnsavedTuningChoice::save:
+      return saveTuningBeforeLeaving();
+    case UnsavedTuningChoice::cancel:
+      break;
+  }
+  return false;
+}
+
+bool MainWindow::saveTuningBeforeLeaving() {
+  // A failed or cancelled save keeps everything where it was, as Cancel does.
+  if (workspace_->isOpen() && !workspace_->workspace()->readOnly())
+    return workspace_->saveRun().has_value();
+  return exportConfigDialog(exportTargetOf(session_->config().breaker.library));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -91,6 +91,14 @@ class MainWindow : public QMainWindow {
   bool tuningWouldBeLost() const;
   // Without prompts (tests, --grab): closing never asks about an unsaved tuned config.
   void setInteractive(bool interactive) { interactive_ = interactive; }
+  // What the user answers when opening or closing would lose a tuning (tuningWouldBeLost): keep
+  // it first (saved as a run in the open workspace, else exported to a file), go on without it,
+  // or stay. A test answers with its own prompt, asked even when not interactive.
+  enum class UnsavedTuningChoice { save, discard, cancel };
+  using UnsavedTuningPrompt = std::function<UnsavedTuningChoice(const QString& text)>;
+  void setUnsavedTuningPrompt(UnsavedTuningPrompt prompt) {
+    unsaved_tuning_prompt_ = std::move(prompt);
+  }
 
   ReplaySession& session() const { return *session_; }
   // The open workspace (File ▸ New/Open Workspace) and its dock.
@@ -160,14 +168,17 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   void browseForIncident();
   void importFromPrometheusDialog();
-  void exportConfigDialog(ExportTarget target);
+  // Whether a file was written.
+  bool exportConfigDialog(ExportTarget target);
   void importConfigDialog();
   void updateExportActions();
   void updateIncidentActions();
   void exportLanesDialog();
   void saveIncidentDialog();
   void showImportReport();
-  bool loadIncident(const QString& path, const StateTable& table);
+  // Reads `path`, then (when it opens) asks `before_open` whether to go on, then replays it.
+  bool loadIncident(const QString& path, const StateTable& table,
+                    const std::function<bool()>& before_open = {});
   StateTable stateTable() const;
   void copyMetrics();
   void showShortcuts();
@@ -201,7 +212,10 @@ class MainWindow : public QMainWindow {
   void applyFromTune(const QString& what, const Config& config);
   void restoreSettings();
   void saveSettings() const;
+  // True when nothing would be lost or the user saved it or chose to discard it.
   bool confirmDiscardTuning();
+  // The prompt's Save: the tuning as a run of the open workspace, else exported to a file.
+  bool saveTuningBeforeLeaving();
 
   ReplaySession* session_ = nullptr;
   WorkspaceController* workspace_ = nullptr;
@@ -244,6 +258,7 @@ class MainWindow : public QMainWindow {
   QMenu* what_if_menu_ = nullptr;
   ImportReportDialog* import_dialog_ = nullptr;
   Reporter report_error_;
+  UnsavedTuningPrompt unsaved_tuning_prompt_;
   bool interactive_ = true;
   bool exported_since_tuning_ = false;
 };

@@ -14,6 +14,7 @@
 #include "breakerlab/views/knob_panel.h"
 #include "breakerlab/views/scenario_panel.h"
 #include "changes_command.h"
+#include "dialog_folders.h"
 #include "knob_command.h"
 #include "main_window.h"
 #include "recent_paths.h"
@@ -77,7 +78,7 @@ void MainWindow::refreshRecentWorkspaces() {
 }
 
 void MainWindow::newWorkspaceDialog() {
-  const QString folder = saveDialogFolder();
+  const QString folder = dialogFolder(FileKind::workspace, DialogMode::save, session_->path());
   QString path = QFileDialog::getSaveFileName(
       this, tr("New Workspace"), QDir(folder).filePath(QStringLiteral("incidents.breakerlab")),
       workspaceFilter());
@@ -87,18 +88,18 @@ void MainWindow::newWorkspaceDialog() {
     path += QString::fromLatin1(kWorkspaceSuffix.data(),
                                 static_cast<qsizetype>(kWorkspaceSuffix.size()));
   if (workspace_->create(path)) {
-    QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+    rememberDialogFolder(FileKind::workspace, path);
     workspace_dock_->show();
     workspace_dock_->raise();
   }
 }
 
 void MainWindow::openWorkspaceDialog() {
-  const QString folder = QSettings().value(settings::kLastFolder, QDir::homePath()).toString();
+  const QString folder = dialogFolder(FileKind::workspace, DialogMode::open, session_->path());
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Workspace"), folder, workspaceFilter());
   if (path.isEmpty() || !workspace_->open(path)) return;
-  QSettings().setValue(settings::kLastFolder, QFileInfo(path).absolutePath());
+  rememberDialogFolder(FileKind::workspace, path);
   workspace_dock_->show();
   workspace_dock_->raise();
 }

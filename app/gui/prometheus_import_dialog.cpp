@@ -13,6 +13,7 @@
 
 #include "breakerlab/data/load_error.h"
 #include "breakerlab/views/qt_text.h"
+#include "prometheus_fields.h"
 
 namespace breakerlab::app {
 
@@ -45,18 +46,23 @@ PrometheusImportDialog::PrometheusImportDialog(QWidget* parent, HttpFactory http
     : QDialog(parent), http_(http ? std::move(http) : HttpFactory(&makeCurlHttpGet)) {
   setWindowTitle(tr("Import from Prometheus"));
   setObjectName(QStringLiteral("prometheus-import"));
+  // Placeholders read as examples ("e.g. ..."), greyed by the style: bare values in them were
+  // taken for filled fields (issue #33).
   url_ = new QLineEdit;
   url_->setObjectName(QStringLiteral("prometheus-url"));
-  url_->setPlaceholderText(QStringLiteral("http://prometheus:9090"));
+  url_->setPlaceholderText(tr("e.g. http://127.0.0.1:9090"));
+  url_->setToolTip(tr("Required: the Prometheus server, http://HOST:PORT or https://HOST"));
   from_ = new QLineEdit;
   from_->setObjectName(QStringLiteral("prometheus-from"));
-  from_->setPlaceholderText(QStringLiteral("2026-09-08T14:00:00Z"));
+  from_->setPlaceholderText(tr("e.g. 2026-09-08T14:00:00Z"));
+  from_->setToolTip(tr("Required: the start of the range, RFC 3339 or Unix seconds"));
   to_ = new QLineEdit;
   to_->setObjectName(QStringLiteral("prometheus-to"));
-  to_->setPlaceholderText(QStringLiteral("2026-09-08T14:10:00Z"));
+  to_->setPlaceholderText(tr("e.g. 2026-09-08T14:10:00Z"));
+  to_->setToolTip(tr("Required: the end of the range, RFC 3339 or Unix seconds"));
   step_ = new QLineEdit;
   step_->setObjectName(QStringLiteral("prometheus-step"));
-  step_->setPlaceholderText(tr("15s (default)"));
+  step_->setPlaceholderText(tr("e.g. 30s (15s when left empty)"));
   queries_ = new QPlainTextEdit;
   queries_->setObjectName(QStringLiteral("prometheus-queries"));
   queries_->setToolTip(
@@ -69,14 +75,14 @@ PrometheusImportDialog::PrometheusImportDialog(QWidget* parent, HttpFactory http
   queries_->setPlainText(defaults.join(QLatin1Char('\n')));
   headers_ = new QPlainTextEdit;
   headers_->setObjectName(QStringLiteral("prometheus-headers"));
-  headers_->setPlaceholderText(QStringLiteral("Authorization: Bearer …"));
+  headers_->setPlaceholderText(tr("e.g. Authorization: Bearer <token> (optional, one a line)"));
   headers_->setMaximumHeight(60);
   queries_->setMaximumHeight(120);
 
   auto* form = new QFormLayout;
-  form->addRow(tr("Server URL"), url_);
-  form->addRow(tr("From"), from_);
-  form->addRow(tr("To"), to_);
+  form->addRow(tr("Server URL *"), url_);
+  form->addRow(tr("From *"), from_);
+  form->addRow(tr("To *"), to_);
   form->addRow(tr("Step"), step_);
   form->addRow(tr("Queries"), queries_);
   form->addRow(tr("Headers"), headers_);
@@ -91,7 +97,9 @@ PrometheusImportDialog::PrometheusImportDialog(QWidget* parent, HttpFactory http
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
   preview_button_ = buttons->addButton(tr("&Preview"), QDialogButtonBox::ActionRole);
+  preview_button_->setObjectName(QStringLiteral("prometheus-preview-button"));
   import_button_ = buttons->addButton(tr("&Import"), QDialogButtonBox::AcceptRole);
+  import_button_->setObjectName(QStringLiteral("prometheus-import-button"));
   connect(preview_button_, &QPushButton::clicked, this, [this] { start(false); });
   // Import takes the previewed answers, or runs the queries and takes them when they all answer.
   disconnect(buttons, &QDialogButtonBox::accepted, nullptr, nullptr);
@@ -115,6 +123,7 @@ PrometheusImportDialog::PrometheusImportDialog(QWidget* parent, HttpFactory http
   layout->addWidget(status_);
   layout->addWidget(buttons);
   resize(720, 560);
+  updateReadiness();
 }
 
 PrometheusImportDialog::~PrometheusImportDialog() {
@@ -138,6 +147,11 @@ void PrometheusImportDialog::setFetch(const PrometheusFetch& f) {
 }
 
 std::optional<PrometheusFetch> PrometheusImportDialog::fetch(QString* error) const {
+  if (const QString problem = prometheusFieldsProblem(url_->text(), from_->text(), to_->text());
+      !problem.isEmpty()) {
+    if (error != nullptr) *error = problem;
+    return std::nullopt;
+  }
   try {
     PrometheusFetch f;
     f.url = url_->text().trimmed().toStdString();
@@ -201,8 +215,9 @@ void PrometheusImportDialog::start(bool accept_when_done) {
 
 void PrometheusImportDialog::finished() {
   Run run = watcher_.result();
-  preview_button_->setEnabled(true);
-  import_button_->setEnabled(true);
+  const bool ready = prometheusFieldsProblem(url_->text(), from_->text(), to_->text()).isEmpty();
+  preview_button_->setEnabled(ready);
+  import_button_->setEnabled(ready);
   if (!run.imported || changed_while_busy_) {
     status_->setText(run.imported ? tr("The fields changed while the queries ran: Preview again")
                                   : run.error);
@@ -241,6 +256,15 @@ void PrometheusImportDialog::fieldsChanged() {
   // The answers are those of the fields as they were: a change asks again.
   result_.reset();
   series_->clear();
+  updateReadiness();
+}
+
+void PrometheusImportDialog::updateReadiness() {
+  const QString problem = prometheusFieldsProblem(url_->text(), from_->text(), to_->text());
+  preview_button_->setEnabled(problem.isEmpty() && !busy());
+  import_button_->setEnabled(problem.isEmpty() && !busy());
+  status_->setText(
+      problem.isEmpty() ? tr("Preview runs the queries and lists the series they find.") : problem);
 }
 
 QString PrometheusImportDialog::previewText() const {

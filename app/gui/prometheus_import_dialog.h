@@ -53,6 +53,8 @@ class PrometheusImportDialog : public QDialog {
   void start(bool accept_when_done);
   void finished();
   void fieldsChanged();
+  // Preview and Import on only when the required fields read; the status says what is missing.
+  void updateReadiness();
 
   HttpFactory http_;
   QLineEdit* url_ = nullptr;

@@ -44,6 +44,12 @@ ReplaySession::~ReplaySession() {
 }
 
 bool ReplaySession::load(const QString& path, QString* error, const LoadOptions& options) {
+  std::optional<ImportedIncident> imported = read(path, error, options);
+  return imported && open(std::move(*imported), path, error, options);
+}
+
+std::optional<ImportedIncident> ReplaySession::read(const QString& path, QString* error,
+                                                    const LoadOptions& options) const {
   try {
     ImportedIncident imported = openIncidentFile(path.toStdString(), options.import);
     std::string which;
@@ -53,17 +59,26 @@ bool ReplaySession::load(const QString& path, QString* error, const LoadOptions&
       const std::string text = which + ": " + problem;
       if (!options.allow_large || !options.allow_large(text)) {
         if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(text);
-        return false;
+        return std::nullopt;
       }
     }
-    adopt(std::move(imported.incident), path, imported.source, std::move(imported.report),
-          options.progress);
-    return true;
-  } catch (const ReplayCancelled& e) {
-    if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(e.what());
+    return imported;
   } catch (const LoadError& e) {
     if (error) *error = QString::fromStdString(e.what());
   } catch (const std::exception& e) {
+    if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(e.what());
+  }
+  return std::nullopt;
+}
+
+bool ReplaySession::open(ImportedIncident imported, const QString& path, QString* error,
+                         const LoadOptions& options) {
+  try {
+    adopt(std::move(imported.incident), path, imported.source, std::move(imported.report),
+          options.progress);
+    return true;
+  } catch (const std::exception& e) {
+    // ReplayCancelled among them: "... replay cancelled".
     if (error) *error = path + QStringLiteral(": ") + QString::fromStdString(e.what());
   }
   return false;

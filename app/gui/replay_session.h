@@ -57,6 +57,14 @@ class ReplaySession : public QObject {
   // (file:line:column: message, or "... replay cancelled").
   bool load(const QString& path, QString* error, const LoadOptions& options);
   bool load(const QString& path, QString* error) { return load(path, error, LoadOptions{}); }
+  // load() in its two halves, so that the window can ask about the tuning between them: once the
+  // file is known to open, never before a parse error (issue #33). read() reads and checks
+  // `path` and changes nothing (nullopt and `error` on failure); open() adopts what it read and
+  // replays it, false (nothing changed) when the replay is cancelled.
+  std::optional<ImportedIncident> read(const QString& path, QString* error,
+                                       const LoadOptions& options) const;
+  bool open(ImportedIncident imported, const QString& path, QString* error,
+            const LoadOptions& options);
   // Adopts an already parsed incident (tests, benchmarks).
   void adopt(Incident incident, const QString& path);
 

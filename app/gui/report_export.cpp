@@ -9,7 +9,7 @@
 
 #include "breakerlab/core/outcome/expectations.h"
 #include "comparison_slot.h"
-#include "recent_paths.h"
+#include "dialog_folders.h"
 #include "replay_session.h"
 #include "report_file.h"
 #include "settings_keys.h"
@@ -96,12 +96,13 @@ QString exportReportDialog(
     QWidget* parent, const ReplaySession& session, const ComparisonSlot& comparison,
     const std::function<void(const QString&, const QString&)>& report_error) {
   if (!session.hasIncident()) return {};
-  const QString folder = saveDialogFolder();
+  const QString folder = dialogFolder(FileKind::exported, DialogMode::save, session.path());
   const QString path = QFileDialog::getSaveFileName(
       parent, QObject::tr("Export Report"),
       QDir(folder).filePath(QString::fromStdString(session.incident().id).toLower() + ".pdf"),
       QObject::tr("PDF document (*.pdf);;HTML page (*.html)"));
   if (path.isEmpty()) return {};
+  rememberDialogFolder(FileKind::exported, path);
   QString error;
   bool written = false;
   {

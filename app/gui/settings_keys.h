@@ -6,7 +6,13 @@ namespace breakerlab::app::settings {
 inline const QString kGeometry = QStringLiteral("window/geometry");
 inline const QString kWindowState = QStringLiteral("window/state");
 inline const QString kChartsSplitter = QStringLiteral("window/chartsSplitter");
-inline const QString kLastFolder = QStringLiteral("files/lastFolder");
+// The folder each kind of file's dialogs last chose (dialog_folders.h). "files/lastFolder", one
+// folder for every kind, is no longer read: it came to hold other checkouts' folders.
+inline const QString kLastIncidentFolder = QStringLiteral("folders/incidents");
+inline const QString kLastConfigFolder = QStringLiteral("folders/configs");
+inline const QString kLastWorkspaceFolder = QStringLiteral("folders/workspaces");
+inline const QString kLastExportFolder = QStringLiteral("folders/exports");
+inline const QString kLastStateTableFolder = QStringLiteral("folders/stateTables");
 inline const QString kRecentFiles = QStringLiteral("files/recent");
 inline constexpr int kMaxRecentFiles = 8;
 // Workspaces (*.breakerlab): the recently opened ones (the start page lists them) and the one

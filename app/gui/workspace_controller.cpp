@@ -235,7 +235,7 @@ void WorkspaceController::addOpenIncident() {
     const StoredIncident stored = storedIncidentOf(
         ImportedIncident{session.openedIncident(), session.importReport(), session.source()},
         session.path().toStdString());
-    incident_id_ = workspace_->addIncident(stored);
+    incident_id_ = addIncidentOnce(*workspace_, stored);
   } catch (const std::exception& e) {
     reportError(tr("Could not add the incident to the workspace"), e);
   }

@@ -37,6 +37,23 @@ std::optional<NoteTarget> noteTargetOf(const WorkspaceItem& item) {
 
 }  // namespace
 
+QString notesPlaceholder(NotesSelection selection, const QString& name, bool read_only) {
+  switch (selection) {
+    case NotesSelection::nothing:
+      return WorkspacePanel::tr("Select an incident or a run to write a note on it.");
+    case NotesSelection::several:
+      return WorkspacePanel::tr(
+          "Several items are selected: select one incident or run to read or write its note.");
+    case NotesSelection::without_notes:
+      return WorkspacePanel::tr(
+          "Only incidents and runs have notes: select one to write a note on it.");
+    case NotesSelection::one:
+      break;
+  }
+  if (read_only) return WorkspacePanel::tr("No note on %1. The workspace is read-only.").arg(name);
+  return WorkspacePanel::tr("No note on %1 yet. Type one here; it is saved as you type.").arg(name);
+}
+
 WorkspacePanel::WorkspacePanel(WorkspaceController* controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
   model_ = new WorkspaceModel(this);
@@ -80,7 +97,7 @@ WorkspacePanel::WorkspacePanel(WorkspaceController* controller, QWidget* parent)
   notes_ = new QPlainTextEdit;
   notes_->setObjectName(QStringLiteral("workspace-notes"));
   notes_->setEnabled(false);
-  notes_->setPlaceholderText(tr("Select an incident or a run to write a note on it."));
+  notes_->setPlaceholderText(notesPlaceholder(NotesSelection::nothing, {}, false));
   notes_->installEventFilter(this);
   note_timer_ = new QTimer(this);
   note_timer_->setSingleShot(true);
@@ -228,12 +245,19 @@ void WorkspacePanel::onSelectionChanged() {
     notes_label_->setText(tr("Notes"));
     notes_->clear();
     notes_->setEnabled(false);
+    notes_->setPlaceholderText(notesPlaceholder(items.empty()      ? NotesSelection::nothing
+                                                : items.size() > 1 ? NotesSelection::several
+                                                                   : NotesSelection::without_notes,
+                                                {}, false));
     return;
   }
   const QModelIndex index = model_->indexOf(items.front());
-  notes_label_->setText(tr("Notes on %1").arg(index.data().toString()));
+  const QString name = index.data().toString();
+  const bool read_only = controller_->workspace()->readOnly();
+  notes_label_->setText(tr("Notes on %1").arg(name));
+  notes_->setPlaceholderText(notesPlaceholder(NotesSelection::one, name, read_only));
   notes_->setPlainText(QString::fromStdString(controller_->note(*note_target_)));
-  notes_->setEnabled(!controller_->workspace()->readOnly());
+  notes_->setEnabled(!read_only);
   note_dirty_ = false;
 }
 

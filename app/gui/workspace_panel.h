@@ -22,6 +22,18 @@ namespace breakerlab::app {
 
 class WorkspaceController;
 
+// What is selected in the tree, as the notes editor sees it.
+enum class NotesSelection {
+  nothing,
+  several,
+  without_notes,  // a named config or a group: only incidents and runs have notes
+  one,            // an incident or a run
+};
+// The notes editor's placeholder, shown while it is empty: what to select while nothing (or no
+// incident or run) is; for an incident or run, that it has no note yet and how to write one, never
+// "select ..." while one is selected (issue #33). `name` is the selected item's.
+QString notesPlaceholder(NotesSelection selection, const QString& name, bool read_only);
+
 class WorkspacePanel : public QWidget {
   Q_OBJECT
  public:

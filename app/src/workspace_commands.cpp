@@ -45,7 +45,7 @@ std::int64_t recordRun(const std::string& workspace_file, const std::string& run
                        const Checks& checks) {
   try {
     Workspace ws = Workspace::open(workspace_file);
-    const std::int64_t incident = ws.addIncident(storedIncidentOf(opened, document));
+    const std::int64_t incident = addIncidentOnce(ws, storedIncidentOf(opened, document));
     NewRun run;
     run.incident_id = incident;
     run.name = run_name;

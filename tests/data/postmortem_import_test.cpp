@@ -16,6 +16,7 @@
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/state_table.h"
+#include "import/incident_id.h"
 #include "import/markdown_blocks.h"
 #include "import/phrases.h"
 #include "test_support.h"
@@ -403,6 +404,132 @@ TEST(PostmortemImport, AStepsCodeTooDeepForYamlKeepsItsProseHints) {
   const ImportedIncident imported = importIncident(doc, "deep.md");
   ASSERT_FALSE(imported.incident.what_ifs.empty());
   EXPECT_TRUE(imported.incident.what_ifs.front().config.breaker.enabled);
+}
+
+// --- the incident's id -------------------------------------------------------------------------
+
+// A document's lines as the readers give them to statedIncidentId.
+std::vector<data_detail::DocumentLine> documentLines(std::string_view text) {
+  std::vector<data_detail::DocumentLine> out;
+  int number = 0;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t nl = text.find('\n', at);
+    out.push_back({text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at),
+                   ++number});
+    if (nl == std::string_view::npos) break;
+    at = nl + 1;
+  }
+  return out;
+}
+
+// Each way a postmortem states its id (issue #33: seed 004's definition list, "- Incident" then
+// "- INC-SYNTHETIC-...", was read as no id and its id taken for the title).
+TEST(PostmortemImport, TheIncidentIdIsReadInEachPhrasingDocumentsUse) {
+  struct Case {
+    const char* text;
+    const char* id;  // nullptr: no id
+    int line;
+  };
+  const Case cases[] = {
+      {"- Incident\n- INC-SYNTHETIC-OPERATIONS-REGION-REVIEW-EXTENDED-IDENTIFIER\n- Status\n",
+       "INC-SYNTHETIC-OPERATIONS-REGION-REVIEW-EXTENDED-IDENTIFIER", 2},
+      {"Incident\n\nINC-2026-0912\n", "INC-2026-0912", 3},
+      {"Incident: INC-2026-0912\n", "INC-2026-0912", 1},
+      {"Title\n**Incident ID:** INC-2026-0912 (SEV-1)\n", "INC-2026-0912", 2},
+      {"Incident number: 4211\n", "4211", 1},
+      {"| Incident | INC-2026-0912 |\n|---|---|\n", "INC-2026-0912", 1},
+      {"| **Incident ID** | `PAY-311` |\n", "PAY-311", 1},
+      {"Incident INC-2026-0912\n", "INC-2026-0912", 1},
+      {"* Incident #4211\n", "4211", 1},
+      {"\xE2\x80\xA2 Incident: INC-7\n", "INC-7", 1},
+      {"ID: INC-2026-0814\n", "INC-2026-0814", 1},
+      // Not an id: a word, a sentence, a time, another label's value, an id far down.
+      {"- Incident\n- Resolved\n", nullptr, 0},
+      {"Incident\nThe provider slowed down at 09:14\n", nullptr, 0},
+      {"Incident: Pricing failover\n", nullptr, 0},
+      {"Incident: 09:14 UTC\n", nullptr, 0},
+      {"| 09:51 | On-call confirms | Incident declared SEV-2 |\n", nullptr, 0},
+      {"| Incident window | 09:46-10:17 UTC |\n", nullptr, 0},
+      {"Incident declared SEV-2\n", nullptr, 0},
+      {"Incident: "
+       "INC-2026-0912-AN-ID-FAR-LONGER-THAN-ANY-REAL-ONE-AND-LONGER-THAN-EIGHTY-CHARACTERS-IN-"
+       "ALL\n",
+       nullptr, 0},
+  };
+  for (const Case& c : cases) {
+    const auto stated = data_detail::statedIncidentId(documentLines(c.text));
+    if (c.id == nullptr) {
+      EXPECT_FALSE(stated) << c.text << " read as " << stated->id;
+      continue;
+    }
+    ASSERT_TRUE(stated) << c.text;
+    EXPECT_EQ(stated->id, c.id) << c.text;
+    EXPECT_EQ(stated->line, c.line) << c.text;
+  }
+  std::string far(static_cast<std::size_t>(data_detail::kIncidentIdHeaderLines), '\n');
+  EXPECT_FALSE(data_detail::statedIncidentId(documentLines(far + "Incident: INC-1\n")));
+}
+
+TEST(PostmortemImport, TimeoutTextReadsItsIdFromItsHeaderAndItsTitleAfterIt) {
+  const ImportedIncident imported = importResource(kTimeout);
+  EXPECT_EQ(imported.incident.id, "INC-SYNTHETIC-OPERATIONS-REGION-REVIEW-EXTENDED-IDENTIFIER");
+  const ImportFinding* id = finding(imported.report, K::recognised, "id");
+  ASSERT_NE(id, nullptr);
+  EXPECT_EQ(id->line, 2);
+  // The header's labels and values ("Authors", "D. Kaur, R. Idowu") are not the title; the line
+  // after them is, whole.
+  EXPECT_EQ(imported.incident.title.rfind("Synthetic extended title for an unusually complex", 0),
+            0u)
+      << imported.incident.title;
+  EXPECT_NE(imported.incident.title.find("without any ellipsis"), std::string::npos)
+      << imported.incident.title;
+}
+
+// --- a document that is not an incident says what it is ------------------------------------------
+
+// A lesson whose breaker is a Go file (seed 003), and the Go file itself, are not incidents: the
+// error says what the file looks like, what the importer needs, and where the file goes instead,
+// at the line that told it (issue #33).
+TEST(PostmortemImport, ALessonWithGobreakerCodeSaysWhatItIsAndWhereItGoes) {
+  const std::string lesson =
+      "Circuit breakers\n\nRetries fix a blip. A breaker remembers.\n\n"
+      "go get github.com/sony/gobreaker/v2\n\npackage resilience\n\n"
+      "  cb := gobreaker.NewCircuitBreaker[any](gobreaker.Settings{\n    MaxRequests: 1,\n";
+  const auto error = test::loadErrorOf([&] { importIncident(lesson, "lesson.txt"); });
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->line(), 9);
+  EXPECT_EQ(error->column(), 42);  // gobreaker.Settings
+  for (const char* says :
+       {"write-up about a sony/gobreaker breaker", "no timeline", "```timing/```spec",
+        "UTC timeline", "save its Go code as a .go file", "resources/configs/lesson-gobreaker.go",
+        "File > Load Config", "--policy"})
+    EXPECT_NE(error->message().find(says), std::string::npos) << says << ": " << error->message();
+
+  const auto go =
+      test::loadErrorOf([] { openIncidentFile(resourcePath("configs/lesson-gobreaker.go")); });
+  ASSERT_TRUE(go);
+  EXPECT_EQ(go->line(), 24);  // gobreaker.Settings{
+  EXPECT_NE(go->message().find("a Go file with a sony/gobreaker breaker"), std::string::npos)
+      << go->message();
+  EXPECT_NE(go->message().find("File > Load Config"), std::string::npos) << go->message();
+  EXPECT_NE(std::string(go->what()).find("lesson-gobreaker.go:24:"), std::string::npos)
+      << go->what();
+
+  // Anything else still lists what BreakerLab opens.
+  const auto other = test::loadErrorOf([] { importIncident("just some words\n", "notes.txt"); });
+  ASSERT_TRUE(other);
+  EXPECT_NE(other->message().find("expected a breakerlab/1 incident"), std::string::npos);
+}
+
+TEST(PostmortemImport, TheLessonSeedItselfIsToldForWhatItIs) {
+  const std::filesystem::path seed = std::filesystem::path(BREAKERLAB_RESOURCES) / ".." / ".." /
+                                     "shared" / "seeds" / "003_f9f9432bd068fb12.txt";
+  if (!std::filesystem::exists(seed)) GTEST_SKIP() << "no seeds next to the checkout";
+  const auto error = test::loadErrorOf([&] { openIncidentFile(seed); });
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->message().find("write-up about a sony/gobreaker breaker"), std::string::npos)
+      << error->message();
+  EXPECT_GT(error->line(), 0);
 }
 
 // --- what the format is ----------------------------------------------------------------------

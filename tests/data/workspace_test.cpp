@@ -81,6 +81,32 @@ TEST(Workspace, KeepsAnIncidentOnceAndGivesItBackAsOpened) {
   EXPECT_THROW(ws.incident(id + 1), WorkspaceError);
 }
 
+// The same incident restored from the workspace (kept as YAML, with a run's seed, no file
+// behind it) and added again is the incident the workspace holds, not a second one (issue #33:
+// opening the workspace again listed it twice); another incident of the same id is another.
+TEST(Workspace, AnIncidentAddedAgainAsItWasRestoredIsListedOnce) {
+  ScratchFile file("restored");
+  Workspace ws = Workspace::open(file.path());
+  const std::filesystem::path path = test::resourcePath(test::kPricingIncident);
+  const std::int64_t id = addIncidentOnce(ws, storedIncidentOf(openIncidentFile(path), path));
+
+  Incident restored = restoreIncident(ws.incident(id));
+  restored.seed += 7;  // opened with a run's seed
+  const StoredIncident again = storedIncidentOf(
+      ImportedIncident{restored, {}, IncidentSource::incident}, "inc-2026-0908-pricing.yaml");
+  ASSERT_NE(again.content, ws.incident(id).content) << "not the same text: the file's, and YAML";
+  EXPECT_FALSE(ws.findIncident(again)) << "so the text alone tells them apart";
+  EXPECT_EQ(addIncidentOnce(ws, again), id);
+  EXPECT_EQ(ws.incidents().size(), 1u);
+
+  Incident other = restored;
+  other.deployed.cache.ttl += kSecond;
+  const std::int64_t other_id = addIncidentOnce(
+      ws, storedIncidentOf(ImportedIncident{other, {}, IncidentSource::incident}, "x.yaml"));
+  EXPECT_NE(other_id, id);
+  EXPECT_EQ(ws.incidents().size(), 2u);
+}
+
 TEST(Workspace, KeepsTheImportReportOfAnImportedIncident) {
   ScratchFile file("imported");
   Workspace ws = Workspace::open(file.path());

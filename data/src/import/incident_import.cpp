@@ -14,6 +14,7 @@
 #include "markdown_blocks.h"
 #include "phrases.h"
 #include "postmortem_import.h"
+#include "unrecognised_document.h"
 #include "utf8.h"
 
 namespace breakerlab {
@@ -255,10 +256,9 @@ constexpr SourceRow kSources[] = {
        // Line-based formats read a file with CR-only line ends as one line, and match nothing.
        if (data_detail::crOnlyLineEnds(head64k(text)))
          throw LoadError(file_name, 1, 1, data_detail::crOnlyMessage());
-       throw LoadError(file_name, 0, 0,
-                       "not a document BreakerLab can open: expected a breakerlab/1 incident, a "
-                       "postmortem in Markdown with ```timing/```spec blocks, or a postmortem "
-                       "with a UTC timeline table");
+       const data_detail::UnrecognisedDocument why =
+           data_detail::describeUnrecognisedDocument(text);
+       throw LoadError(file_name, why.line, why.column, why.message);
      }},
 };
 

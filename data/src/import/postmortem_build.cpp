@@ -136,7 +136,7 @@ class Builder {
       inc.id = stem.empty() ? "imported" : stem;
       report().add(K::assumed, 0, "id", inc.id + ": the document names no incident id");
     } else {
-      report().add(K::recognised, 0, "id", inc.id);
+      report().add(K::recognised, f_.id_line, "id", inc.id);
     }
     inc.title = f_.title;
     inc.summary = f_.summary;

@@ -48,6 +48,7 @@ struct FactWhatIf {
 struct PostmortemFacts {
   std::string format;  // for the report
   std::string id;
+  int id_line = 0;  // where the document states it (0: from the title, or not at all)
   std::string title;
   std::string summary;
   std::string dependency_name;  // the service the client calls, when the document names it

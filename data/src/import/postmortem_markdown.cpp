@@ -11,6 +11,7 @@
 #include "../yaml_prescan.h"
 #include "../yaml_source.h"
 #include "breakerlab/data/values.h"
+#include "incident_id.h"
 #include "markdown_blocks.h"
 #include "phrases.h"
 #include "postmortem_import.h"
@@ -39,27 +40,6 @@ int lineOf(const YAML::Node& n, int block_line) {
   return m.is_null() || m.line < 0 ? block_line : block_line + m.line;
 }
 
-// A document id such as INC-2026-0908 in a title or subtitle.
-std::string incidentId(std::string_view text) {
-  for (std::size_t i = 0; i + 4 < text.size(); ++i) {
-    if (!std::isupper(static_cast<unsigned char>(text[i]))) continue;
-    if (i > 0 && std::isalnum(static_cast<unsigned char>(text[i - 1]))) continue;
-    std::size_t j = i;
-    while (j < text.size() && std::isupper(static_cast<unsigned char>(text[j]))) ++j;
-    if (j == i || j - i > 8 || j >= text.size() || text[j] != '-') continue;
-    std::size_t k = j + 1;
-    bool digit = false;
-    while (k < text.size() &&
-           (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '-')) {
-      digit = digit || std::isdigit(static_cast<unsigned char>(text[k]));
-      ++k;
-    }
-    while (k > j + 1 && text[k - 1] == '-') --k;
-    if (digit && k - i <= 40) return std::string(text.substr(i, k - i));
-  }
-  return {};
-}
-
 class Reader {
  public:
   Reader(std::string_view text, std::string file_name)
@@ -74,6 +54,7 @@ class Reader {
     for (std::size_t i = 0; i < parts.blocks.size(); ++i)
       block(parts.blocks[i], parts.unclosed_fence && i + 1 == parts.blocks.size());
     prose(parts.prose);
+    if (facts_.id.empty()) statedId(parts.prose);
     return std::move(facts_);
   }
 
@@ -160,14 +141,16 @@ class Reader {
 
   void meta(const YAML::Node& n, int line) {
     facts_.title = scalar(n["title"]);
-    const std::string subtitle = scalar(n["subtitle"]);
-    std::string id = incidentId(subtitle);
-    if (id.empty()) id = incidentId(facts_.title);
-    if (!id.empty()) {
-      facts_.id = id;
-      id_line_ = lineOf(n["subtitle"], line);
+    // `id:` as the block states it, else an id in the subtitle or the title.
+    for (const char* key : {"id", "subtitle", "title"}) {
+      const YAML::Node value = n[key];
+      std::string id = scalar(value);
+      if (std::string_view(key) != "id") id = incidentIdInTitle(id);
+      if (id.empty() || id.size() > kMaxIncidentIdChars) continue;
+      facts_.id = std::move(id);
+      facts_.id_line = lineOf(value, line);
+      break;
     }
-    title_line_ = lineOf(n["title"], line);
   }
 
   // `unit` of the timing block: the lanes' numbers in seconds unless it says otherwise.
@@ -477,6 +460,19 @@ class Reader {
     }
   }
 
+  // No ```meta id: one the prose states ("**Incident:** INC-2026-0908").
+  void statedId(const std::vector<ProseLine>& lines) {
+    std::vector<DocumentLine> numbered;
+    for (const ProseLine& l : lines) {
+      if (l.line > kIncidentIdHeaderLines) break;
+      numbered.push_back({l.text, l.line});
+    }
+    if (const auto stated = statedIncidentId(numbered)) {
+      facts_.id = stated->id;
+      facts_.id_line = stated->line;
+    }
+  }
+
   void prose(const std::vector<ProseLine>& lines) {
     bool remediation = false;
     for (const ProseLine& l : lines) {
@@ -505,8 +501,6 @@ class Reader {
   std::size_t values_ = 0;      // YAML values of the blocks read so far
   std::size_t hint_count_ = 0;  // phrases recognised so far
   std::vector<FactEvent> timeline_events_;
-  int id_line_ = 0;
-  int title_line_ = 0;
 };
 
 }  // namespace

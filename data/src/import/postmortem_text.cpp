@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "incident_id.h"
 #include "phrases.h"
 #include "postmortem_import.h"
 
@@ -75,6 +76,10 @@ bool isClockLine(std::string_view t) {
   return clockTime(s).has_value();
 }
 
+// A title is a line of its own; a longer one is a paragraph. Kept whole: a long title is the
+// document's own name, and the workbench elides it where it lacks the room.
+constexpr std::size_t kMaxTextTitleChars = 240;
+
 struct RawEvent {
   double clock;
   std::string label;
@@ -114,8 +119,19 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
       pos = nl == std::string_view::npos ? text.size() : nl + 1;
     }
   }
+  std::vector<DocumentLine> numbered;  // the header, where a document states its id
+  for (const auto& [line, number] : lines) {
+    if (number > kIncidentIdHeaderLines) break;
+    numbered.push_back({line, number});
+  }
+  const std::optional<StatedIncidentId> stated = statedIncidentId(numbered);
+  if (stated) {
+    facts.id = stated->id;
+    facts.id_line = stated->line;
+  }
   std::vector<RawEvent> events;
   std::optional<std::pair<double, double>> window;
+  bool after_header_label = false;  // the line before was a header label: this one is its value
   int window_line = 0;
   bool remediation = false;
   std::size_t hint_count = 0;
@@ -136,6 +152,11 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
 
     const std::string t = trimPostmortemText(line);
     if (t.empty()) continue;
+    // "- Incident" / "- INC-2026-0912", "- Authors" / "- D. Kaur": a header's labels and values
+    // are facts about the document, never its title.
+    const bool header_fact = after_header_label || isHeaderLabel(t) ||
+                             (stated && (line_no == stated->line || line_no == stated->label_line));
+    after_header_label = isHeaderLabel(t);
     std::string lower = t;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (t.size() < 40 &&
@@ -179,9 +200,9 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
       continue;
     }
     if (facts.summary.empty() && t.size() > 60) facts.summary = summaryOf(t, 400);
-    if (facts.title.empty() && t.size() > 10 && t.size() < 200 && i < 12 &&
-        t.find("Incident") == std::string::npos)
-      facts.title = shortQuote(t, 160);
+    if (facts.title.empty() && !header_fact && t.size() > 10 && t.size() < kMaxTextTitleChars &&
+        i < 12 && t.find("Incident") == std::string::npos)
+      facts.title = t;
     for (const std::string& clause : splitClauses(t)) {
       std::vector<PhraseHint> found = recognisePhrases(clause);
       for (PhraseHint& h : found) {
@@ -202,6 +223,8 @@ PostmortemFacts readTextPostmortem(std::string_view text, const std::string& fil
       }
     }
   }
+  // No labelled id: one in the title ("INC-2026-0912 · Payment timeout").
+  if (facts.id.empty()) facts.id = incidentIdInTitle(facts.title);
   if (events.empty() && !window) return facts;
   const double t0 = window ? window->first : events.front().clock;
   facts.t0_clock = t0;

@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 #include <cstdlib>
+#include <optional>
 
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_io.h"
+#include "breakerlab/data/load_error.h"
 #include "breakerlab/data/output_file.h"
 #include "breakerlab/data/report_json.h"
 
@@ -107,6 +109,29 @@ Incident restoreIncident(const StoredIncident& stored) {
   const std::filesystem::path incident_file = dir.path() / (file_name + ".yaml");
   writeOutputFile(incident_file, stored.content);
   return loadIncident(incident_file);
+}
+
+std::string canonicalIncidentText(const StoredIncident& stored) {
+  Incident incident = restoreIncident(stored);
+  incident.seed = 0;
+  Dependency::CallsSource& calls = incident.dependency.calls_source;
+  if (!calls.file.empty()) calls.file = std::filesystem::path(calls.file).filename().string();
+  return incidentToYaml(incident);
+}
+
+std::int64_t addIncidentOnce(Workspace& workspace, const StoredIncident& incident) {
+  if (const auto id = workspace.findIncident(incident)) return *id;
+  std::optional<std::string> canonical;  // read only when an incident of the name is there
+  for (const IncidentSummary& held : workspace.incidents()) {
+    if (held.name != incident.name) continue;
+    try {
+      if (!canonical) canonical = canonicalIncidentText(incident);
+      if (canonicalIncidentText(workspace.incident(held.id)) == *canonical) return held.id;
+    } catch (const LoadError&) {
+      // One that does not read (edited by hand) is not the same incident: it stays as it is.
+    }
+  }
+  return workspace.addIncident(incident);
 }
 
 Incident incidentForRun(const Incident& opened, const RunInputs& inputs) {

@@ -207,6 +207,47 @@ TEST_F(Workbench, ABrokenIncidentShowsTheErrorAndKeepsThePreviousOne) {
   EXPECT_EQ(errors.size(), 2);
 }
 
+// With the knobs tuned, a file that does not open is said without asking about the tuning
+// first (issue #33: the user confirmed Discard, then got a parse error); a file that opens is
+// asked about, and Cancel keeps the incident and the tuning.
+TEST_F(Workbench, TheTuningIsAskedAboutOnlyOnceTheFileIsKnownToOpen) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  Config tuned = window.session().incident().deployed;
+  tuned.breaker.early_probe = true;
+  ASSERT_TRUE(window.applyTuning(QStringLiteral("early probe"), tuned, window.session().changes(),
+                                 window.session().scenario()));
+  settleWindow(window);
+  ASSERT_TRUE(window.tuningWouldBeLost());
+  QStringList asked;
+  MainWindow::UnsavedTuningChoice answer = MainWindow::UnsavedTuningChoice::cancel;
+  window.setUnsavedTuningPrompt([&](const QString& text) {
+    asked << text;
+    return answer;
+  });
+
+  EXPECT_FALSE(
+      window.openIncident(QStringLiteral(BREAKERLAB_TEST_FIXTURES) + "/broken-incident.yaml"));
+  EXPECT_TRUE(asked.isEmpty()) << "asked before the file was read: "
+                               << asked.join('\n').toStdString();
+  ASSERT_EQ(errors.size(), 1);
+  EXPECT_TRUE(window.tuningWouldBeLost()) << "the tuning is still there";
+
+  const QString orders =
+      QStringLiteral(BREAKERLAB_RESOURCES "/incidents/inc-2026-0814-orders.yaml");
+  EXPECT_FALSE(window.openIncident(orders));
+  ASSERT_EQ(asked.size(), 1);
+  EXPECT_TRUE(asked.front().contains("Save exports it to a config file"))
+      << asked.front().toStdString();
+  EXPECT_EQ(window.session().incident().id, "INC-2026-0908");
+  EXPECT_EQ(window.session().config(), tuned);
+
+  answer = MainWindow::UnsavedTuningChoice::discard;
+  EXPECT_TRUE(window.openIncident(orders));
+  EXPECT_EQ(asked.size(), 2);
+  EXPECT_EQ(window.session().incident().id, "INC-2026-0814");
+  EXPECT_EQ(errors.size(), 1);
+}
+
 TEST_F(Workbench, TheRenderedWindowShowsTheLanesInTheirColours) {
   ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
   window.lanes()->replotNow();
@@ -263,7 +304,8 @@ TEST_F(Workbench, RemembersRecentFilesAndRestoresTheLayout) {
   const QString path = QFileInfo(QString::fromStdString(test::incidentPath())).absoluteFilePath();
   ASSERT_TRUE(window.openIncident(path));
   EXPECT_EQ(QSettings().value("files/recent").toStringList().value(0), path);
-  EXPECT_EQ(QSettings().value("files/lastFolder").toString(), QFileInfo(path).absolutePath());
+  // The one folder shared by every kind of file is gone: it held other checkouts' folders.
+  EXPECT_FALSE(QSettings().contains("files/lastFolder"));
   window.resize(1234, 777);
   window.close();  // saves geometry and splitters
   MainWindow again;

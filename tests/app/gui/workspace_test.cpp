@@ -250,6 +250,30 @@ TEST_F(WorkspaceWorkbench, ARunWithAnotherSeedReplaysWithItsSeed) {
       << "the seed matters to this incident";
 }
 
+// An incident the workspace restored (a run opened with its own seed: the incident comes back
+// from the workspace as YAML, with no file behind it) is the same incident when the workspace is
+// opened again: listed once (issue #33: it was added a second time and listed twice).
+TEST_F(WorkspaceWorkbench, AnIncidentRestoredFromTheWorkspaceIsListedOnceWhenItIsOpenedAgain) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const std::int64_t incident = *workspace().currentIncident();
+  const Incident opened = window->session().openedIncident();
+  RunInputs inputs = inputsOf(opened, opened.deployed);
+  inputs.seed = opened.seed + 7;
+  const std::int64_t run = workspace().workspace()->saveRun(
+      newRunOf(incident, inputs, replayRun(opened, inputs), "another seed"));
+  ASSERT_TRUE(workspace().openRun(run));
+  settleWindow(*window);
+  ASSERT_EQ(window->session().openedIncident().seed, opened.seed + 7);
+
+  ASSERT_TRUE(workspace().open(path));  // again, from the start page or Open Recent
+  settleWindow(*window);
+  EXPECT_EQ(reader(path)->incidents().size(), 1u);
+  EXPECT_EQ(model().incidentCount(), 1);
+  EXPECT_EQ(workspace().currentIncident(), incident);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
 TEST_F(WorkspaceWorkbench, TwoRunsGoIntoTheComparisonFirstAsAAndSecondAsB) {
   ASSERT_TRUE(workspace().create(path));
   ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
@@ -387,6 +411,46 @@ TEST_F(WorkspaceWorkbench, NotesOnARunAreSavedWhenTheEditorLosesFocus) {
   EXPECT_EQ(incident_note(), "The failover took 42 s.");
 }
 
+// The notes' placeholder says what to do for what is selected: never "select ..." while a run is
+// (issue #33).
+TEST(WorkspaceNotesPlaceholder, SaysWhatToDoForWhatIsSelected) {
+  struct Case {
+    NotesSelection selection;
+    bool read_only;
+    const char* says;
+  };
+  const Case cases[] = {
+      {NotesSelection::nothing, false, "Select an incident or a run to write a note on it."},
+      {NotesSelection::several, false, "Several items are selected: select one incident or run"},
+      {NotesSelection::without_notes, false, "Only incidents and runs have notes"},
+      {NotesSelection::one, false, "No note on fast probe yet. Type one here"},
+      {NotesSelection::one, true, "No note on fast probe. The workspace is read-only."},
+  };
+  for (const Case& c : cases)
+    EXPECT_TRUE(notesPlaceholder(c.selection, QStringLiteral("fast probe"), c.read_only)
+                    .startsWith(QString::fromUtf8(c.says)))
+        << c.says << ": "
+        << notesPlaceholder(c.selection, QStringLiteral("fast probe"), c.read_only).toStdString();
+}
+
+TEST_F(WorkspaceWorkbench, ASelectedRunWithoutANoteIsNotAskedToBeSelected) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  const auto run = workspace().saveRun(QStringLiteral("fast probe"));
+  ASSERT_TRUE(run);
+  QPlainTextEdit* notes = panel().notes();
+  panel().select({{Kind::run, *run, *workspace().currentIncident()}});
+  ASSERT_TRUE(notes->toPlainText().isEmpty());
+  EXPECT_FALSE(notes->placeholderText().contains(QStringLiteral("Select")))
+      << notes->placeholderText().toStdString();
+  EXPECT_TRUE(notes->placeholderText().startsWith(QStringLiteral("No note on fast probe yet")))
+      << notes->placeholderText().toStdString();
+  panel().select({{Kind::run_group, 0, *workspace().currentIncident()}});
+  EXPECT_TRUE(notes->placeholderText().startsWith(QStringLiteral("Only incidents and runs")));
+  panel().select({});
+  EXPECT_TRUE(notes->placeholderText().startsWith(QStringLiteral("Select an incident or a run")));
+}
+
 // Another incident opened: the notes are that incident's, not the previous incident's run's
 // (issue #33: "Notes on fast probe 500ms" stayed).
 TEST_F(WorkspaceWorkbench, TheNotesFollowTheIncidentOnTheWorkbench) {
@@ -426,6 +490,32 @@ TEST_F(WorkspaceWorkbench, ATuningSavedAsARunIsNotLostByOpeningAnotherFile) {
   EXPECT_TRUE(window->tuningWouldBeLost()) << "tuned again after the save";
   ASSERT_TRUE(workspace().saveConfigAs(QStringLiteral("shorter open")));
   EXPECT_FALSE(window->tuningWouldBeLost());
+}
+
+// The prompt's Save keeps the tuning as a run of the open workspace, then opens the file.
+TEST_F(WorkspaceWorkbench, SaveInTheTuningPromptKeepsItAsARunAndGoesOn) {
+  ASSERT_TRUE(workspace().create(path));
+  ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
+  Config early = window->session().incident().deployed;
+  early.breaker.early_probe = true;
+  ASSERT_TRUE(window->applyTuning(QStringLiteral("early probe"), early, window->session().changes(),
+                                  window->session().scenario()));
+  settleWindow(*window);
+  ASSERT_TRUE(window->tuningWouldBeLost());
+  QString asked;
+  window->setUnsavedTuningPrompt([&](const QString& text) {
+    asked = text;
+    return MainWindow::UnsavedTuningChoice::save;
+  });
+  ASSERT_TRUE(window->openIncident(
+      QStringLiteral(BREAKERLAB_RESOURCES "/incidents/inc-2026-0814-orders.yaml")));
+  EXPECT_TRUE(asked.contains(QStringLiteral("Save keeps it as a run in the workspace")))
+      << asked.toStdString();
+  EXPECT_EQ(window->session().incident().id, "INC-2026-0814");
+  const std::vector<RunSummary> runs = reader(path)->runs({});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(reader(path)->run(runs.front().id).inputs.config, early);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
 }
 
 // The toolbar's B list offers the open incident's named configs and runs (issue #33).

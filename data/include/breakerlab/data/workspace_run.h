@@ -22,6 +22,18 @@ StoredIncident storedIncidentOf(const ImportedIncident& imported,
 // (a workspace edited by hand).
 Incident restoreIncident(const StoredIncident& stored);
 
+// What makes two stored incidents one: the incident as BreakerLab reads it, written as YAML, with
+// its seed left out (a run's seed is the run's input) and a recorded log named by its file name.
+// A breakerlab/1 file is stored as written and the same incident restored from the workspace as
+// YAML; both have this one text. Throws LoadError if the content does not read.
+std::string canonicalIncidentText(const StoredIncident& stored);
+
+// Adds `incident` unless the workspace holds it already, by its stored text (findIncident) or,
+// among the incidents of its name, by canonicalIncidentText: its id either way (issue #33: an
+// incident restored from the workspace was added again, as YAML, when the workspace was opened
+// again, and listed twice). Throws WorkspaceError as addIncident does.
+std::int64_t addIncidentOnce(Workspace& workspace, const StoredIncident& incident);
+
 // The incident a run replays: `opened` with the run's scenario, seed and changes.
 Incident incidentForRun(const Incident& opened, const RunInputs& inputs);
 
