@@ -985,6 +985,20 @@ void openAndSettle(MainWindow& window, const QString& path) {
   test::processEventsFor(200);
 }
 
+// A chart's plot area spans the lanes' time axis on screen, pixel for pixel.
+void expectLinedUpWithTheLanes(MainWindow& window, const QRectF& area, const QWidget* viewport,
+                               const std::string& what) {
+  window.lanes()->replotNow();
+  QCoreApplication::processEvents();
+  const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
+  ASSERT_FALSE(area.isNull()) << what;
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(), lanes.global_left)
+      << what;
+  EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
+            lanes.global_right)
+      << what;
+}
+
 // The walkthrough of issue #33: teach-metastable-retries' charts sat 30 px left of its lanes,
 // whose short row titles left less room than a chart's y axis needs, so the charts were laid out
 // on their own. Under every bundled incident, at both sizes a user has, both charts' plot areas
@@ -1004,24 +1018,11 @@ TEST(WorkbenchCharts, EveryBundledIncidentsChartsLineUpWithItsLanes) {
       window.chartsDock()->show();
       window.chartsDock()->raise();
       test::processEventsFor(200);
-      window.lanes()->replotNow();
-      QCoreApplication::processEvents();
-      const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
-      const std::pair<const char*, std::pair<QRectF, const QWidget*>> charts[] = {
-          {"outcome", {window.chart()->alignedPlotArea(), window.chart()->view()->viewport()}},
-          {"resources",
-           {window.resources()->alignedPlotArea(), window.resources()->view()->viewport()}}};
-      for (const auto& [chart, placed] : charts) {
-        const auto& [area, viewport] = placed;
-        if (viewport->isHidden()) continue;  // an incident without resource series
-        ASSERT_FALSE(area.isNull()) << what << " " << chart;
-        EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(),
-                  lanes.global_left)
-            << what << " " << chart;
-        EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
-                  lanes.global_right)
-            << what << " " << chart;
-      }
+      expectLinedUpWithTheLanes(window, window.chart()->alignedPlotArea(),
+                                window.chart()->view()->viewport(), what + " outcome");
+      if (window.resources()->isVisible())  // an incident with resource series
+        expectLinedUpWithTheLanes(window, window.resources()->alignedPlotArea(),
+                                  window.resources()->view()->viewport(), what + " resources");
     }
   }
   QSettings().clear();
@@ -1310,19 +1311,9 @@ TEST(WorkbenchCharts, AfterARestartTheFirstIncidentsChartsLineUpWithItsLanes) {
     openAndSettle(window, bundledIncident("inc-2026-0912-payment-timeout"));
     window.chartsDock()->raise();
     test::processEventsFor(200);
-    window.lanes()->replotNow();
-    QCoreApplication::processEvents();
-    const views::TimeAxisPlace lanes = window.lanes()->timeAxisPlace();
-    const QRectF area = window.chart()->alignedPlotArea();
-    const QWidget* viewport = window.chart()->view()->viewport();
-    const std::string what = "at " + std::to_string(size.width());
-    ASSERT_FALSE(area.isNull()) << what;
-    EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.left()), 0)).x(),
-              lanes.global_left)
-        << what;
-    EXPECT_EQ(viewport->mapToGlobal(QPoint(static_cast<int>(area.right() - 1), 0)).x(),
-              lanes.global_right)
-        << what;
+    expectLinedUpWithTheLanes(window, window.chart()->alignedPlotArea(),
+                              window.chart()->view()->viewport(),
+                              "at " + std::to_string(size.width()));
     window.close();
   }
   QSettings().clear();

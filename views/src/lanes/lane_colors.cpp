@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "breakerlab/core/breakers/breaker_types.h"
@@ -26,6 +27,23 @@ QColor blend(const QColor& from, const QColor& to, double share) {
 }
 }  // namespace palette
 
+namespace {
+// "6 of 8 pods" (the pods lane's states): 6 in rotation of 8.
+struct PodsInRotation {
+  std::uint32_t in = 0, of = 0;
+};
+std::optional<PodsInRotation> podsInRotation(std::string_view state) {
+  PodsInRotation pods;
+  const char* end = state.data() + state.size();
+  auto [p, ec] = std::from_chars(state.data(), end, pods.in);
+  constexpr std::string_view kOf = " of ";
+  if (ec != std::errc() || !std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(kOf))
+    return std::nullopt;
+  if (std::from_chars(p + kOf.size(), end, pods.of).ec != std::errc()) return std::nullopt;
+  return pods;
+}
+}  // namespace
+
 std::string_view legendName(std::string_view lane, std::string_view state) {
   if (lane == "fleet") {
     if (state.ends_with(" half-open")) return "some half-open";
@@ -34,14 +52,8 @@ std::string_view legendName(std::string_view lane, std::string_view state) {
   if (lane == "pods") {
     // "k of N pods" between all and none: one entry, not one per count (8 pods made nine
     // entries and two lines of legend at 1024 px, issue #33).
-    std::uint32_t in = 0, of = 0;
-    const char* end = state.data() + state.size();
-    auto [p, ec] = std::from_chars(state.data(), end, in);
-    constexpr std::string_view kOf = " of ";
-    if (ec == std::errc() &&
-        std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(kOf))
-      ec = std::from_chars(p + kOf.size(), end, of).ec;
-    if (ec == std::errc() && in > 0 && in < of) return "some ejected";
+    if (const auto pods = podsInRotation(state); pods && pods->in > 0 && pods->in < pods->of)
+      return "some ejected";
   }
   return state;
 }
@@ -71,19 +83,12 @@ QColor stateColor(std::string_view lane, std::string_view state) {
   }
   if (lane == "pods") {
     // "k of N pods": all in rotation is good, none is bad, anything between a warning.
-    std::uint32_t in = 0, of = 0;
-    const char* end = state.data() + state.size();
-    auto [p, ec] = std::from_chars(state.data(), end, in);
-    constexpr std::string_view kOf = " of ";
-    if (ec == std::errc() &&
-        std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(kOf))
-      ec = std::from_chars(p + kOf.size(), end, of).ec;
-    if (ec == std::errc() && of > 0) {
-      if (in >= of) return palette::kGood;
-      if (in == 0) return palette::kBad;
+    if (const auto pods = podsInRotation(state); pods && pods->of > 0) {
+      if (pods->in >= pods->of) return palette::kGood;
+      if (pods->in == 0) return palette::kBad;
       // Amber with one pod out, most of the way to red with one left; never red itself, which
       // says none.
-      const double ejected = static_cast<double>(of - in) / of;
+      const double ejected = static_cast<double>(pods->of - pods->in) / pods->of;
       return palette::blend(palette::kWarn, palette::kBad, 0.8 * ejected);
     }
   }
