@@ -691,12 +691,18 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table,
   // keeps the best fit so far, or, during the replay, the incident that was open.
   std::unique_ptr<QProgressDialog> progress;
   const QString name = QFileInfo(path).fileName();
-  if (interactive_) {
+  // A dialog of its own for the reading and for the replay after the question on the tuning: a
+  // QProgressDialog shows itself once its minimum duration is past, even hidden, and came up over
+  // the question, which then waited under it while the dialog waited for it (issue #33).
+  const auto newProgress = [this, &progress, &name] {
     progress = std::make_unique<QProgressDialog>(
         tr("Opening %1 (reading, calibrating against its recorded lanes)…").arg(name), tr("Stop"),
         0, 1000, this);
     progress->setWindowModality(Qt::WindowModal);
     progress->setMinimumDuration(500);
+  };
+  if (interactive_) {
+    newProgress();
     options.import.progress = [&progress](double done) {
       progress->setValue(static_cast<int>(done * 1000));
       QCoreApplication::processEvents();
@@ -726,11 +732,13 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table,
   bool loaded = false;
   if (imported) {
     if (before_open) {
-      if (progress) progress->hide();  // the question is not part of the reading
+      const bool shown = progress != nullptr;
+      progress.reset();  // the question is not part of the reading
       if (!before_open()) {
         status_->setText(tr("%1 not opened: the tuning was kept").arg(name));
         return false;
       }
+      if (shown) newProgress();
     }
     loaded = session_->open(std::move(*imported), path, &error, options);
   }

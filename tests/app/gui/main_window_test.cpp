@@ -21,6 +21,7 @@
 #include <QMenuBar>
 #include <QMouseEvent>
 #include <QPlainTextEdit>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QSlider>
 #include <QTableWidget>
@@ -246,6 +247,35 @@ TEST_F(Workbench, TheTuningIsAskedAboutOnlyOnceTheFileIsKnownToOpen) {
   EXPECT_EQ(asked.size(), 2);
   EXPECT_EQ(window.session().incident().id, "INC-2026-0814");
   EXPECT_EQ(errors.size(), 1);
+}
+
+// The walkthrough after the fix above: with the progress dialog of an interactive open, the
+// question came up and, half a second later, the progress dialog over it ("Opening…", Stop),
+// waiting on the question it hid. While the user reads the question no progress dialog shows,
+// and after the answer the incident opens.
+TEST_F(Workbench, NoProgressDialogComesUpOverTheQuestionOnTheTuning) {
+  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  Config tuned = window.session().incident().deployed;
+  tuned.breaker.early_probe = true;
+  ASSERT_TRUE(window.applyTuning(QStringLiteral("early probe"), tuned, window.session().changes(),
+                                 window.session().scenario()));
+  settleWindow(window);
+  ASSERT_TRUE(window.tuningWouldBeLost());
+  window.setInteractive(true);  // the progress dialog of a user's open
+  int progress_shown_while_asked = -1;
+  window.setUnsavedTuningPrompt([&](const QString&) {
+    test::processEventsFor(900);  // reading the question, past the dialog's 500 ms
+    progress_shown_while_asked = 0;
+    for (const QProgressDialog* dialog : window.findChildren<QProgressDialog*>())
+      if (dialog->isVisible()) ++progress_shown_while_asked;
+    return MainWindow::UnsavedTuningChoice::discard;
+  });
+  // A postmortem: its import calibrates, with progress.
+  EXPECT_TRUE(window.openIncident(
+      QStringLiteral(BREAKERLAB_RESOURCES "/postmortems/inc-2026-0908-pricing-postmortem.md")));
+  window.setInteractive(false);
+  EXPECT_EQ(progress_shown_while_asked, 0);
+  EXPECT_TRUE(window.session().isImported());
 }
 
 TEST_F(Workbench, TheRenderedWindowShowsTheLanesInTheirColours) {
