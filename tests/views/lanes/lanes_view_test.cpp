@@ -571,6 +571,29 @@ TEST_F(LanesViewTest, StateNamesAreWrittenInsideSegmentsWideEnoughForThem) {
   EXPECT_TRUE(namesIn(view, view.rowRect("breaker", RowKind::baseline)).empty());
 }
 
+// The walkthrough of issue #33: on 14 Aug (a breaker off, 8 pods) the Breaker lane read
+// "disabled" and "▸ Breakers by pod" under it "closed". A breaker off throughout has no pods'
+// row; turned on, it has.
+TEST(LanesViewPods, ABreakerOffThroughoutHasNoPodsRow) {
+  const Incident incident = loadIncident(test::resourcePath("incidents/inc-2026-0814-orders.yaml"));
+  ASSERT_FALSE(incident.deployed.breaker.enabled);
+  LanesView view;
+  view.resize(900, 600);
+  view.setIncident(incident);
+  const Result off = simulate(incident, incident.deployed);
+  view.setResults(off, nullptr);
+  view.show();
+  view.replotNow();
+  EXPECT_TRUE(view.rowRect("fleet", RowKind::replayed).isEmpty());
+  EXPECT_FALSE(view.hasPods());
+  Config on = incident.deployed;
+  on.breaker.enabled = true;
+  const Result with_breaker = simulate(incident, on);
+  view.setResults(with_breaker, nullptr);
+  view.replotNow();
+  EXPECT_FALSE(view.rowRect("fleet", RowKind::replayed).isEmpty());
+}
+
 // Issue #33, item 7: in the lanes a 1024 x 700 window leaves (about 630 x 340 pixels), the thin
 // recorded rows lost their names: a row lower than the font's line had none. Each recorded row
 // still names its states, in a smaller font that fits inside the row.

@@ -25,6 +25,7 @@
 #include <numeric>
 #include <span>
 
+#include "breakerlab/core/basics/breaker_state.h"
 #include "breakerlab/core/outcome/fleet.h"
 #include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/lane_keys.h"
@@ -385,8 +386,13 @@ void LanesView::showRange(double from, double to) {
 }
 
 bool LanesView::hasPods() const {
-  return replayed_ != nullptr && !replayed_->fleet.intervals.empty() &&
-         !replayed_->pod_breakers.empty();
+  if (replayed_ == nullptr || replayed_->fleet.intervals.empty() || replayed_->pod_breakers.empty())
+    return false;
+  // A breaker off from start to end has no pods' breakers to show: their row read "closed" under
+  // a Breaker lane that reads "disabled" (issue #33 walkthrough).
+  const auto& breaker = replayed_->breaker.intervals;
+  return !std::all_of(breaker.begin(), breaker.end(),
+                      [](const LaneInterval& i) { return i.state == kBreakerDisabled; });
 }
 
 bool LanesView::podRecorded() const {
@@ -438,7 +444,7 @@ double LanesView::layoutRowsWithBand(double band_units) {
     bool ghost = baseline_ != nullptr && lane != "health" && lane != "dependency";
     if (lane == "fleet") {
       // Only runs with a breaker in every pod have it (and never a recorded or a ghost row).
-      if (replayed_ == nullptr || replayed_->fleet.intervals.empty()) continue;
+      if (!hasPods()) continue;
       ghost = false;
     }
     if (lane == "pods") {
