@@ -831,14 +831,18 @@ double LanesView::eventLineY(int line) const {
 
 void LanesView::updateCursors() {
   static const char* kNames[] = {"A", "B"};
-  static const QColor kColors[] = {QColor(0x9b, 0x30, 0xd0), QColor(0x20, 0x80, 0xa0)};
+  // In the text's colour, A solid and B dashed: a colour of their own read as a state (A's purple
+  // as half-open, issue #33 walkthrough), and every hue here is a state's.
+  const QColor ink = palette().color(QPalette::WindowText);
+  const QColor kColors[] = {ink, ink};
+  static const Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine};
   for (int i = 0; i < 2; ++i) {
     if (!cursors_[i]) continue;
     auto* line = new QCPItemStraightLine(plot_);
     line->setLayer("cursors");
     line->point1->setCoords(*cursors_[i], 0);
     line->point2->setCoords(*cursors_[i], 1);
-    line->setPen(QPen(kColors[i], 1.5));
+    line->setPen(QPen(kColors[i], 1.5, kStyles[i]));
     auto* label = new QCPItemText(plot_);
     label->setLayer("cursors");
     label->position->setCoords(*cursors_[i], plot_->yAxis->range().lower);
