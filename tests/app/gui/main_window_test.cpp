@@ -208,16 +208,22 @@ TEST_F(Workbench, ABrokenIncidentShowsTheErrorAndKeepsThePreviousOne) {
   EXPECT_EQ(errors.size(), 2);
 }
 
+// 8 Sep open with the early probe turned on: a tuning neither exported nor saved.
+Config openTunedAwayFromDeployed(MainWindow& window) {
+  EXPECT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
+  Config tuned = window.session().incident().deployed;
+  tuned.breaker.early_probe = true;
+  EXPECT_TRUE(window.applyTuning(QStringLiteral("early probe"), tuned, window.session().changes(),
+                                 window.session().scenario()));
+  settleWindow(window);
+  return tuned;
+}
+
 // With the knobs tuned, a file that does not open is said without asking about the tuning
 // first (issue #33: the user confirmed Discard, then got a parse error); a file that opens is
 // asked about, and Cancel keeps the incident and the tuning.
 TEST_F(Workbench, TheTuningIsAskedAboutOnlyOnceTheFileIsKnownToOpen) {
-  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
-  Config tuned = window.session().incident().deployed;
-  tuned.breaker.early_probe = true;
-  ASSERT_TRUE(window.applyTuning(QStringLiteral("early probe"), tuned, window.session().changes(),
-                                 window.session().scenario()));
-  settleWindow(window);
+  const Config tuned = openTunedAwayFromDeployed(window);
   ASSERT_TRUE(window.tuningWouldBeLost());
   QStringList asked;
   MainWindow::UnsavedTuningChoice answer = MainWindow::UnsavedTuningChoice::cancel;
@@ -254,12 +260,7 @@ TEST_F(Workbench, TheTuningIsAskedAboutOnlyOnceTheFileIsKnownToOpen) {
 // waiting on the question it hid. While the user reads the question no progress dialog shows,
 // and after the answer the incident opens.
 TEST_F(Workbench, NoProgressDialogComesUpOverTheQuestionOnTheTuning) {
-  ASSERT_TRUE(window.openIncident(QString::fromStdString(test::incidentPath())));
-  Config tuned = window.session().incident().deployed;
-  tuned.breaker.early_probe = true;
-  ASSERT_TRUE(window.applyTuning(QStringLiteral("early probe"), tuned, window.session().changes(),
-                                 window.session().scenario()));
-  settleWindow(window);
+  openTunedAwayFromDeployed(window);
   ASSERT_TRUE(window.tuningWouldBeLost());
   window.setInteractive(true);  // the progress dialog of a user's open
   int progress_shown_while_asked = -1;

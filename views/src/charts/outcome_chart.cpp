@@ -8,7 +8,6 @@
 #include <QChartView>
 #include <QEvent>
 #include <QLineSeries>
-#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -101,16 +100,10 @@ void OutcomeChart::alignWith(const TimeAxisPlace& place) {
   alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
 }
 
-void OutcomeChart::resizeEvent(QResizeEvent* event) {
-  QWidget::resizeEvent(event);
-  if (!place_.ticks.isEmpty())
-    alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
-}
-
 bool OutcomeChart::eventFilter(QObject* watched, QEvent* event) {
-  // The viewport is sized after this widget when the dock is shown (the start page hid it): laid
-  // out at its size then, the chart kept half the width until the window was resized (issue
-  // #33, item 6).
+  // Laid out again whenever the viewport changes size or is shown: a resize of this widget
+  // reaches it, and so does a dock shown after the start page hid it, which sizes the viewport
+  // after this widget (issue #33, item 6: the chart kept half the width until a resize).
   if (watched == view_->viewport() &&
       (event->type() == QEvent::Resize || event->type() == QEvent::Show) && !place_.ticks.isEmpty())
     alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);
