@@ -63,8 +63,13 @@ seed_test_costs() {  # seed_test_costs PRESET
   fi
 }
 
+sanitizers=1
+if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" = "1" ]; then sanitizers=0; fi
+
 echo "== release build"
-cmake --preset release
+# The fuzz targets' seed corpora are replayed by the sanitizer build's tests; the release build
+# replays them only when that build does not run.
+cmake --preset release -DBREAKERLAB_FUZZ_DRIVERS="$([ $sanitizers = 1 ] && echo OFF || echo ON)"
 cmake --build --preset release
 stage "release build"
 echo "== release tests"
@@ -72,8 +77,6 @@ seed_test_costs release
 ctest --preset release
 stage "release tests"
 
-sanitizers=1
-if [ "${BREAKERLAB_SKIP_SANITIZERS:-0}" = "1" ]; then sanitizers=0; fi
 if [ $sanitizers = 1 ]; then
   echo "== AddressSanitizer + UBSan configure (clang -O1, with the fuzz targets)"
   cmake --preset asan

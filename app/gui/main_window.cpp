@@ -23,6 +23,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QResizeEvent>
+#include <QScopeGuard>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -142,32 +143,45 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // is interactive by then.
     QTimer::singleShot(0, this, [this, summary] {
       if (!interactive_) return;
-      // The buttons say what they do: a user read "Yes" against "Discard".
-      QMessageBox ask(
-          QMessageBox::Question, tr("Restore the tuning you were working on?"),
-          summary + QStringLiteral("\n\n") +
-              (session_->hasIncident() ? tr("Restore it, or discard it and keep what is open?")
-                                       : tr("Restore it, or discard it?")),
-          QMessageBox::NoButton, this);
-      QPushButton* restore = ask.addButton(tr("Restore"), QMessageBox::AcceptRole);
-      ask.addButton(QMessageBox::Discard);
-      ask.setDefaultButton(restore);
-      ask.exec();
-      if (ask.clickedButton() == restore)
-        workspace_->restoreAutosave();
-      else if (workspace_->workspace() != nullptr && !workspace_->workspace()->readOnly())
-        try {
-          workspace_->workspace()->clearAutosave();
-        } catch (const WorkspaceError& e) {
-          emit workspace_->failed(tr("Could not discard the autosaved tuning"),
-                                  QString::fromUtf8(e.what()));
-        }
+      whenNotLoading([this, summary] { askToRestoreAutosave(summary); });
     });
   });
   restoreSettings();
   workspace_->reopenLast();
   refreshRecentWorkspaces();
   updateTitle();
+}
+
+void MainWindow::whenNotLoading(std::function<void()> ask) {
+  if (!loading_) {
+    ask();
+    return;
+  }
+  after_loading_.push_back(std::move(ask));
+}
+
+void MainWindow::askToRestoreAutosave(const QString& summary) {
+  // The buttons say what they do: a user read "Yes" against "Discard".
+  QMessageBox ask(
+      QMessageBox::Question, tr("Restore the tuning you were working on?"),
+      summary + QStringLiteral("\n\n") +
+          (session_->hasIncident() ? tr("Restore it, or discard it and keep what is open?")
+                                   : tr("Restore it, or discard it?")),
+      QMessageBox::NoButton, this);
+  QPushButton* restore = ask.addButton(tr("Restore"), QMessageBox::AcceptRole);
+  ask.addButton(QMessageBox::Discard);
+  ask.setDefaultButton(restore);
+  ask.exec();
+  if (ask.clickedButton() == restore) {
+    workspace_->restoreAutosave();
+  } else if (workspace_->workspace() != nullptr && !workspace_->workspace()->readOnly()) {
+    try {
+      workspace_->workspace()->clearAutosave();
+    } catch (const WorkspaceError& e) {
+      emit workspace_->failed(tr("Could not discard the autosaved tuning"),
+                              QString::fromUtf8(e.what()));
+    }
+  }
 }
 
 MainWindow::~MainWindow() {
@@ -691,6 +705,17 @@ bool MainWindow::loadIncident(const QString& path, const StateTable& table,
   // keeps the best fit so far, or, during the replay, the incident that was open.
   std::unique_ptr<QProgressDialog> progress;
   const QString name = QFileInfo(path).fileName();
+  // Questions that came up while it loaded are asked once its progress dialog is gone.
+  const bool outer = !loading_;
+  loading_ = true;
+  const auto finish = qScopeGuard([this, outer, &progress] {
+    progress.reset();
+    if (!outer) return;
+    loading_ = false;
+    std::vector<std::function<void()>> waiting = std::move(after_loading_);
+    after_loading_.clear();
+    for (auto& ask : waiting) QTimer::singleShot(0, this, std::move(ask));
+  });
   // A dialog of its own for the reading and for the replay after the question on the tuning: a
   // QProgressDialog shows itself once its minimum duration is past, even hidden, and came up over
   // the question, which then waited under it while the dialog waited for it (issue #33).

@@ -260,6 +260,13 @@ class MainWindow : public QMainWindow {
   Reporter report_error_;
   UnsavedTuningPrompt unsaved_tuning_prompt_;
   bool interactive_ = true;
+  // An incident being read or replayed under its progress dialog (loadIncident): a question that
+  // comes up meanwhile (the autosave's Restore) waits for it to end, or the progress dialog
+  // would come up over it (the second walkthrough of issue #33).
+  bool loading_ = false;
+  std::vector<std::function<void()>> after_loading_;
+  void whenNotLoading(std::function<void()> ask);
+  void askToRestoreAutosave(const QString& summary);
   bool exported_since_tuning_ = false;
 };
 

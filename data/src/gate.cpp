@@ -1,8 +1,8 @@
-// The gate's rules: headline metrics, tolerances, verdicts, key moments, and its JSON.
+// The gate's tolerance overrides, key moments and JSON; the comparison rules are core's
+// (core/outcome/metric_compare.h).
 #include "breakerlab/data/gate.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "breakerlab/core/inputs/timed_change.h"
@@ -15,38 +15,6 @@ namespace breakerlab {
 
 namespace {
 
-bool isCount(const MetricInfo& m) {
-  return m.integral;
-}
-bool isPercentage(const MetricInfo& m) {
-  return m.unit == "%";
-}
-bool isSeconds(const MetricInfo& m) {
-  return m.unit == "s";
-}
-bool isMilliseconds(const MetricInfo& m) {
-  return m.unit == "ms";
-}
-bool isAnything(const MetricInfo&) {
-  return true;
-}
-
-// The one table of default tolerances (docs/ci-gate.md copies it); the first rule that applies
-// wins.
-constexpr std::array<ToleranceRule, 5> kRules = {{
-    {"count", isCount, {1, 0.01}},
-    {"percentage", isPercentage, {1, 0}},
-    {"seconds", isSeconds, {0.5, 0.05}},
-    {"milliseconds", isMilliseconds, {50, 0.05}},
-    {"ratio or rate", isAnything, {0.05, 0.05}},
-}};
-
-// Values this close are the same run's (a replay is deterministic; sums of doubles are not
-// always written back identically).
-bool same(double a, double b) {
-  return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
-}
-
 std::string amountText(const MetricInfo& metric, double value) {
   std::string text = formatNumber(value);
   if (metric.unit == "%") return text + " pt";
@@ -56,29 +24,11 @@ std::string amountText(const MetricInfo& metric, double value) {
 
 }  // namespace
 
-double allowance(const Tolerance& tolerance, double base) {
-  return std::max(tolerance.absolute, tolerance.relative * std::abs(base));
-}
-
 std::string toleranceText(const MetricInfo& metric, const Tolerance& tolerance) {
   const std::string relative = formatNumber(tolerance.relative * 100) + "%";
   if (tolerance.relative == 0) return amountText(metric, tolerance.absolute);
   if (tolerance.absolute == 0) return relative;
   return "max(" + amountText(metric, tolerance.absolute) + ", " + relative + ")";
-}
-
-std::vector<const MetricInfo*> gateHeadlineMetrics() {
-  return metricsIn(MetricList::gate_headline);
-}
-
-std::span<const ToleranceRule> toleranceRules() {
-  return kRules;
-}
-
-Tolerance defaultTolerance(const MetricInfo& metric) {
-  for (const ToleranceRule& rule : kRules)
-    if (rule.applies(metric)) return rule.tolerance;
-  return kRules.back().tolerance;
 }
 
 ToleranceOverride parseToleranceOverride(std::string_view argument) {
@@ -112,53 +62,6 @@ std::vector<GatedMetric> gatedMetrics(const std::vector<ToleranceOverride>& over
     it->overridden = true;
   }
   return out;
-}
-
-std::string_view toString(MetricVerdict verdict) {
-  switch (verdict) {
-    case MetricVerdict::unchanged:
-      return "unchanged";
-    case MetricVerdict::better:
-      return "better";
-    case MetricVerdict::within_tolerance:
-      return "within_tolerance";
-    case MetricVerdict::regression:
-      return "regression";
-    case MetricVerdict::neutral:
-      return "neutral";
-    case MetricVerdict::one_sided:
-      return "one_sided";
-  }
-  return "unchanged";
-}
-
-MetricComparison compareMetric(const GatedMetric& gated, const Metrics& base, const Metrics& head) {
-  MetricComparison c;
-  c.metric = gated.metric;
-  c.tolerance = gated.tolerance;
-  c.base = gated.metric->get(base);
-  c.head = gated.metric->get(head);
-  if (!c.base && !c.head) {
-    c.verdict = MetricVerdict::unchanged;
-  } else if (!c.base || !c.head) {
-    c.verdict = MetricVerdict::one_sided;
-  } else if (same(*c.base, *c.head)) {
-    c.verdict = MetricVerdict::unchanged;
-  } else if (gated.metric->direction == MetricDirection::neutral) {
-    c.verdict = MetricVerdict::neutral;
-  } else {
-    const double rise = *c.head - *c.base;
-    const double worse = gated.metric->direction == MetricDirection::lower_is_better ? rise : -rise;
-    if (worse < 0) {
-      c.verdict = MetricVerdict::better;
-    } else {
-      // Strictly beyond: a count may rise by exactly its allowance.
-      const double allowed = allowance(gated.tolerance, *c.base);
-      c.verdict = worse > allowed && !same(worse, allowed) ? MetricVerdict::regression
-                                                           : MetricVerdict::within_tolerance;
-    }
-  }
-  return c;
 }
 
 KeyMoments keyMoments(const Incident& incident, const Config& config, const Result& result) {

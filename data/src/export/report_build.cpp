@@ -1,6 +1,7 @@
 // The report's sections from the replays: what the incident is, each config's changes in the
 // target library's keys, the checks and goals, and what the library cannot express.
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <stdexcept>
 
@@ -20,8 +21,32 @@ std::string windowText(const Incident& incident) {
   return text;
 }
 
+// A metric check's value as the report's metrics table rounds it: two decimals (a count whole)
+// and its unit, "actual 14.09 s"; the result keeps every digit ("14.0899", the second walkthrough
+// of issue #33: unrounded values in the PDF). A lane check's text as it is.
+std::string actualText(const ExpectationResult& r) {
+  const MetricInfo* info =
+      r.expectation != nullptr && r.expectation->kind == Expectation::Kind::metric
+          ? findMetric(r.expectation->metric)
+          : nullptr;
+  double value = 0;
+  const char* first = r.actual.data();
+  const char* last = first + r.actual.size();
+  const auto [end, error] = std::from_chars(first, last, value);
+  if (info == nullptr || error != std::errc() || end != last) return r.actual;
+  char text[64];
+  const auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed,
+                                     info->integral ? 0 : 2);
+  std::string out(text, written.ptr);
+  if (info->unit == "%")
+    out += "%";
+  else if (!info->unit.empty())
+    out += " " + std::string(info->unit);
+  return out;
+}
+
 ReportDocument::Check checkOf(const ExpectationResult& r) {
-  return {r.expectation != nullptr ? r.expectation->text : std::string(), "actual " + r.actual,
+  return {r.expectation != nullptr ? r.expectation->text : std::string(), "actual " + actualText(r),
           r.passed, r.expectation != nullptr ? r.expectation->line : 0};
 }
 

@@ -83,7 +83,8 @@ class Html {
 
 void checksTable(Html& h, const std::vector<ReportDocument::Check>& checks) {
   h.table(true).raw(
-      "<tr><th>Result</th><th>Check</th><th>Measured</th><th class=\"num\">Line</th></tr>");
+      "<thead><tr><th>Result</th><th>Check</th><th>Measured</th><th class=\"num\">Line</th></tr>"
+      "</thead>");
   for (const auto& c : checks) {
     h.raw("<tr>").element("td", c.passed ? "PASS" : "FAIL", c.passed ? "pass" : "fail");
     h.open("td", "key").text(c.text).close("td").element("td", c.result);
@@ -135,7 +136,8 @@ void metricsTables(Html& h, const ReportDocument& report, double text_width) {
     h.raw("<table width=\"")
         .raw(table_share)
         .raw("\" border=\"1\" cellspacing=\"0\" cellpadding=\"3\">");
-    h.raw("<tr><th" + widthShare(part.name_width, table_width) + ">Metric</th>");
+    // Its header row in <thead>: QTextDocument repeats it on each page the table continues on.
+    h.raw("<thead><tr><th" + widthShare(part.name_width, table_width) + ">Metric</th>");
     for (std::size_t k = 0; k < part.configs.size(); ++k) {
       h.raw("<th class=\"config\"" + widthShare(part.value_widths[k], table_width) + ">")
           .text(report.config_titles[part.configs[k]])
@@ -143,7 +145,7 @@ void metricsTables(Html& h, const ReportDocument& report, double text_width) {
       if (k > 0)
         h.raw("<th class=\"num\"" + widthShare(part.delta_widths[k], table_width) + ">\u0394</th>");
     }
-    h.raw("</tr>\n");
+    h.raw("</tr></thead>\n");
     for (const ReportMetric& m : report.metrics) {
       h.raw("<tr><td>")
           .text(m.label)
@@ -261,9 +263,9 @@ std::string reportHtml(const ReportDocument& report, const HtmlOptions& options)
                 "note");
     } else {
       h.table(true)
-          .raw("<tr><th>Setting</th><th>Deployed</th><th></th><th>")
+          .raw("<thead><tr><th>Setting</th><th>Deployed</th><th></th><th>")
           .text(c.title)
-          .raw("</th></tr>");
+          .raw("</th></tr></thead>");
       for (const SettingChange& s : c.changes) {
         h.raw("<tr>").element("td", s.key, "key");
         h.element("td", s.before.empty() ? "(not set)" : s.before, "key").raw("<td>\u2192</td>");
@@ -290,9 +292,9 @@ std::string reportHtml(const ReportDocument& report, const HtmlOptions& options)
   }
   if (!report.goals.empty()) {
     h.element("h3", "Goals");
-    h.table(true).raw("<tr><th>Goal</th>");
+    h.table(true).raw("<thead><tr><th>Goal</th>");
     for (const std::string& title : report.config_titles) h.element("th", title);
-    h.raw("</tr>\n");
+    h.raw("</tr></thead>\n");
     for (const auto& goal : report.goals) {
       h.raw("<tr>").element("td", goal.text, "key");
       for (const auto& cell : goal.per_config) {
@@ -329,7 +331,8 @@ std::string reportHtml(const ReportDocument& report, const HtmlOptions& options)
                        std::to_string(r.count(ImportFinding::Kind::missing)) + " missing, " +
                        std::to_string(r.count(ImportFinding::Kind::calibrated)) + " calibrated.");
     h.table(true).raw(
-        "<tr><th>Kind</th><th class=\"num\">Line</th><th>What</th><th>Detail</th></tr>\n");
+        "<thead><tr><th>Kind</th><th class=\"num\">Line</th><th>What</th><th>Detail</th></tr>"
+        "</thead>\n");
     for (const ImportFinding& f : r.findings) {
       h.raw("<tr>").element("td", toString(f.kind));
       h.element("td", f.line > 0 ? std::to_string(f.line) : "", "num");

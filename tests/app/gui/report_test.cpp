@@ -3,6 +3,12 @@
 // import report; a hostile incident title. The CLI runs as a user runs it, headless.
 #include <gtest/gtest.h>
 
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextTable>
+
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
@@ -168,6 +174,11 @@ TEST_F(Report0908, PdfReadsBackWithTheNumbersAndTitles) {
   }
   EXPECT_TRUE(text.contains("breaker.open.early_probe.enabled"));
   EXPECT_TRUE(text.contains("PASS"));
+  // A check's measured value rounded as the metrics table rounds it (it read "actual 14.0899").
+  EXPECT_FALSE(text.contains(QRegularExpression("actual -?[0-9]+\\.[0-9]{3,}")))
+      << text.toStdString();
+  EXPECT_TRUE(text.contains(QRegularExpression("actual [0-9]+\\.[0-9]{2} s")))
+      << text.toStdString();
 
   // The lanes are drawn into the pages, not just their titles.
   QProcess images;
@@ -199,6 +210,40 @@ TEST_F(Report0908, PdfOfThreeConfigsKeepsTheMetricNamesWhole) {
   EXPECT_TRUE(text.contains("What-if short-ttl"));
   // Pages: text pages end in a form feed.
   EXPECT_LE(text.count(QChar('\f')), 8) << "pages";
+}
+
+void collectTables(QTextFrame* frame, QList<QTextTable*>& tables) {
+  if (auto* table = qobject_cast<QTextTable*>(frame)) tables << table;
+  for (QTextFrame* child : frame->childFrames()) collectTables(child, tables);
+}
+
+// The second walkthrough of issue #33: a table that went on over a page break went on without
+// its header row. Each table with a header row has it in <thead>, which QTextDocument (the PDF)
+// repeats on every page the table continues on.
+TEST_F(Report0908, EveryTablesHeaderRowRepeatsOnTheNextPage) {
+  const auto expectHeaderRows = [this](const QStringList& arguments, const QStringList& kinds) {
+    const Cli cli = runCli(QStringList{"report"} + arguments + QStringList{"-o", path("t.html")});
+    ASSERT_EQ(cli.code, 0) << cli.err.toStdString();
+    QTextDocument document;
+    document.setHtml(readText(path("t.html")));
+    QList<QTextTable*> tables;
+    collectTables(document.rootFrame(), tables);
+    QStringList headed;
+    for (QTextTable* table : tables) {
+      const QString first = table->cellAt(0, 0).firstCursorPosition().block().text();
+      if (!kinds.contains(first)) continue;
+      headed << first;
+      EXPECT_EQ(table->format().headerRowCount(), 1) << first.toStdString();
+    }
+    for (const QString& kind : kinds)
+      EXPECT_TRUE(headed.contains(kind)) << kind.toStdString() << ": no such table";
+  };
+  expectHeaderRows({QString::fromStdString(test::incidentPath()), "--whatif", "early-probe",
+                    "--whatif", "short-ttl"},
+                   {"Metric", "Result", "Setting", "Goal"});
+  expectHeaderRows({QString::fromStdString(
+                       test::resourcePath("postmortems/inc-2026-0908-pricing-postmortem.md"))},
+                   {"Metric", "Kind"});
 }
 
 TEST_F(Report0908, ImportedPostmortemShowsItsImportReport) {

@@ -49,6 +49,28 @@ TEST(PerSecondChart, TheLegendGoesWhereItsEntriesAreWhole) {
   }
 }
 
+// The legend's margins are room its entries do not get: a 72 px entry fits a 76 px column
+// with no margins, not with 2 px a side plus the 2 px more that the second walkthrough's "cac…"
+// lacked (the style's 9 px a side were not counted).
+TEST(PerSecondChart, TheLegendsMarginsAreRoomItsEntriesDoNotGet) {
+  const QRectF plot(140, 6, 700, 80);
+  const QRectF column(2, 6, 76, 80);
+  EXPECT_EQ(placeLegend(plot, column, {50, 72}, 20, QMarginsF(2, 2, 2, 2)).alignment,
+            Qt::AlignLeft);
+  EXPECT_EQ(placeLegend(plot, column, {50, 73}, 20, QMarginsF(2, 2, 2, 2)).alignment, Qt::AlignTop);
+  EXPECT_EQ(placeLegend(plot, column, {50, 60}, 20, QMarginsF(9, 9, 9, 9)).alignment, Qt::AlignTop)
+      << "60 + 18 px";
+  // Four 20 px entries fill the 80 px column with no margins, not with any.
+  EXPECT_EQ(placeLegend(plot, column, {40, 40, 40, 40}, 20).alignment, Qt::AlignLeft);
+  EXPECT_EQ(placeLegend(plot, column, {40, 40, 40, 40}, 20, QMarginsF(0, 1, 0, 0)).alignment,
+            Qt::AlignTop);
+  // In rows: the margins narrow each row and add to the legend's height.
+  const LegendPlace rows =
+      placeLegend(QRectF(0, 0, 300, 200), QRectF(), {150, 150}, 20, QMarginsF(2, 3, 2, 3));
+  EXPECT_EQ(rows.legend.height(), 2 * 20 + 6) << "300 - 4 px holds one 150 px entry a row";
+  EXPECT_EQ(rows.plot_area.top(), 46);
+}
+
 // Rows fill as Qt Charts fills them: an entry that would end past the right edge starts a row.
 TEST(PerSecondChart, TheLegendsRowsHoldEveryEntryWhole) {
   struct RowsCase {

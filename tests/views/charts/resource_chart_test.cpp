@@ -1,6 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <QChart>
+#include <QChartView>
+#include <QXYSeries>
+
 #include "breakerlab/core/replay/simulate.h"
+#include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/resource_chart.h"
 #include "test_incident.h"
 
@@ -41,6 +46,30 @@ TEST(ResourceChart, ShowsOnlyTheSeriesTheRunHas) {
   EXPECT_EQ(chart.shownNames(),
             QStringList({"workers busy", "connections in use", "pending retries", "calls in flight",
                          "pods in rotation"}));
+}
+
+// Five lines in one chart, each told from the others at a glance (the second walkthrough of
+// issue #33: "workers busy" and "calls in flight" were too close to tell apart).
+TEST(ResourceChart, EverySeriesColourIsFarFromTheOthers) {
+  Result all;
+  for (auto* s :
+       {&all.per_second.workers_busy, &all.per_second.pool_busy, &all.per_second.pending_retries,
+        &all.per_second.dependency_load, &all.per_second.pods_in_rotation})
+    s->assign(10, 3);
+  ResourceChart chart;
+  chart.setResult(all, 0);
+  QList<QPair<QString, QColor>> colours;
+  for (QAbstractSeries* series : chart.view()->chart()->series())
+    if (auto* line = qobject_cast<QXYSeries*>(series))
+      colours.append({line->name(), line->color()});
+  ASSERT_EQ(colours.size(), 5);
+  for (qsizetype i = 0; i < colours.size(); ++i)
+    for (qsizetype j = i + 1; j < colours.size(); ++j)
+      EXPECT_GE(palette::perceivedDistance(colours[i].second, colours[j].second), 40)
+          << colours[i].first.toStdString() << " and " << colours[j].first.toStdString();
+  // The scale itself: black and white are 100 apart, a colour and itself 0.
+  EXPECT_NEAR(palette::perceivedDistance(Qt::black, Qt::white), 100, 0.01);
+  EXPECT_EQ(palette::perceivedDistance(palette::kGood, palette::kGood), 0);
 }
 
 TEST(ResourceChart, LongIncidentsAreBinnedKeepingPeaksAndTheFewestPods) {

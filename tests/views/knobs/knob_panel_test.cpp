@@ -225,8 +225,8 @@ TEST(KnobPanel, AChangedKnobIsMarkedAndResetsToDeployed) {
   panel.slider(id)->setValue(panel.slider(id)->value() - 30);
   ASSERT_EQ(edits.count(), 1);
   EXPECT_TRUE(panel.isMarked(id));
-  EXPECT_EQ(panel.label(id)->text(), "• " + plain);
-  EXPECT_TRUE(panel.label(id)->font().bold());
+  EXPECT_EQ(panel.label(id)->text(), plain) << "the dot is painted in the gutter";
+  EXPECT_TRUE(static_cast<KnobLabel*>(panel.label(id))->isMarked());
   EXPECT_TRUE(panel.resetButton(id)->isVisible());
   EXPECT_EQ(panel.resetButton(id)->toolTip(), "Reset to deployed (20 s)");
   EXPECT_FALSE(panel.isMarked("timeout.attempt"));
@@ -238,13 +238,16 @@ TEST(KnobPanel, AChangedKnobIsMarkedAndResetsToDeployed) {
   EXPECT_EQ(panel.config(), deployed);
   EXPECT_FALSE(panel.isMarked(id));
   EXPECT_EQ(panel.label(id)->text(), plain);
-  EXPECT_FALSE(panel.label(id)->font().bold());
+  EXPECT_FALSE(static_cast<KnobLabel*>(panel.label(id))->isMarked());
   EXPECT_FALSE(panel.resetButton(id)->isVisible());
 
   // A toggle and a choice are marked on their own text; a new deployed config re-marks.
   panel.checkBox("breaker.open.early_probe.enabled")->setChecked(true);
   EXPECT_TRUE(panel.isMarked("breaker.open.early_probe.enabled"));
-  EXPECT_TRUE(panel.checkBox("breaker.open.early_probe.enabled")->text().startsWith("• "));
+  auto* early_probe =
+      static_cast<KnobCheckBox*>(panel.checkBox("breaker.open.early_probe.enabled"));
+  EXPECT_TRUE(early_probe->isMarked());
+  EXPECT_TRUE(early_probe->shownText().startsWith("• ")) << early_probe->shownText().toStdString();
   Config other = deployed;
   other.breaker.early_probe = true;
   other.pricing.mode = PricingMode::cache_first;
@@ -271,6 +274,18 @@ TEST(KnobPanel, ALibrarysKnobsAreComparedWithTheDeployedBreakerUnderItsRules) {
   EXPECT_EQ(switched.native.resilience4j.wait_duration_in_open_state, 20 * kSecond);
   EXPECT_EQ(panel.config(), switched);
   EXPECT_FALSE(panel.notCarriedOver().empty());
+  // Named as the panel names the knobs; the config keys in the tooltip.
+  const QString note = panel.notCarriedOverNote()->text();
+  int knobs_named = 0;
+  for (const NotCarriedOver& n : panel.notCarriedOver()) {
+    const QString key = QString::fromStdString(n.setting);
+    EXPECT_TRUE(panel.notCarriedOverNote()->toolTip().contains(key)) << n.setting;
+    if (findKnob(n.setting) != nullptr) {
+      ++knobs_named;
+      EXPECT_FALSE(note.contains(key)) << n.setting << " in " << note.toStdString();
+    }
+  }
+  EXPECT_GT(knobs_named, 0) << note.toStdString();
   EXPECT_TRUE(panel.isMarked("breaker.library"));
   const QString wait = "resilience4j.waitDurationInOpenState";
   EXPECT_FALSE(panel.isMarked(wait));
@@ -303,6 +318,19 @@ TEST(KnobPanel, MarkingEveryKnobOfALibraryDoesNotWidenThePanel) {
   const QString size = "resilience4j.slidingWindowSize";
   const int slider_width = panel.slider(size)->width();
   EXPECT_LE(scroll->widget()->width(), scroll->viewport()->width()) << "resilience4j's knobs fit";
+  // Each name's place and lines before any mark: a mark moves neither (the second walkthrough:
+  // a bold name behind its dot wrapped onto a new line and the rows below moved, or it was
+  // elided to "• Pro…").
+  QHash<QString, QRect> placed;
+  QHash<QString, QStringList> lines;
+  for (const KnobSpec& spec : knobSpecs()) {
+    const QString id = QString::fromUtf8(spec.id.data(), static_cast<qsizetype>(spec.id.size()));
+    if (auto* label = static_cast<KnobLabel*>(panel.label(id)); label && label->isVisible()) {
+      placed[id] = label->geometry();
+      lines[id] = label->lines(label->contentsRect().width() - label->markGutter());
+    }
+  }
+  ASSERT_GT(placed.size(), 8);
 
   for (const KnobSpec& spec : knobSpecs()) {
     if (spec.library != BreakerLibrary::resilience4j) continue;
@@ -331,6 +359,14 @@ TEST(KnobPanel, MarkingEveryKnobOfALibraryDoesNotWidenThePanel) {
       EXPECT_GE(label->height(), label->heightForWidth(label->width()))
           << spec.id << ": no line of its name cut off";
     }
+  }
+  for (auto it = placed.cbegin(); it != placed.cend(); ++it) {
+    auto* label = static_cast<KnobLabel*>(panel.label(it.key()));
+    EXPECT_EQ(label->geometry(), it.value()) << it.key().toStdString() << ": the row moved";
+    const QStringList now = label->lines(label->contentsRect().width() - label->markGutter());
+    EXPECT_EQ(now, lines.value(it.key())) << it.key().toStdString();
+    for (const QString& line : now)
+      EXPECT_FALSE(line.endsWith(QChar(0x2026))) << it.key().toStdString() << ": elided";
   }
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QLocale>
+#include <QSignalBlocker>
 
 namespace breakerlab::views {
 namespace {
@@ -78,6 +79,53 @@ TEST(KnobSpinBox, ZeroShowsWhatTheKnobSaysItMeansOnlyWhenAsked) {
   EXPECT_EQ(range_end.text(), QLocale().toString(60000.0, 'f', 0));
   range_end.setKnob(timeout, false);
   EXPECT_EQ(range_end.text(), QStringLiteral("1 min"));
+}
+
+// "1 calls" (the second walkthrough of issue #33): a count's unit is singular for 1.
+TEST(KnobSpinBox, ACountsUnitIsSingularForOne) {
+  struct Case {
+    const char* unit;
+    double value;
+    const char* suffix;
+  };
+  const Case cases[] = {
+      {"calls", 1, " call"},
+      {"calls", 20, " calls"},
+      {"calls", 0, " calls"},
+      {"calls", 1.5, " calls"},
+      {"failures", 1, " failure"},
+      {"hosts", 1, " host"},
+      {"ms", 1, " ms"},
+      {"s", 1, " s"},
+      {"%", 1, " %"},
+      {"", 1, ""},
+      {"pods", 1, " pod"},
+      {"req/s", 1, " req/s"},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(unitSuffix(QString::fromUtf8(c.unit), c.value), QString::fromUtf8(c.suffix))
+        << c.unit << " " << c.value;
+
+  // In the spin box: the suffix follows the value, and a value set with its signals blocked (the
+  // knob panel's showValues) is caught up by refreshUnit.
+  KnobSpinBox spin;
+  spin.setRange(0, 100);
+  spin.setUnit(QStringLiteral("calls"));
+  spin.setValue(1);
+  EXPECT_EQ(spin.text(), QStringLiteral("1 call"));
+  spin.setValue(2);
+  EXPECT_EQ(spin.text(), QStringLiteral("2 calls"));
+  {
+    const QSignalBlocker block(&spin);
+    spin.setValue(1);
+  }
+  spin.refreshUnit();
+  EXPECT_EQ(spin.text(), QStringLiteral("1 call"));
+  // A suffix its owner set is left alone.
+  KnobSpinBox plain;
+  plain.setSuffix(QStringLiteral(" pods"));
+  plain.setValue(1);
+  EXPECT_EQ(plain.suffix(), QStringLiteral(" pods"));
 }
 
 }  // namespace

@@ -182,18 +182,24 @@ TEST_F(LanesViewTest, TheReadoutShowsThePointerAndBothCursorsWithinItsTwoLines) 
   QStringList shown = view.readoutShown();
   ASSERT_EQ(shown.size(), 2);
   EXPECT_TRUE(shown[0].startsWith("A at ")) << shown[0].toStdString();
-  EXPECT_TRUE(shown[1].startsWith(
-      QString("B at %1 s (Δt = %2 s)").arg(reopen, 0, 'f', 3).arg(reopen - trip, 0, 'f', 3)))
+  // 8 Sep's axis reads the clock (it started at 14:02:00 UTC), and so does the readout.
+  const std::optional<Micros> clock = axisClock(test::incident0908());
+  ASSERT_TRUE(clock.has_value());
+  EXPECT_TRUE(shown[1].startsWith(QString("B at %1 (Δt = %2 s)")
+                                      .arg(readoutTimeText(clock, reopen, 3))
+                                      .arg(reopen - trip, 0, 'f', 3)))
       << shown[1].toStdString();
+  EXPECT_TRUE(shown[1].startsWith("B at 14:02:")) << shown[1].toStdString();
   expectFits("without the pointer");
   // With it: the pointer's line, then the cursors' times and Δt.
   QTest::mouseMove(view.plot(), view.plot()->axisRect()->center());
   shown = view.readoutShown();
   ASSERT_EQ(shown.size(), 2);
-  EXPECT_EQ(shown[1], QString("A at %1 s · B at %2 s · Δt = %3 s")
-                          .arg(trip, 0, 'f', 3)
-                          .arg(reopen, 0, 'f', 3)
+  EXPECT_EQ(shown[1], QString("A at %1 · B at %2 · Δt = %3 s")
+                          .arg(readoutTimeText(clock, trip, 3))
+                          .arg(readoutTimeText(clock, reopen, 3))
                           .arg(reopen - trip, 0, 'f', 3));
+  EXPECT_TRUE(shown[0].startsWith("14:02:")) << "the pointer's time: " << shown[0].toStdString();
   expectFits("with the pointer");
   EXPECT_EQ(view.readoutText().split('\n').size(), 3) << "the tooltip has all three";
 }
@@ -681,6 +687,36 @@ TEST_F(LanesViewTest, TheReadoutDoesNotResizeTheLanesWhenItAppears) {
   QApplication::processEvents();
   view.replotNow();
   EXPECT_EQ(view.rowRect("breaker", RowKind::replayed), before);
+}
+
+// The cursor readout reads time as the axis does (the second walkthrough of issue #33: seconds
+// in the readout under a clock axis).
+TEST(TimeAxis, TheReadoutReadsTimeAsTheAxisDoes) {
+  // 09:46:30.250 UTC on 2026-09-08.
+  const Micros start = (Micros{1788860790} * 1000 + 250) * 1000;
+  struct Case {
+    std::optional<Micros> clock;
+    double seconds;
+    int decimals;
+    const char* text;
+  };
+  const Case cases[] = {
+      {std::nullopt, 12.3456, 3, "12.346 s"},
+      {std::nullopt, 12.3456, 2, "12.35 s"},
+      {std::nullopt, 0, 0, "0 s"},
+      {start, 0, 3, "09:46:30.250"},
+      {start, 0, 2, "09:46:30.25"},
+      {start, 2.65, 3, "09:46:32.900"},
+      {start, 29.7494, 3, "09:46:59.999"},
+      {start, 29.7494, 2, "09:47:00.00"},  // rounded once, into the next minute
+      {start, 29.74, 0, "09:47:00"},
+      {start, -10.25, 1, "09:46:20.0"},  // before t = 0 (a recording's lead-in)
+      {start, 14 * 3600 + 13 * 60 + 29.75, 3, "00:00:00.000"},  // midnight: the next day's
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(readoutTimeText(c.clock, c.seconds, c.decimals), QString::fromUtf8(c.text))
+        << c.seconds << " at " << c.decimals;
+  }
 }
 
 TEST(TimeAxis, WallClockTicksFallOnRoundTimesOfDay) {

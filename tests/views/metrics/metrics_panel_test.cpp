@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QLocale>
 #include <QStyle>
 #include <QTreeWidget>
 
 #include "breakerlab/core/replay/simulate.h"
+#include "breakerlab/views/lane_colors.h"
 #include "breakerlab/views/metrics_panel.h"
 #include "shown_pixels.h"
 #include "test_incident.h"
@@ -47,6 +49,42 @@ TEST(MetricsPanel, DeltasAgainstTheDeployedConfigAreColouredByBetterOrWorse) {
       << text.toStdString();
   EXPECT_TRUE(text.contains("\nGoals · current config\tcached_while_healthy_s <= 3\tMET  2."))
       << text.toStdString();
+}
+
+// The second walkthrough of issue #33: "better than deployed", in green, while failed checkouts
+// doubled. More goals met with a headline metric worse beyond the gate's tolerance names that
+// metric and is not green; within the tolerance it is simply better.
+TEST(MetricsPanel, MoreGoalsMetWhileAHeadlineMetricRegressesIsNotSimplyBetter) {
+  const Incident& incident = test::incident0908();
+  const Result deployed = simulate(incident, incident.deployed);
+  Config early = incident.deployed;
+  early.breaker.early_probe = true;
+  const Result tuned = simulate(incident, early);
+  Checks checks;
+  checks.goals = evaluate(incident.goals, incident, tuned);
+  checks.baseline_goals = evaluate(incident.goals, incident, deployed);
+  MetricsPanel panel;
+  const auto* label = panel.findChild<QLabel*>(QStringLiteral("goalVerdict"));
+  ASSERT_NE(label, nullptr);
+
+  panel.setResults(tuned, deployed, checks);
+  EXPECT_EQ(panel.verdictText(), "Goals: 2 of 2 met (deployed: 1 of 2) — better than deployed");
+  EXPECT_EQ(label->palette().color(QPalette::WindowText), palette::kGood);
+
+  Result worse = tuned;
+  worse.metrics.failed_checkouts = deployed.metrics.failed_checkouts * 2 + 40;
+  panel.setResults(worse, deployed, checks);
+  EXPECT_EQ(panel.verdict(), GoalComparison::Verdict::better) << "the goals alone";
+  EXPECT_EQ(panel.verdictText(),
+            "Goals: 2 of 2 met (deployed: 1 of 2) — better than deployed, but worse on failed "
+            "checkouts");
+  EXPECT_NE(label->palette().color(QPalette::WindowText), palette::kGood);
+
+  // One more failed checkout is within a count's tolerance (max(1, 1%)).
+  Result one_more = tuned;
+  one_more.metrics.failed_checkouts = deployed.metrics.failed_checkouts + 1;
+  panel.setResults(one_more, deployed, checks);
+  EXPECT_EQ(panel.verdictText(), "Goals: 2 of 2 met (deployed: 1 of 2) — better than deployed");
 }
 
 // A percentage's difference is in percentage points: 12% to 15.2% is +3.2 pp, not +3.2%.
@@ -142,6 +180,9 @@ TEST(MetricsPanel, CalibrationAndGoalsAreGroupedAndUpdatedInPlace) {
   EXPECT_EQ(tree->topLevelItem(1)->child(1), goal_row);
   EXPECT_TRUE(goal_row->text(1).startsWith("MET  2.")) << goal_row->text(1).toStdString();
   EXPECT_TRUE(goal_row->text(1).contains("(deployed 14.")) << goal_row->text(1).toStdString();
+  // Both columns whole in their tooltips, however narrow the dock (a lane check's reason was cut).
+  EXPECT_EQ(goal_row->toolTip(1), goal_row->text(1)) << "follows the result";
+  EXPECT_TRUE(goal_row->toolTip(0).startsWith(goal_row->text(0)));
   EXPECT_EQ(panel.verdict(), GoalComparison::Verdict::better);
   EXPECT_EQ(panel.verdictText(), "Goals: 2 of 2 met (deployed: 1 of 2) — better than deployed");
   for (const auto& row : panel.checkRows())

@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QList>
@@ -21,10 +22,24 @@
 
 namespace breakerlab::views {
 
+// The room a legend keeps round its entries: its layout's contents margins. Left to the style,
+// they were about 9 px a side, which placeLegend did not count, so an entry it found room for in
+// the column left of the plot was cut ("cac…", the second walkthrough of issue #33).
+constexpr qreal kLegendMargin = 2;
+
+inline QMarginsF legendMargins(const QLegend* legend) {
+  qreal left = 0, top = 0, right = 0, bottom = 0;
+  if (const QGraphicsLayout* layout = legend->layout())
+    layout->getContentsMargins(&left, &top, &right, &bottom);
+  return {left, top, right, bottom};
+}
+
 inline QChart* newPerSecondChart() {
   auto* chart = new QChart;
   chart->setMargins(QMargins(4, 4, 4, 4));
   chart->legend()->setAlignment(Qt::AlignRight);
+  if (QGraphicsLayout* layout = chart->legend()->layout())
+    layout->setContentsMargins(kLegendMargin, kLegendMargin, kLegendMargin, kLegendMargin);
   chart->setBackgroundRoundness(0);
   return chart;
 }
@@ -77,7 +92,8 @@ inline void setAxisTop(QValueAxis* axis, double top, bool nice) {
 // Where a chart's legend goes, given the plot area and the room for a column left of it: in that
 // column when the widest entry fits and it holds them all, otherwise in rows over the plot area,
 // which gives up their height. Either way every entry is whole: Qt Charts cuts a label to the
-// room it is given ("fail…", "cac…", issue #33), and flows entries into rows or columns.
+// room it is given ("fail…", "cac…", issue #33), and flows entries into rows or columns. The
+// legend's margins (legendMargins) are room its entries do not get.
 struct LegendPlace {
   QRectF legend;
   QRectF plot_area;
@@ -85,24 +101,27 @@ struct LegendPlace {
 };
 
 inline LegendPlace placeLegend(const QRectF& plot_area, const QRectF& column,
-                               const QList<double>& entry_widths, double entry_height) {
+                               const QList<double>& entry_widths, double entry_height,
+                               const QMarginsF& margins = {}) {
   double widest = 0;
   for (double w : entry_widths) widest = std::max(widest, w);
+  const double across = margins.left() + margins.right(), down = margins.top() + margins.bottom();
   const double column_height = entry_height * static_cast<double>(entry_widths.size());
-  if (widest <= column.width() && column_height <= column.height())
+  if (entry_widths.isEmpty() ||
+      (widest + across <= column.width() && column_height + down <= column.height()))
     return {column, plot_area, Qt::AlignLeft};
   // Rows as wide as the plot area, filled as Qt Charts fills them: an entry that would end past
   // the right edge starts the next row.
-  int rows = entry_widths.isEmpty() ? 0 : 1;
+  int rows = 1;
   double x = 0;
   for (double w : entry_widths) {
-    if (x > 0 && x + w > plot_area.width()) {
+    if (x > 0 && x + w > plot_area.width() - across) {
       ++rows;
       x = 0;
     }
     x += w;
   }
-  const double legend_height = entry_height * rows;
+  const double legend_height = entry_height * rows + down;
   QRectF area = plot_area;
   area.setTop(std::min(plot_area.top() + legend_height, plot_area.bottom() - 20));
   return {QRectF(plot_area.left(), plot_area.top(), plot_area.width(), legend_height), area,
@@ -163,8 +182,8 @@ inline void alignTimeAxis(QChart* chart, QChartView* view, QCategoryAxis* x,
                        std::max(40, viewport->width() - kYAxisRoom - kRightAxisRoom), height);
   QLegend* legend = chart->legend();
   const QRectF column = aligned ? QRectF(2, kTop, left - kYAxisRoom - 4, height) : QRectF();
-  const LegendPlace placed =
-      placeLegend(whole, column, legendEntryWidths(legend), legendEntryHeight(legend));
+  const LegendPlace placed = placeLegend(whole, column, legendEntryWidths(legend),
+                                         legendEntryHeight(legend), legendMargins(legend));
   // A legend is never smaller than its margins and one entry: rows over the plot area that come
   // out taller push it down.
   const auto below_legend = [&placed, legend] {

@@ -29,10 +29,12 @@ struct SeriesSpec {
 
 const SeriesSpec& spec(int i) {
   static const SeriesSpec kSpecs[] = {
-      {QT_TR_NOOP("workers busy"), &SecondSeries::workers_busy, QColor(0x5f, 0x6e, 0x82)},
+      // Every pair at least 45 apart in CIELAB: the slate grey and the teal that workers and
+      // calls in flight had were 31 apart, too close to tell (the second walkthrough, #33).
+      {QT_TR_NOOP("workers busy"), &SecondSeries::workers_busy, QColor(0x3d, 0x44, 0x51)},
       {QT_TR_NOOP("connections in use"), &SecondSeries::pool_busy, palette::kCached},
       {QT_TR_NOOP("pending retries"), &SecondSeries::pending_retries, palette::kWarn},
-      {QT_TR_NOOP("calls in flight"), &SecondSeries::dependency_load, QColor(0x4a, 0xa3, 0xa3)},
+      {QT_TR_NOOP("calls in flight"), &SecondSeries::dependency_load, QColor(0xb0, 0x4f, 0xa0)},
       {QT_TR_NOOP("pods in rotation"), &SecondSeries::pods_in_rotation, palette::kGood},
   };
   return kSpecs[i];

@@ -74,28 +74,38 @@ QStringList KnobLabel::lines(int width) const {
   return out;
 }
 
-// The hints a word-wrapped QLabel gives the name unmarked: a balanced width, not the whole line.
-void KnobLabel::takeUnmarkedHints() const {
-  if (font().bold() && unmarked_hint_.isValid()) return;  // marked: keep the room it had
-  if (hinted_text_ == text() && unmarked_hint_.isValid()) return;
+int KnobLabel::markGutter() const {
+  return fontMetrics().horizontalAdvance(QStringLiteral("• "));
+}
+
+void KnobLabel::setMarked(bool marked) {
+  if (marked == marked_) return;
+  marked_ = marked;
+  update();
+}
+
+// The hints a word-wrapped QLabel gives the name, and the gutter: a balanced width, not the whole
+// line.
+void KnobLabel::takeHints() const {
+  if (hinted_text_ == text() && hint_.isValid()) return;
   QLabel probe(text());
   probe.setFont(font());
-  probe.setContentsMargins(contentsMargins());
+  probe.setContentsMargins(contentsMargins() + QMargins(markGutter(), 0, 0, 0));
   probe.setWordWrap(true);
-  unmarked_hint_ = probe.sizeHint();
+  hint_ = probe.sizeHint();
   // A library's name that fits on one line asks for all of it (QLabel's hint), and one such name
   // (automaticTransitionFromOpenToHalfOpenEnabled) would take the label column from the sliders:
   // it asks for about as much as the panel's own labels, and wraps at its joints.
   if (text().contains(kZeroWidthSpace))
-    unmarked_hint_.setWidth(std::min(unmarked_hint_.width(),
-                                     probe.fontMetrics().averageCharWidth() * kJointedNameChars));
-  unmarked_minimum_ = probe.minimumSizeHint();
+    hint_.setWidth(std::min(
+        hint_.width(), markGutter() + probe.fontMetrics().averageCharWidth() * kJointedNameChars));
+  minimum_ = probe.minimumSizeHint();
   hinted_text_ = text();
 }
 
 QSize KnobLabel::sizeHint() const {
-  takeUnmarkedHints();
-  const int width = unmarked_hint_.width();
+  takeHints();
+  const int width = hint_.width();
   const int laid_out = given_width_ > 0 ? std::min(given_width_, width) : width;
   return {width, heightForWidth(laid_out)};
 }
@@ -109,30 +119,37 @@ void KnobLabel::resizeEvent(QResizeEvent* event) {
   if (sizeHint().height() != height_before) updateGeometry();
 }
 
-// As narrow as QLabel allows the name unmarked, as tall as its lines at the width it asks for.
+// As narrow as QLabel allows the name, as tall as its lines at the width it asks for.
 QSize KnobLabel::minimumSizeHint() const {
-  takeUnmarkedHints();
-  return {unmarked_minimum_.width(), sizeHint().height()};
+  takeHints();
+  return {minimum_.width(), sizeHint().height()};
 }
 
 int KnobLabel::heightForWidth(int width) const {
   const QMargins margins = contentsMargins();
-  const int room = std::max(1, width - margins.left() - margins.right());
+  const int room = std::max(1, width - margins.left() - margins.right() - markGutter());
   const auto count = static_cast<int>(std::max<qsizetype>(1, lines(room).size()));
   return count * fontMetrics().lineSpacing() + margins.top() + margins.bottom();
 }
 
 void KnobLabel::paintEvent(QPaintEvent*) {
   QPainter painter(this);
-  const QRect room = contentsRect();
+  const int gutter = markGutter();
+  const QRect room = contentsRect().adjusted(gutter, 0, 0, 0);
   const QStringList shown = lines(room.width());
   const int line_height = fontMetrics().lineSpacing();
   const auto count = static_cast<int>(shown.size());
+  QPalette colours = palette();
+  if (marked_) colours.setColor(foregroundRole(), colours.color(QPalette::Link));
   // Centred on the row's field, as QLabel's default alignment puts one line.
   int top = room.top() + std::max(0, (room.height() - count * line_height) / 2);
+  if (marked_)
+    style()->drawItemText(&painter, QRect(room.left() - gutter, top, gutter, line_height),
+                          Qt::AlignLeft | Qt::AlignVCenter, colours, isEnabled(),
+                          QStringLiteral("•"), foregroundRole());
   for (const QString& line : shown) {
     style()->drawItemText(&painter, QRect(room.left(), top, room.width(), line_height),
-                          Qt::AlignLeft | Qt::AlignVCenter, palette(), isEnabled(), line,
+                          Qt::AlignLeft | Qt::AlignVCenter, colours, isEnabled(), line,
                           foregroundRole());
     top += line_height;
   }
@@ -159,7 +176,15 @@ int KnobCheckBox::textRoom() const {
 }
 
 QString KnobCheckBox::shownText() const {
-  return fontMetrics().elidedText(text(), Qt::ElideRight, textRoom());
+  const QString text =
+      marked_ && !this->text().isEmpty() ? QStringLiteral("• ") + this->text() : this->text();
+  return fontMetrics().elidedText(text, Qt::ElideRight, textRoom());
+}
+
+void KnobCheckBox::setMarked(bool marked) {
+  if (marked == marked_) return;
+  marked_ = marked;
+  update();
 }
 
 void KnobCheckBox::paintEvent(QPaintEvent*) {
@@ -167,6 +192,11 @@ void KnobCheckBox::paintEvent(QPaintEvent*) {
   QStyleOptionButton option;
   initStyleOption(&option);
   option.text = shownText();
+  if (marked_) {
+    const QColor link = option.palette.color(QPalette::Link);
+    option.palette.setColor(QPalette::WindowText, link);
+    option.palette.setColor(QPalette::ButtonText, link);
+  }
   painter.drawControl(QStyle::CE_CheckBox, option);
 }
 

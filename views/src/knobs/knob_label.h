@@ -1,11 +1,14 @@
 #pragma once
-// A knob's name: a label beside its field, or a check box's text. Marking a changed knob makes
-// its name bold behind a dot; a wider name must not widen the panel (issue #33, item 2: the form's
-// label column grew, the sliders shrank to their handle, the value boxes and reset buttons went
-// past the right edge of a panel that does not scroll sideways). So a name wraps at its spaces and
-// at the joints of a camelCase name within the width the panel allows, and what still does not fit
-// is elided. A label asks for the room its name asked for unmarked, so the form's label column
-// stays where it was.
+// A knob's name: a label beside its field, or a check box's text. A name wraps at its spaces and
+// at the joints of a camelCase name within the width the panel allows, and what still does not
+// fit is elided (issue #33, item 2: a wider name widened the form's label column, the sliders
+// shrank to their handle, the value boxes and reset buttons went past the right edge of a panel
+// that does not scroll sideways).
+//
+// A changed knob is marked by a dot in a gutter every label keeps left of its name, and its name
+// in the link colour. The name's font and lines stay as they were: a bold name behind a dot was
+// wider, so it wrapped onto another line (the rows below moved) or was elided to "• Pro…"
+// (the second walkthrough of issue #33).
 #include <QCheckBox>
 #include <QLabel>
 #include <QStringList>
@@ -26,8 +29,14 @@ class KnobLabel : public QLabel {
   QSize minimumSizeHint() const override;
   int heightForWidth(int width) const override;
 
-  // The lines the name is painted in at `width`: wrapped where it may break, each elided to fit.
+  // The lines the name is painted in, `width` pixels wide (the label's width less its margins and
+  // the mark's gutter): wrapped where it may break, each elided to fit. The same marked or not.
   QStringList lines(int width) const;
+
+  void setMarked(bool marked);
+  bool isMarked() const { return marked_; }
+  // The room left of the name where a changed knob's dot goes.
+  int markGutter() const;
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -37,29 +46,33 @@ class KnobLabel : public QLabel {
   // The width the form gave it last: its lines are counted at that width when it is narrower
   // than asked for (a long library name in a label column set by shorter names).
   int given_width_ = 0;
-  // QLabel's word-wrapped hints for the name unmarked (the text they were taken for), kept once
-  // it is marked.
-  void takeUnmarkedHints() const;
+  bool marked_ = false;
+  // QLabel's word-wrapped hints for the name, with the gutter (the text they were taken for).
+  void takeHints() const;
   mutable QString hinted_text_;
-  mutable QSize unmarked_hint_;
-  mutable QSize unmarked_minimum_;
+  mutable QSize hint_;
+  mutable QSize minimum_;
 };
 
 // A toggle's text on one line, elided to the room its row has; it never asks for more room than
-// its box and a few letters.
+// its box and a few letters. Marked, its text is in the link colour behind a dot.
 class KnobCheckBox : public QCheckBox {
  public:
   explicit KnobCheckBox(const QString& text, QWidget* parent = nullptr);
 
   QSize minimumSizeHint() const override;
-  // The text as painted now (elided when the row is narrower than it).
+  // The text as painted now (its dot when marked; elided when the row is narrower than it).
   QString shownText() const;
+
+  void setMarked(bool marked);
+  bool isMarked() const { return marked_; }
 
  protected:
   void paintEvent(QPaintEvent* event) override;
 
  private:
   int textRoom() const;
+  bool marked_ = false;
 };
 
 }  // namespace breakerlab::views

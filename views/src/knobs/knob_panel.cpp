@@ -169,13 +169,13 @@ void KnobPanel::build() {
         w.slider->setToolTip(tip);
         w.slider->addAction(w.reset_action);
         w.slider->setContextMenuPolicy(Qt::ActionsContextMenu);
-        w.spin = new KnobSpinBox(&spec);
+        auto* spin = new KnobSpinBox(&spec);
+        w.spin = spin;
         w.spin->setRange(spec.min, spec.max);
         w.spin->setSingleStep(spec.step);
         w.spin->setDecimals(spec.decimals);
         w.spin->setKeyboardTracking(false);
-        if (!spec.unit.empty() && !knobIsDuration(spec))
-          w.spin->setSuffix(QStringLiteral(" ") + qs(spec.unit));
+        if (!knobIsDuration(spec)) spin->setUnit(qs(spec.unit));
         w.spin->setToolTip(spinTip(spec, tip));
         w.spin->setMinimumWidth(90);
         takeWheelOnlyWithFocus(w.slider);
@@ -228,12 +228,21 @@ void KnobPanel::setConfig(const Config& config) {
 void KnobPanel::showNotCarriedOver(BreakerLibrary target, const std::vector<NotCarriedOver>& lost) {
   not_carried_ = lost;
   QString text;
+  QStringList keys;
   if (!lost.empty()) {
     text = tr("Not carried over to %1:").arg(qs(libraryInfo(target).title));
-    for (const NotCarriedOver& n : lost)
-      text += QStringLiteral("\n• ") + qs(n.setting) + QStringLiteral(": ") + qs(n.why);
+    // Each setting by the name its knob has in the panel (the second walkthrough of issue #33:
+    // config keys read as noise); the keys are in the tooltip, for a config file.
+    for (const NotCarriedOver& n : lost) {
+      const KnobSpec* spec = findKnob(n.setting);
+      const QString name = spec ? qs(inDependencyWords(spec->label, words_)) : qs(n.setting);
+      text += QStringLiteral("\n• ") + name + QStringLiteral(": ") + qs(n.why);
+      keys << qs(n.setting);
+    }
   }
   not_carried_note_->setText(text);
+  not_carried_note_->setToolTip(
+      keys.isEmpty() ? QString() : tr("Settings: %1").arg(keys.join(QStringLiteral(", "))));
   widgets_.value(QStringLiteral("breaker.library"))
       .form->setRowVisible(not_carried_note_, !lost.empty());
 }
@@ -371,6 +380,7 @@ void KnobPanel::showValues() {
       // slider's low end may give one value.
       if (w.slider != dragged_) w.slider->setValue(SliderScale(spec, w.slider_max).position(value));
       w.spin->setValue(value);
+      static_cast<KnobSpinBox*>(w.spin)->refreshUnit();  // "1 call", "2 calls"
       w.slider->setEnabled(applies);
       w.spin->setEnabled(applies);
     }
@@ -383,9 +393,9 @@ void KnobPanel::showValues() {
   }
   showMarks();
   // The window size unit follows the window type.
-  if (auto* size = spinBox(QStringLiteral("breaker.window.size")))
-    size->setSuffix(config_.breaker.window_type == WindowType::time ? QStringLiteral(" s")
-                                                                    : QStringLiteral(" calls"));
+  if (auto* size = static_cast<KnobSpinBox*>(spinBox(QStringLiteral("breaker.window.size"))))
+    size->setUnit(config_.breaker.window_type == WindowType::time ? QStringLiteral("s")
+                                                                  : QStringLiteral("calls"));
 }
 
 void KnobPanel::showMarks() {
@@ -410,23 +420,22 @@ void KnobPanel::setDependencyWords(const DependencyWords& words) {
     if (w.spin) w.spin->setToolTip(spinTip(spec, tip));
     if (w.label)
       w.label->setToolTip(qs(inDependencyWords(spec.label, words_)) + QStringLiteral("\n") + tip);
-    setMarked(w, w.marked);  // the text, with its mark
+    if (w.label)
+      w.label->setText(w.text);
+    else if (!w.check->text().isEmpty())
+      w.check->setText(w.text);
   }
 }
 
-// A changed knob: its label bold after a dot, and the reset button shown. Touched only when the
-// mark changes, so a drag costs nothing here.
+// A changed knob: a dot before its name, the name in the link colour, and the reset button
+// shown. Touched only when the mark changes, so a drag costs nothing here.
 void KnobPanel::setMarked(KnobWidgets& w, bool marked) {
   w.marked = marked;
-  QWidget* named = w.label ? static_cast<QWidget*>(w.label) : w.check;
-  QFont font = named->font();
-  font.setBold(marked);
-  named->setFont(font);
-  const QString text = marked ? QStringLiteral("• ") + w.text : w.text;
+  // Every label and check box of the panel is one of these (knobLabel, build()).
   if (w.label)
-    w.label->setText(text);
+    static_cast<KnobLabel*>(w.label)->setMarked(marked);
   else
-    w.check->setText(text);
+    static_cast<KnobCheckBox*>(w.check)->setMarked(marked);
   w.reset->setVisible(marked);
   w.reset_action->setEnabled(marked);
 }

@@ -9,6 +9,26 @@ namespace breakerlab::views {
 
 KnobSpinBox::KnobSpinBox(const KnobSpec* knob, QWidget* parent) : QDoubleSpinBox(parent) {
   setKnob(knob);
+  connect(this, &QDoubleSpinBox::valueChanged, this, [this] { refreshUnit(); });
+}
+
+void KnobSpinBox::setUnit(const QString& unit) {
+  unit_ = unit;
+  unit_set_ = true;
+  refreshUnit();
+}
+
+void KnobSpinBox::refreshUnit() {
+  if (!unit_set_) return;  // a suffix set by its owner stays
+  const QString suffix = unitSuffix(unit_, value());
+  if (suffix != this->suffix()) setSuffix(suffix);
+}
+
+QString unitSuffix(const QString& unit, double value) {
+  if (unit.isEmpty()) return {};
+  bool word = unit.size() >= 4 && unit.endsWith(QLatin1Char('s'));
+  for (const QChar c : unit) word = word && c.isLetter();
+  return QStringLiteral(" ") + (word && value == 1 ? unit.chopped(1) : unit);
 }
 
 void KnobSpinBox::setKnob(const KnobSpec* knob, bool zero_text) {
@@ -24,10 +44,7 @@ void KnobSpinBox::setRangeEndOf(const KnobSpec& knob) {
   setRange(knob.min, knob.max);
   setSingleStep(knob.step > 0 ? knob.step : 1);
   // A duration shows its own unit ("800 ms", "60 s").
-  const QString unit = qs(knob.unit);
-  setSuffix(unit.isEmpty() || duration_
-                ? QString()
-                : (unit == QStringLiteral("%") ? unit : QStringLiteral(" ") + unit));
+  setUnit(duration_ ? QString() : qs(knob.unit));
 }
 
 QString KnobSpinBox::textFromValue(double value) const {

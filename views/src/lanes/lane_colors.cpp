@@ -25,6 +25,29 @@ QColor blend(const QColor& from, const QColor& to, double share) {
   return QColor(mix(from.red(), to.red()), mix(from.green(), to.green()),
                 mix(from.blue(), to.blue()));
 }
+
+namespace {
+struct Lab {
+  double l, a, b;
+};
+Lab toLab(const QColor& c) {
+  const auto linear = [](double v) {
+    return v > 0.04045 ? std::pow((v + 0.055) / 1.055, 2.4) : v / 12.92;
+  };
+  const double r = linear(c.redF()), g = linear(c.greenF()), b = linear(c.blueF());
+  const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+  const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+  const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+  return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+}  // namespace
+
+double perceivedDistance(const QColor& a, const QColor& b) {
+  const Lab p = toLab(a), q = toLab(b);
+  return std::sqrt((p.l - q.l) * (p.l - q.l) + (p.a - q.a) * (p.a - q.a) +
+                   (p.b - q.b) * (p.b - q.b));
+}
 }  // namespace palette
 
 namespace {

@@ -871,18 +871,21 @@ QString LanesView::readoutAt(double s) const {
   return parts.join(QStringLiteral(" · "));
 }
 
+QString LanesView::readoutTime(double seconds, int decimals) const {
+  return readoutTimeText(incident_ ? axisClock(*incident_) : std::nullopt, seconds, decimals);
+}
+
 QString LanesView::hoverLine() const {
-  return tr("%1 s: %2").arg(QString::number(*hover_, 'f', 2), readoutAt(*hover_));
+  return tr("%1: %2").arg(readoutTime(*hover_, 2), readoutAt(*hover_));
 }
 
 QString LanesView::cursorLine(int which) const {
   const auto& at = cursors_[static_cast<std::size_t>(which)];
   const auto& other = cursors_[static_cast<std::size_t>(1 - which)];
-  QString time = QString::number(*at, 'f', 3);
+  QString time = readoutTime(*at, 3);
   // Δt on B's line.
-  time = which == 1 && other
-             ? tr("%1 s (Δt = %2 s)").arg(time, QString::number(std::abs(*at - *other), 'f', 3))
-             : tr("%1 s").arg(time);
+  if (which == 1 && other)
+    time = tr("%1 (Δt = %2 s)").arg(time, QString::number(std::abs(*at - *other), 'f', 3));
   return tr("%1 at %2: %3").arg(which == 0 ? "A" : "B", time, readoutAt(*at));
 }
 
@@ -902,8 +905,8 @@ QStringList LanesView::readoutShown() const {
   QStringList lines;
   if (hover_) lines << hoverLine();
   if (cursors_[0] && cursors_[1] && hover_) {
-    lines << tr("A at %1 s · B at %2 s · Δt = %3 s")
-                 .arg(QString::number(*cursors_[0], 'f', 3), QString::number(*cursors_[1], 'f', 3),
+    lines << tr("A at %1 · B at %2 · Δt = %3 s")
+                 .arg(readoutTime(*cursors_[0], 3), readoutTime(*cursors_[1], 3),
                       QString::number(std::abs(*cursors_[1] - *cursors_[0]), 'f', 3));
   } else {
     for (int i = 0; i < 2; ++i)

@@ -1,5 +1,6 @@
 #include "lanes/time_axis.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace breakerlab::views {
@@ -53,6 +54,23 @@ QString clockTickLabel(Micros clock_start, double seconds, double tick_step) {
     }
     const qint64 millis = ((ms % 1000) + 1000) % 1000;
     text += QString::number(static_cast<double>(millis) / 1000, 'f', decimals).mid(1);
+  }
+  return text;
+}
+
+QString readoutTimeText(std::optional<Micros> clock_start, double seconds, int decimals) {
+  decimals = std::clamp(decimals, 0, 3);
+  if (!clock_start) return QObject::tr("%1 s").arg(QString::number(seconds, 'f', decimals));
+  // In units of the last digit shown, rounded once: 59.9996 s at 3 decimals is the next minute.
+  qint64 unit = 1;
+  for (int i = decimals; i < 3; ++i) unit *= 10;
+  const qint64 ms = *clock_start / 1000 + std::llround(seconds * 1000);
+  const qint64 rounded = (ms >= 0 ? (ms + unit / 2) / unit : -((-ms + unit / 2) / unit)) * unit;
+  QString text =
+      QDateTime::fromMSecsSinceEpoch(rounded, Qt::UTC).toString(QStringLiteral("HH:mm:ss"));
+  if (decimals > 0) {
+    const qint64 fraction = ((rounded % 1000) + 1000) % 1000 / unit;
+    text += QLatin1Char('.') + QString::number(fraction).rightJustified(decimals, QLatin1Char('0'));
   }
   return text;
 }

@@ -18,6 +18,11 @@ double clockTickOrigin(Micros clock_start);
 // one-second step, so that two ticks never read the same).
 QString clockTickLabel(Micros clock_start, double seconds, double tick_step);
 
+// A time in the cursor readout, in the axis's terms: the time of day with `decimals` digits of
+// the second ("14:02:02.900") when the axis reads the clock, seconds otherwise ("2.900 s"). The
+// readout read seconds under a clock axis (the second walkthrough of issue #33).
+QString readoutTimeText(std::optional<Micros> clock_start, double seconds, int decimals);
+
 // A ticker for `clock_start` (wall clock), or the plain seconds ticker without one.
 QSharedPointer<QCPAxisTicker> makeTimeTicker(std::optional<Micros> clock_start);
 // "time (UTC)" or "time (s)".

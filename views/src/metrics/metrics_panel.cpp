@@ -1,5 +1,7 @@
 #include "breakerlab/views/metrics_panel.h"
 
+#include "breakerlab/core/outcome/metric_compare.h"
+
 #include <QFont>
 #include <QFontMetrics>
 #include <QHeaderView>
@@ -178,9 +180,25 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
         break;
     }
   }
+  // More goals met is not better when a headline metric regresses beyond the gate's tolerance
+  // (the second walkthrough of issue #33: "better than deployed" in green while failed checkouts
+  // doubled): the verdict names what got worse, and is not green.
+  const std::vector<MetricComparison> regressed =
+      goals.verdict == V::none || goals.verdict == V::worse
+          ? std::vector<MetricComparison>{}
+          : headlineRegressions(baseline.metrics, current.metrics);
+  if (!regressed.empty()) {
+    QStringList names;
+    for (const MetricComparison& r : regressed) {
+      QString name = qs(inDependencyWords(r.metric->label, words_));
+      if (name.size() > 1 && !name[1].isUpper()) name[0] = name[0].toLower();  // not "IO wait"
+      names << name;
+    }
+    verdict += tr(", but worse on %1").arg(names.join(QStringLiteral(", ")));
+  }
   if (verdict_label_->text() != verdict) verdict_label_->setText(verdict);
-  const QColor colour = goals.verdict == V::better  ? palette::kGood
-                        : goals.verdict == V::worse ? palette::kBad
+  const QColor colour = goals.verdict == V::better && regressed.empty() ? palette::kGood
+                        : goals.verdict == V::worse                     ? palette::kBad
                                                     : palette().color(QPalette::WindowText);
   if (verdict_label_->palette().color(QPalette::WindowText) != colour) {
     QPalette p = verdict_label_->palette();
@@ -250,11 +268,19 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
       if (is_goals && i < g.baseline->size())
         result +=
             tr("  (%1 %2)").arg(baseline_name_, QString::fromStdString((*g.baseline)[i].actual));
-      setTextIfChanged(item, 1, result);
+      if (item->text(1) != result) {
+        item->setText(1, result);
+        // Whole in the tooltip: a lane check's reason is longer than its column (the second
+        // walkthrough of issue #33 read it cut).
+        item->setToolTip(1, result);
+      }
       setForegroundIfChanged(item, 1, QBrush(e.passed ? palette::kGood : palette::kBad));
       if (item->data(1, Qt::UserRole).toBool() != e.passed || !same)
         item->setData(1, Qt::UserRole, e.passed);
-      if (!same) item->setToolTip(0, tr("line %1 of the incident").arg(e.expectation->line));
+      if (!same)
+        item->setToolTip(0, tr("%1\n(line %2 of the incident)")
+                                .arg(QString::fromStdString(e.expectation->text))
+                                .arg(e.expectation->line));
       passed += e.passed ? 1 : 0;
       (is_goals ? unmet_goals_ : failed_expectations_) += e.passed ? 0 : 1;
     }

@@ -1,8 +1,9 @@
 #pragma once
 // The config-change gate (docs/ci-gate.md): each incident replayed under a base and a head
-// config, compared goal by goal and on the headline metrics, each metric with a tolerance; a
-// regression is a goal met under base and not under head, or a headline metric worse beyond
-// its tolerance. The report is Markdown for a pull-request comment, or JSON.
+// config, compared goal by goal and on the headline metrics, each metric with a tolerance
+// (core/outcome/metric_compare.h); a regression is a goal met under base and not under head, or
+// a headline metric worse beyond its tolerance. The report is Markdown for a pull-request
+// comment, or JSON.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "breakerlab/core/inputs/config.h"
 #include "breakerlab/core/inputs/incident.h"
 #include "breakerlab/core/outcome/expectations.h"
+#include "breakerlab/core/outcome/metric_compare.h"
 #include "breakerlab/core/outcome/metrics.h"
 #include "breakerlab/core/outcome/result.h"
 #include "breakerlab/data/settings_diff.h"
@@ -23,31 +25,8 @@ namespace breakerlab {
 
 inline constexpr const char* kGateFormat = "breakerlab-gate/1";
 
-// How far a metric may move the wrong way: max(absolute, relative × |base|), the absolute part
-// in the metric's unit, the relative part a fraction of the base value.
-struct Tolerance {
-  double absolute = 0;
-  double relative = 0;
-  bool operator==(const Tolerance&) const = default;
-};
-double allowance(const Tolerance& tolerance, double base);
 // "max(1, 1%)", "max(0.5 s, 5%)", "1 pt", "10%", "0" (for tables).
 std::string toleranceText(const MetricInfo& metric, const Tolerance& tolerance);
-
-// The metrics the gate compares by default, in report order: what a checkout sees (failures,
-// fresh and cached prices, latency), how long the breaker keeps serving from cache, and the
-// saturation behind failures. Not time_to_trip_s, which counts from the first failed call: a
-// change that fails fewer calls trips later, and that is no regression (a key moment instead).
-std::vector<const MetricInfo*> gateHeadlineMetrics();
-
-// A metric's default tolerance by its kind: the table in docs/ci-gate.md.
-struct ToleranceRule {
-  std::string_view kind;  // "count", "percentage", ...
-  bool (*applies)(const MetricInfo&);
-  Tolerance tolerance;
-};
-std::span<const ToleranceRule> toleranceRules();
-Tolerance defaultTolerance(const MetricInfo& metric);
 
 // `--tolerance METRIC=VALUE` (in the metric's unit; a duration such as 1.5s for a time metric)
 // or `METRIC=VALUE%` (of the base value): it replaces the metric's default, and a metric that is
@@ -59,35 +38,9 @@ struct ToleranceOverride {
 };
 ToleranceOverride parseToleranceOverride(std::string_view argument);
 
-struct GatedMetric {
-  const MetricInfo* metric = nullptr;
-  Tolerance tolerance;
-  bool overridden = false;  // by --tolerance
-};
 // The headline metrics with their defaults, then the metrics only the overrides name; a later
 // override of the same metric wins.
 std::vector<GatedMetric> gatedMetrics(const std::vector<ToleranceOverride>& overrides);
-
-// How a metric moved from base to head. A neutral metric and one defined in one run only are
-// reported and never fail.
-enum class MetricVerdict : std::uint8_t {
-  unchanged,
-  better,
-  within_tolerance,  // worse, by no more than the tolerance
-  regression,        // worse beyond the tolerance
-  neutral,           // changed, and the change alone is neither good nor bad
-  one_sided,         // defined in one run only (the breaker never tripped in the other, ...)
-};
-std::string_view toString(MetricVerdict verdict);
-
-struct MetricComparison {
-  const MetricInfo* metric = nullptr;
-  std::optional<double> base;
-  std::optional<double> head;
-  Tolerance tolerance;
-  MetricVerdict verdict = MetricVerdict::unchanged;
-};
-MetricComparison compareMetric(const GatedMetric& gated, const Metrics& base, const Metrics& head);
 
 // The moments a reviewer reads off the lanes, each nullopt when it did not happen (or the run
 // has no such resource: `has_pool`, `has_ceiling`).

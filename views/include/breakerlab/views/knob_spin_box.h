@@ -21,6 +21,10 @@ class KnobSpinBox : public QDoubleSpinBox {
   void setRangeEndOf(const KnobSpec& knob);
   // Whether it shows a duration (in its own unit, no suffix).
   bool showsDuration() const { return duration_; }
+  // The unit after the number (unitSuffix): "20 calls", "1 call", "50 %". It follows the value
+  // as the user edits it; a value set with the spin box's signals blocked needs refreshUnit().
+  void setUnit(const QString& unit);
+  void refreshUnit();
 
   QString textFromValue(double value) const override;
   double valueFromText(const QString& text) const override;
@@ -34,6 +38,14 @@ class KnobSpinBox : public QDoubleSpinBox {
 
   const KnobSpec* knob_ = nullptr;
   bool duration_ = false;
+  QString unit_;
+  bool unit_set_ = false;
 };
+
+// What follows a number of `unit`: nothing without one, else a space and the unit ("50 %", as
+// the knob panel always wrote it), a count's in the singular for 1 ("1 call", not "1 calls": the
+// second walkthrough of issue #33). A count's unit is a plural word: "calls", "failures", "hosts";
+// "ms" and "s" are not.
+QString unitSuffix(const QString& unit, double value);
 
 }  // namespace breakerlab::views

@@ -30,6 +30,9 @@ inline const QColor kIdle{0xb8, 0xbc, 0xc4};     // no traffic
 inline const QColor kSevere{0xe3, 0x72, 0x30};
 // The colour `share` (0..1) of the way from `from` to `to`.
 QColor blend(const QColor& from, const QColor& to, double share);
+// How far apart two colours look: the distance of their CIELAB coordinates (CIE76, D65). About
+// 2.3 is the smallest difference anyone notices; lines told apart at a glance need 40 or more.
+double perceivedDistance(const QColor& a, const QColor& b);
 }  // namespace palette
 
 }  // namespace breakerlab::views

@@ -150,6 +150,8 @@ class LanesView : public QWidget {
   QString rowTitle(const RowPlace& place) const;
   void rebuild();
   void showReadout();
+  // `seconds` as the time axis reads it (readoutTimeText).
+  QString readoutTime(double seconds, int decimals) const;
   QString hoverLine() const;
   QString cursorLine(int which) const;
   void updateLegend();
