@@ -21,9 +21,10 @@ std::string windowText(const Incident& incident) {
   return text;
 }
 
-// A metric check's value as the report's metrics table rounds it: two decimals (a count whole)
-// and its unit, "actual 14.09 s"; the result keeps every digit ("14.0899", the second walkthrough
-// of issue #33: unrounded values in the PDF). A lane check's text as it is.
+// A metric check's value as the report's metrics table rounds it (views::formatMetric): two
+// decimals, one for milliseconds, a count whole, and its unit, "actual 14.09 s"; the result keeps
+// every digit ("14.0899", the second walkthrough of issue #33: unrounded values in the PDF). A lane
+// check's text as it is.
 std::string actualText(const ExpectationResult& r) {
   const MetricInfo* info =
       r.expectation != nullptr && r.expectation->kind == Expectation::Kind::metric
@@ -36,7 +37,9 @@ std::string actualText(const ExpectationResult& r) {
   if (info == nullptr || error != std::errc() || end != last) return r.actual;
   char text[64];
   const auto written = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed,
-                                     info->integral ? 0 : 2);
+                                     info->integral       ? 0
+                                     : info->unit == "ms" ? 1
+                                                          : 2);
   std::string out(text, written.ptr);
   if (info->unit == "%")
     out += "%";

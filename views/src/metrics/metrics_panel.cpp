@@ -118,6 +118,19 @@ void setForegroundIfChanged(QTreeWidgetItem* item, int column, const QBrush& bru
   if (item->foreground(column) != brush) item->setForeground(column, brush);
 }
 
+// A metric check's value as its metric's row shows it ("14.09 s", "1,130"): the result keeps
+// every digit ("14.0906"). A lane check's text as it is.
+QString checkValueText(const ExpectationResult& r) {
+  const QString text = QString::fromStdString(r.actual);
+  const MetricInfo* info =
+      r.expectation != nullptr && r.expectation->kind == Expectation::Kind::metric
+          ? findMetric(r.expectation->metric)
+          : nullptr;
+  bool number = false;
+  const double value = QLocale::c().toDouble(text, &number);
+  return info != nullptr && number ? formatMetric(info->unit, value, info->integral) : text;
+}
+
 }  // namespace
 
 void MetricsPanel::setResults(const Result& current, const Result& baseline, const Checks& checks) {
@@ -264,10 +277,9 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
       setTextIfChanged(item, 0, QString::fromStdString(e.expectation->text));
       QString result = is_goals ? (e.passed ? tr("MET  ") : tr("NOT MET  "))
                                 : (e.passed ? tr("PASS  ") : tr("FAIL  "));
-      result += QString::fromStdString(e.actual);
+      result += checkValueText(e);
       if (is_goals && i < g.baseline->size())
-        result +=
-            tr("  (%1 %2)").arg(baseline_name_, QString::fromStdString((*g.baseline)[i].actual));
+        result += tr("  (%1 %2)").arg(baseline_name_, checkValueText((*g.baseline)[i]));
       if (item->text(1) != result) {
         item->setText(1, result);
         // Whole in the tooltip: a lane check's reason is longer than its column (the second
