@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QStyle>
 #include <QTreeWidget>
+#include <utility>
 
 #include "breakerlab/core/replay/simulate.h"
 #include "breakerlab/views/lane_colors.h"
@@ -16,12 +17,17 @@
 namespace breakerlab::views {
 namespace {
 
-TEST(MetricsPanel, DeltasAgainstTheDeployedConfigAreColouredByBetterOrWorse) {
+// 8 Sep replayed as deployed and with the early probe, the config that meets both goals.
+std::pair<Result, Result> deployedAndEarlyProbe0908() {
   const Incident& incident = test::incident0908();
-  const Result deployed = simulate(incident, incident.deployed);
   Config early = incident.deployed;
   early.breaker.early_probe = true;
-  const Result tuned = simulate(incident, early);
+  return {simulate(incident, incident.deployed), simulate(incident, early)};
+}
+
+TEST(MetricsPanel, DeltasAgainstTheDeployedConfigAreColouredByBetterOrWorse) {
+  const Incident& incident = test::incident0908();
+  const auto [deployed, tuned] = deployedAndEarlyProbe0908();
   MetricsPanel panel;
   Checks checks;
   checks.calibration = evaluate(incident.expect, incident, deployed);
@@ -57,10 +63,7 @@ TEST(MetricsPanel, DeltasAgainstTheDeployedConfigAreColouredByBetterOrWorse) {
 // metric and is not green; within the tolerance it is simply better.
 TEST(MetricsPanel, MoreGoalsMetWhileAHeadlineMetricRegressesIsNotSimplyBetter) {
   const Incident& incident = test::incident0908();
-  const Result deployed = simulate(incident, incident.deployed);
-  Config early = incident.deployed;
-  early.breaker.early_probe = true;
-  const Result tuned = simulate(incident, early);
+  const auto [deployed, tuned] = deployedAndEarlyProbe0908();
   Checks checks;
   checks.goals = evaluate(incident.goals, incident, tuned);
   checks.baseline_goals = evaluate(incident.goals, incident, deployed);
@@ -149,10 +152,7 @@ TEST(MetricsPanel, DeltasAreColouredJointlyNotAGainForOneOutcomeThatIsALossForAn
 // results change (a knob drag), rebuilt when the checks themselves change.
 TEST(MetricsPanel, CalibrationAndGoalsAreGroupedAndUpdatedInPlace) {
   const Incident& incident = test::incident0908();
-  const Result deployed = simulate(incident, incident.deployed);
-  Config early = incident.deployed;
-  early.breaker.early_probe = true;
-  const Result tuned = simulate(incident, early);
+  const auto [deployed, tuned] = deployedAndEarlyProbe0908();
   Checks checks;
   checks.calibration = evaluate(incident.expect, incident, deployed);
   checks.goals = evaluate(incident.goals, incident, deployed);
