@@ -116,12 +116,16 @@ run_target() {
   fi
   # -timeout: one input that runs longer is a hang; -rss_limit_mb (and the malloc limit it
   # implies): an input that makes the reader allocate without bound is a finding too.
+  # -report_slow_units at the same wall time: libFuzzer's default (10 s) wrote a "slow unit" for
+  # inputs that ran in 7 and 18 ms while the fuzzer was starved behind a build (7 Dec 2026), and
+  # every artefact counts as a finding here.
   set +e
   # intercept_tls_get_addr=0: see CMakePresets.json's asan test preset (the LSan tracer crash).
   ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=0:malloc_context_size=8:intercept_tls_get_addr=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     /usr/bin/time -f '%U %S' -o "$log.cpu" \
     "$binary" -max_total_time="$seconds" -seed="$seed" -max_len="$(max_len_of "$name")" -timeout="${BREAKERLAB_FUZZ_TIMEOUT:-10}" \
+    -report_slow_units="${BREAKERLAB_FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" ${dict_args[@]+"${dict_args[@]}"} \
     "$corpus" "tests/fuzz/corpus/$name" >"$log" 2>&1
   local code=$?

@@ -207,6 +207,12 @@ void MainWindow::buildWidgets() {
   lanes_ = new views::LanesView;
   chart_ = new views::OutcomeChart;
   resources_ = new views::ResourceChart;
+  // Key 1 or 2 with the pointer over a chart puts the cursor at the chart's time there.
+  lanes_->setPointerTimeElsewhere([this]() -> std::optional<double> {
+    const QPoint at = QCursor::pos();
+    if (const std::optional<double> t = chart_->timeAt(at)) return t;
+    return resources_->timeAt(at);
+  });
   resources_->hide();  // until a result has resource series
   metrics_ = new views::MetricsPanel;
   connect(knobs_, &views::KnobPanel::configEdited, this, &MainWindow::onKnobEdited);

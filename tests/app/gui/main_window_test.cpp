@@ -9,6 +9,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QCursor>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -28,6 +29,7 @@
 #include <QSlider>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QUndoStack>
@@ -996,6 +998,24 @@ TEST_F(Workbench, TheChartsShareTheLanesTimeAxisPixelForPixel) {
   EXPECT_EQ(window.chart()->timeRange(), std::make_pair(20.0, 40.0));
   const views::TimeAxisPlace zoomed = window.lanes()->timeAxisPlace();
   EXPECT_EQ(x->categoriesLabels().front(), zoomed.ticks.front().second);
+
+  // Key 1 with the pointer over the chart: cursor A at the time under it, not the middle of the
+  // view (the second walkthrough of issue #33).
+  const QRectF zoomed_area = window.chart()->alignedPlotArea();
+  const QPoint over_chart =
+      viewport->mapToGlobal(QPoint(static_cast<int>(zoomed_area.left() + zoomed_area.width() / 4),
+                                   static_cast<int>(zoomed_area.center().y())));
+  QCursor::setPos(over_chart);
+  ASSERT_EQ(QCursor::pos(), over_chart) << "the platform moves the pointer";
+  const std::optional<double> chart_time = window.chart()->timeAt(over_chart);
+  ASSERT_TRUE(chart_time.has_value());
+  EXPECT_NEAR(*chart_time, 25, 0.5) << "a quarter of the way from 20 s to 40 s";
+  QTest::keyClick(window.lanes()->plot(), Qt::Key_1);
+  ASSERT_TRUE(window.lanes()->cursorAt(0).has_value());
+  EXPECT_NEAR(*window.lanes()->cursorAt(0), *chart_time, 0.2) << "snapped at most 8 px";
+  // Over no chart: the middle of the view, as before.
+  QCursor::setPos(window.mapToGlobal(QPoint(2, 2)));
+  EXPECT_FALSE(window.chart()->timeAt(QCursor::pos()).has_value());
 }
 
 }  // namespace

@@ -95,6 +95,10 @@ std::pair<double, double> OutcomeChart::timeRange() const {
   return {x_->min(), x_->max()};
 }
 
+std::optional<double> OutcomeChart::timeAt(const QPoint& global) const {
+  return timeUnder(view_, global);
+}
+
 void OutcomeChart::alignWith(const TimeAxisPlace& place) {
   place_ = place;
   alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);

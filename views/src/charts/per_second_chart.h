@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 
 #include "breakerlab/views/time_axis_place.h"
 
@@ -66,6 +67,19 @@ inline void applyChartPalette(QChart* chart, const QPalette& palette,
     axis->setLabelsColor(palette.color(QPalette::WindowText));
     axis->setTitleBrush(palette.brush(QPalette::WindowText));
   }
+}
+
+// The time under the screen point `global` when it is over `view`'s plot area, read off the
+// chart's own axes (right under the lanes or floating: either way the time the chart shows
+// there); nullopt elsewhere, or when the chart is not on screen.
+inline std::optional<double> timeUnder(const QChartView* view, const QPoint& global) {
+  if (!view->isVisible()) return std::nullopt;
+  const QPoint local = view->mapFromGlobal(global);
+  QChart* chart = view->chart();  // mapToValue is not const
+  if (!view->rect().contains(local) || chart->series().isEmpty()) return std::nullopt;
+  const QPointF at = chart->mapFromScene(view->mapToScene(local));
+  if (!chart->plotArea().contains(at)) return std::nullopt;
+  return chart->mapToValue(at, chart->series().first()).x();
 }
 
 // Sets `axis` to run from 0 to `top`, rounded to nice numbers when `nice`. A chart lays out its

@@ -206,6 +206,10 @@ std::pair<double, double> ResourceChart::timeRange() const {
   return {x_->min(), x_->max()};
 }
 
+std::optional<double> ResourceChart::timeAt(const QPoint& global) const {
+  return timeUnder(view_, global);
+}
+
 void ResourceChart::alignWith(const TimeAxisPlace& place) {
   place_ = place;
   alignTimeAxis(chart_, view_, x_, place_, applied_, applied_every_, plot_area_);

@@ -944,6 +944,10 @@ double LanesView::snapToChange(double s, double pixel_radius) const {
   return best;
 }
 
+void LanesView::setPointerTimeElsewhere(std::function<std::optional<double>()> elsewhere) {
+  pointer_time_elsewhere_ = std::move(elsewhere);
+}
+
 void LanesView::setCursorAt(int which, double s) {
   cursors_[static_cast<std::size_t>(which)] = s;
   rebuild();
@@ -963,6 +967,7 @@ void LanesView::keyPressEvent(QKeyEvent* event) {
     std::optional<double> pointer = hover_;
     if (!pointer && plot_->axisRect()->rect().contains(local))
       pointer = plot_->xAxis->pixelToCoord(local.x());
+    if (!pointer && pointer_time_elsewhere_) pointer = pointer_time_elsewhere_();
     const QCPRange shown = plot_->xAxis->range();
     const double window_from = incident_ ? toSeconds(incident_->start) : shown.lower;
     const double window_to = incident_ ? toSeconds(incident_->end) : shown.upper;

@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,10 @@ class LanesView : public QWidget {
 
   // A new incident: recorded lanes, window, events. Clears cursors and fits the time axis.
   void setIncident(const Incident& incident);
+  // Where else key 1 or 2 may find the pointer's time: the per-second charts under the lanes
+  // (the second walkthrough of issue #33: with the pointer over a chart the cursor went to the
+  // middle of the view). Returns nullopt when the pointer is over none of them.
+  void setPointerTimeElsewhere(std::function<std::optional<double>()> elsewhere);
   // The replayed result, and the baseline (deployed config) drawn as a ghost when given.
   // Both must outlive the next call. Repaints on the next event-loop turn.
   void setResults(const Result& replayed, const Result* baseline);
@@ -226,6 +231,7 @@ class LanesView : public QWidget {
   EventsLayoutKey events_layout_;
   std::array<std::optional<double>, 2> cursors_;
   std::optional<double> hover_;
+  std::function<std::optional<double>()> pointer_time_elsewhere_;
   // A change's marker being dragged: where it was, and the line that follows the pointer.
   std::optional<Micros> drag_from_;
   QCPItemLine* drag_line_ = nullptr;

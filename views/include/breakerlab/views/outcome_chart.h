@@ -1,8 +1,10 @@
 #pragma once
 // Checkouts per second by outcome (fresh, cached, failed), stacked, under the lanes. Long
 // incidents are binned to at most kMaxBins columns so the chart stays cheap to redraw.
+#include <QPoint>
 #include <QRectF>
 #include <QWidget>
+#include <optional>
 #include <utility>
 
 #include "breakerlab/core/outcome/result.h"
@@ -32,6 +34,9 @@ class OutcomeChart : public QWidget {
   void alignWith(const TimeAxisPlace& place);
   // The time range shown, in seconds.
   std::pair<double, double> timeRange() const;
+  // The time under the screen point `global` when it is over the plot area (key 1 or 2 puts a
+  // cursor there); nullopt elsewhere.
+  std::optional<double> timeAt(const QPoint& global) const;
   QChartView* view() const { return view_; }
   QChart* chart() const { return chart_; }
   // Checkouts per second in the bin containing `seconds`, by outcome (for tests).

@@ -5,10 +5,12 @@
 // the run has are shown; a run with none (unlimited workers and pool, one pod, no retries) has
 // nothing to show and the window hides the chart. Long incidents are binned to at most kMaxBins
 // columns, keeping each bin's peak (for pods, its minimum).
+#include <QPoint>
 #include <QRectF>
 #include <QStringList>
 #include <QWidget>
 #include <array>
+#include <optional>
 #include <utility>
 
 #include "breakerlab/core/outcome/result.h"
@@ -37,6 +39,9 @@ class ResourceChart : public QWidget {
   void alignWith(const TimeAxisPlace& place);
   // The time range shown, in seconds.
   std::pair<double, double> timeRange() const;
+  // The time under the screen point `global` when it is over the plot area (key 1 or 2 puts a
+  // cursor there); nullopt elsewhere.
+  std::optional<double> timeAt(const QPoint& global) const;
   QChartView* view() const { return view_; }
 
   // Whether the last result had any resource series.
