@@ -516,6 +516,16 @@ void MainWindow::buildMenus() {
       [this] { newWorkspaceDialog(); });
   add(file, "open-workspace", tr("Open &Workspace…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O),
       [this] { openWorkspaceDialog(); });
+  // The last workspace reopens at start-up; without this there was no leaving it (the second
+  // walkthrough of issue #33).
+  add(file, "close-workspace", tr("Close Wor&kspace"), QKeySequence(), [this] {
+    if (!workspace_->isOpen()) return;
+    const QString name = QFileInfo(workspace_->path()).fileName();
+    workspace_->close();
+    status_->setText(tr("Closed the workspace %1: configs and runs are no longer saved, and it "
+                        "does not reopen at start-up.")
+                         .arg(name));
+  });
   add(file, "reload", tr("Re&load Incident"), QKeySequence(Qt::Key_F5), [this] {
     if (session_->hasIncident()) openIncident(session_->path());
   });
@@ -681,6 +691,7 @@ void MainWindow::updateIncidentActions() {
   const bool open = session_->hasIncident();
   for (const char* name : kNeedAnIncident) action(QString::fromLatin1(name))->setEnabled(open);
   action(QStringLiteral("import-report"))->setEnabled(open && session_->isImported());
+  action(QStringLiteral("close-workspace"))->setEnabled(workspace_->isOpen());
   const bool writable = workspace_->isOpen() && !workspace_->workspace()->readOnly();
   for (const char* name : {"save-config", "save-run"})
     action(QString::fromLatin1(name))->setEnabled(open && writable);

@@ -190,7 +190,11 @@ void WorkspaceController::close() {
 
 void WorkspaceController::reopenLast() {
   const QString last = QSettings().value(settings::kLastWorkspace).toString();
-  if (!last.isEmpty() && QFileInfo::exists(last)) open(last);
+  if (last.isEmpty() || !QFileInfo::exists(last) || !open(last)) return;
+  // Said, not done in silence (the second walkthrough of issue #33): what is saved goes there.
+  emit notice(tr("Reopened the workspace %1, the one used last: configs and runs are saved "
+                 "there (File ▸ Close Workspace to work without it).")
+                  .arg(QFileInfo(last).fileName()));
 }
 
 std::optional<std::int64_t> lastUsedIncident(const std::vector<IncidentSummary>& incidents,

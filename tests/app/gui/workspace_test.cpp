@@ -352,6 +352,35 @@ TEST_F(WorkspaceWorkbench, TheTuningIsAutosavedAndOfferedBackInTheNextWindow) {
   EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
 }
 
+// The second walkthrough of issue #33: the last workspace reopened at start-up without a word,
+// and nothing in the menus closed it. The reopening is said; File ▸ Close Workspace leaves it,
+// and the next window starts without it.
+TEST_F(WorkspaceWorkbench, TheLastWorkspaceReopensSayingSoAndCanBeClosed) {
+  QAction* close = window->action(QStringLiteral("close-workspace"));
+  ASSERT_NE(close, nullptr);
+  EXPECT_FALSE(close->isEnabled()) << "no workspace open";
+  ASSERT_TRUE(workspace().create(path));
+  EXPECT_TRUE(close->isEnabled());
+
+  window = makeWindow();
+  ASSERT_TRUE(workspace().isOpen()) << "the workspace open last time is reopened";
+  EXPECT_TRUE(
+      window->statusText().contains(QStringLiteral("Reopened the workspace "
+                                                   "incidents.breakerlab")))
+      << window->statusText().toStdString();
+  close = window->action(QStringLiteral("close-workspace"));
+  ASSERT_TRUE(close->isEnabled());
+  close->trigger();
+  EXPECT_FALSE(workspace().isOpen());
+  EXPECT_FALSE(close->isEnabled());
+  EXPECT_TRUE(window->statusText().startsWith(QStringLiteral("Closed the workspace")))
+      << window->statusText().toStdString();
+
+  window = makeWindow();
+  EXPECT_FALSE(workspace().isOpen()) << "closed, it does not reopen";
+  EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
+}
+
 TEST_F(WorkspaceWorkbench, TheFilterNarrowsTheTree) {
   ASSERT_TRUE(workspace().create(path));
   ASSERT_TRUE(window->openIncident(QString::fromStdString(test::incidentPath())));
