@@ -241,14 +241,23 @@ void MainWindow::buildWidgets() {
   charts_scroll->setWidgetResizable(true);
   charts_scroll->setFrameShape(QFrame::NoFrame);
   charts_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  // The knobs, with the operators' changes under them when the incident has any.
-  auto* left = new QWidget;
-  auto* left_layout = new QVBoxLayout(left);
-  left_layout->setContentsMargins(0, 0, 0, 0);
-  left_layout->addWidget(knobs_, 1);
-  left_layout->addWidget(changes_);
+  // The knobs, with the operators' changes (when the incident has any) and the scenario under
+  // them, across a splitter: at 1024 x 700 the two took half the dock from the knobs (the second
+  // walkthrough of issue #33); dragged down, or collapsed, they give it back.
+  auto* left = new QSplitter(Qt::Vertical);
+  left->setObjectName(QStringLiteral("knobs-split"));
+  auto* below_knobs = new QWidget;
+  auto* below_layout = new QVBoxLayout(below_knobs);
+  below_layout->setContentsMargins(0, 0, 0, 0);
+  below_layout->addWidget(changes_);
   scenario_ = new views::ScenarioPanel;
-  left_layout->addWidget(scenario_);
+  below_layout->addWidget(scenario_);
+  below_layout->addStretch(1);
+  left->addWidget(knobs_);
+  left->addWidget(below_knobs);
+  left->setStretchFactor(0, 1);
+  left->setStretchFactor(1, 0);
+  left->setCollapsible(0, false);
   connect(scenario_, &views::ScenarioPanel::scenarioEdited, this,
           [this](const Scenario& before, const Scenario& after) {
             QString error;

@@ -27,6 +27,7 @@
 #include <QProgressDialog>
 #include <QSettings>
 #include <QSlider>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -1477,6 +1478,30 @@ TEST_F(Workbench, TheCacheKnobAndMetricNameTheIncidentsDependency) {
   EXPECT_EQ(window.metrics()->labelText(QStringLiteral("oldest_cached_price_s")).toStdString(),
             "Oldest cached price");
   EXPECT_EQ(cache->text().toStdString(), "Serve cached prices");
+}
+
+// The second walkthrough of issue #33: at 1024 x 700 the operator changes and the scenario took
+// half the knobs dock. They sit under the knobs across a splitter: dragged down or collapsed,
+// they give the knobs the whole dock; the knobs themselves never collapse.
+TEST(WorkbenchLayout, TheKnobsCanTakeTheDockFromTheChangesAndTheScenario) {
+  MainWindow window;
+  window.setInteractive(false);
+  window.resize(1024, 700);
+  window.show();
+  openAndSettle(window, bundledIncident("inc-2026-0814-orders"));
+  auto* split = window.findChild<QSplitter*>(QStringLiteral("knobs-split"));
+  ASSERT_NE(split, nullptr);
+  ASSERT_EQ(split->count(), 2);
+  EXPECT_EQ(split->widget(0), window.knobs());
+  const int shared = window.knobs()->height();
+  EXPECT_GT(split->widget(1)->height(), 0) << "the changes and the scenario are shown";
+  split->setSizes({split->height(), 0});
+  test::processEventsFor(50);
+  EXPECT_GT(window.knobs()->height(), shared);
+  EXPECT_GE(window.knobs()->height(), split->height() - split->handleWidth() - 1);
+  split->setSizes({0, split->height()});
+  test::processEventsFor(50);
+  EXPECT_GT(window.knobs()->height(), 0) << "the knobs never collapse";
 }
 
 }  // namespace
