@@ -30,6 +30,17 @@ void MainWindow::placeSensitivityDock() {
 }
 
 void MainWindow::stackUnderMetrics(QDockWidget* dock) {
+  // Tune and the map share one place under the metrics, as tabs: stacked, each had a third of
+  // the column at 1920 x 1080 and Tune's buttons went below it (the second walkthrough of #33).
+  for (QDockWidget* other : {sensitivity_dock_, tune_dock_}) {
+    if (other != nullptr && other != dock && !other->isHidden() && !other->isFloating() &&
+        dockWidgetArea(other) == Qt::RightDockWidgetArea) {
+      tabifyDockWidget(other, dock);
+      dock->show();
+      dock->raise();
+      return;
+    }
+  }
   splitDockWidget(metrics_dock_, dock, Qt::Vertical);
   const int h = std::max(height(), 600);
   resizeDocks({metrics_dock_, dock}, {h * 2 / 5, h * 3 / 5}, Qt::Vertical);

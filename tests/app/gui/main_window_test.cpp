@@ -1443,6 +1443,11 @@ TEST(WorkbenchLayout, TuneAndTheMapOpenLeaveTheLanesTheirRoomAt1024x700) {
   window.showSensitivity();
   test::processEventsFor(200);
   ASSERT_EQ(window.dockWidgetArea(window.tuneDock()), Qt::RightDockWidgetArea);
+  // Under the metrics, as two tabs of one place: each the whole height under them, the map (the
+  // last opened) in front. Stacked, Tune had a third of the column and its buttons went below it.
+  EXPECT_TRUE(window.tabifiedDockWidgets(window.tuneDock()).contains(window.sensitivityDock()));
+  EXPECT_FALSE(window.sensitivityDock()->visibleRegion().isEmpty()) << "in front";
+  EXPECT_GE(window.sensitivityDock()->height(), 1080 / 3);
   window.resize(1024, 700);
   test::processEventsFor(400);
   // Half the window, as keepLanesHalfTheWidth keeps it, less a few pixels of splitters.
@@ -1458,6 +1463,8 @@ TEST(WorkbenchLayout, TuneAndTheMapOpenLeaveTheLanesTheirRoomAt1024x700) {
   for (QDockWidget* side : {window.sensitivityDock(), window.tuneDock()})
     EXPECT_EQ(window.dockWidgetArea(side), Qt::RightDockWidgetArea)
         << side->objectName().toStdString() << ": back under the metrics";
+  EXPECT_TRUE(window.tabifiedDockWidgets(window.tuneDock()).contains(window.sensitivityDock()))
+      << "tabs again";
   EXPECT_GE(window.lanes()->width(), 1920 / 3);
   QSettings().clear();
 }
