@@ -333,6 +333,7 @@ Checks ReplaySession::checks() const {
   c.calibration = calibration_;
   c.goals = goals();
   c.baseline_goals = baseline_goals_;
+  if (!c.goals.empty()) c.regressions = headlineRegressions(baseline().metrics, result_.metrics);
   if (const WhatIf* what_if = currentWhatIf(); what_if != nullptr && !what_if->expect.empty()) {
     c.checks = evaluate(what_if->expect, *incident_, result_);
     c.checks_of = "what-if '" + what_if->name + "'";

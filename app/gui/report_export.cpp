@@ -61,6 +61,7 @@ std::vector<ReportRun> reportRuns(const ReplaySession& session, const Comparison
     run.incident.changes = b.changes;
     run.checks.goals = evaluate(incident.goals, run.incident, run.result);
     run.checks.baseline_goals = session.baselineGoals();
+    run.checks.regressions = headlineRegressions(session.baseline().metrics, run.result.metrics);
     runs.push_back(std::move(run));
   }
   return runs;

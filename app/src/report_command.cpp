@@ -83,6 +83,7 @@ int runReport(const ReportOptions& options, std::ostream& out) {
     run.checks.goals =
         i == 0 ? deployed_goals : evaluate(run.incident.goals, run.incident, run.result);
     run.checks.baseline_goals = deployed_goals;
+    if (i > 0) run.checks.regressions = headlineRegressions(deployed.metrics, run.result.metrics);
     if (const WhatIf* w = what_ifs[i]; w != nullptr && !w->expect.empty()) {
       run.checks.checks = evaluate(w->expect, run.incident, run.result);
       run.checks.checks_of = "what-if '" + w->name + "'";

@@ -155,7 +155,11 @@ void printReport(std::ostream& out, const Incident& incident, const std::string&
       for (const ExpectationResult& r : *group) passed += r.passed ? 1 : 0;
     out << passed << " of " << checked << " expectations passed\n";
   }
-  if (!checks.goals.empty()) out << goalVerdictText(checks.goalComparison()) << '\n';
+  if (!checks.goals.empty())
+    out << goalVerdictText(
+               checks.goalComparison(),
+               regressedMetricsText(checks.regressions, dependencyWords(incident.dependency.name)))
+        << '\n';
 }
 
 }  // namespace breakerlab::cli

@@ -2,6 +2,7 @@
 // position), never a lane check, and written back the same.
 #include <gtest/gtest.h>
 
+#include "breakerlab/data/expectation_text.h"
 #include "breakerlab/data/incident_io.h"
 #include "test_support.h"
 
@@ -113,6 +114,38 @@ TEST(Goals, EveryBundledIncidentHasGoals) {
     EXPECT_FALSE(inc.goals.empty()) << name;
     for (const Expectation& g : inc.goals) EXPECT_EQ(g.kind, Expectation::Kind::metric) << name;
   }
+}
+
+// The CLI's and the report's goals verdict: a verdict that is not "worse" already names what the
+// config regresses (the second walkthrough of issue #33: "better than deployed" while failed
+// checkouts doubled); "worse" says enough, and an incident without goals has no verdict.
+TEST(Goals, TheVerdictNamesTheRegressionsOfAConfigThatIsNotWorse) {
+  using V = GoalComparison::Verdict;
+  struct Case {
+    GoalComparison goals;
+    std::string regressed;
+    std::string text;
+  };
+  const Case cases[] = {
+      {{2, 2, 1, V::better}, "", "Goals: 2 of 2 met (deployed: 1 of 2): better than deployed"},
+      {{3, 2, 0, V::better},
+       "failed checkouts, fresh",
+       "Goals: 2 of 3 met (deployed: 0 of 3): better than deployed, but worse on failed "
+       "checkouts, fresh"},
+      {{2, 1, 1, V::same},
+       "failed checkouts",
+       "Goals: 1 of 2 met (deployed: 1 of 2): the same as deployed, but worse on failed "
+       "checkouts"},
+      {{2, 1, 1, V::mixed},
+       "fresh",
+       "Goals: 1 of 2 met (deployed: 1 of 2): as many as deployed, not the same ones, but worse "
+       "on fresh"},
+      {{2, 0, 2, V::worse},
+       "failed checkouts",
+       "Goals: 0 of 2 met (deployed: 2 of 2): worse than deployed"},
+      {{0, 0, 0, V::none}, "failed checkouts", "Goals: none in this incident"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(goalVerdictText(c.goals, c.regressed), c.text);
 }
 
 }  // namespace

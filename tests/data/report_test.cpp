@@ -169,6 +169,23 @@ TEST(ReportBuild, SectionsOf0908) {
     EXPECT_NE(html.find(text), std::string::npos) << text;
 }
 
+// The verdict under the goals names the headline metrics a config regresses, as the workbench's
+// and the CLI's verdicts do (the second walkthrough of issue #33).
+TEST(ReportBuild, TheGoalsVerdictNamesWhatTheConfigRegresses) {
+  const Report0908 r;
+  ReportInput in = r.input(ExportTarget::breakerlab_yaml);
+  Metrics worse = r.early.metrics;
+  worse.failed_checkouts = r.deployed.metrics.failed_checkouts + 100;
+  in.configs[1].checks.regressions = headlineRegressions(r.deployed.metrics, worse);
+  ASSERT_FALSE(in.configs[1].checks.regressions.empty());
+  const ReportDocument doc = buildReport(in);
+  ASSERT_EQ(doc.goal_verdicts.size(), 1u);
+  EXPECT_NE(doc.goal_verdicts[0].find("better than deployed, but worse on failed checkouts"),
+            std::string::npos)
+      << doc.goal_verdicts[0];
+  EXPECT_NE(reportHtml(doc).find("but worse on failed checkouts"), std::string::npos);
+}
+
 TEST(ReportBuild, EarlyProbeInGobreakerTerms) {
   const Report0908 r;
   const ReportDocument doc = buildReport(r.input(ExportTarget::gobreaker));

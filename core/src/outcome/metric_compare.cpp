@@ -116,4 +116,18 @@ std::vector<MetricComparison> headlineRegressions(const Metrics& base, const Met
   return out;
 }
 
+std::string regressedMetricsText(std::span<const MetricComparison> regressed,
+                                 const DependencyWords& words) {
+  std::string text;
+  for (const MetricComparison& r : regressed) {
+    std::string name = inDependencyWords(r.metric->label, words);
+    const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    if (name.size() > 1 && upper(name[0]) && !upper(name[1]))
+      name[0] = static_cast<char>(name[0] - 'A' + 'a');
+    if (!text.empty()) text += ", ";
+    text += name;
+  }
+  return text;
+}
+
 }  // namespace breakerlab

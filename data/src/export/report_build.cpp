@@ -154,7 +154,9 @@ ReportDocument buildReport(const ReportInput& input) {
     for (std::size_t i = 1; i < input.configs.size(); ++i)
       doc.goal_verdicts.push_back(
           input.configs[i].title + ": " +
-          goalVerdictText(compareGoals(input.configs[i].checks.goals, deployed_goals)));
+          goalVerdictText(compareGoals(input.configs[i].checks.goals, deployed_goals),
+                          regressedMetricsText(input.configs[i].checks.regressions,
+                                               dependencyWords(incident.dependency.name))));
 
   doc.import_report = input.import_report;
   return doc;

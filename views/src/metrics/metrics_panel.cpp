@@ -200,15 +200,8 @@ void MetricsPanel::setResults(const Result& current, const Result& baseline, con
       goals.verdict == V::none || goals.verdict == V::worse
           ? std::vector<MetricComparison>{}
           : headlineRegressions(baseline.metrics, current.metrics);
-  if (!regressed.empty()) {
-    QStringList names;
-    for (const MetricComparison& r : regressed) {
-      QString name = qs(inDependencyWords(r.metric->label, words_));
-      if (name.size() > 1 && !name[1].isUpper()) name[0] = name[0].toLower();  // not "IO wait"
-      names << name;
-    }
-    verdict += tr(", but worse on %1").arg(names.join(QStringLiteral(", ")));
-  }
+  if (!regressed.empty())
+    verdict += tr(", but worse on %1").arg(qs(regressedMetricsText(regressed, words_)));
   if (verdict_label_->text() != verdict) verdict_label_->setText(verdict);
   const QColor colour = goals.verdict == V::better && regressed.empty() ? palette::kGood
                         : goals.verdict == V::worse                     ? palette::kBad

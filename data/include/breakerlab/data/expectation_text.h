@@ -14,6 +14,8 @@ namespace breakerlab {
 Expectation parseExpectation(std::string_view text, const std::string& origin);
 
 // "Goals: 2 of 2 met (deployed: 0 of 2): better than deployed"; "Goals: none in this incident".
-std::string goalVerdictText(const GoalComparison& goals);
+// `regressed` (regressedMetricsText) is appended to a verdict that is not "worse" already:
+// "... better than deployed, but worse on failed checkouts, fresh".
+std::string goalVerdictText(const GoalComparison& goals, std::string_view regressed);
 
 }  // namespace breakerlab

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "breakerlab/core/inputs/incident.h"
+#include "breakerlab/core/outcome/metric_compare.h"
 #include "breakerlab/core/outcome/result.h"
 
 namespace breakerlab {
@@ -69,6 +70,10 @@ struct Checks {
   // config's replay that it is compared with (the metrics' baseline).
   std::vector<ExpectationResult> goals;
   std::vector<ExpectationResult> baseline_goals;
+  // The gate's headline metrics this config's replay regresses against that deployed replay
+  // (headlineRegressions): meeting more goals while one of these got worse is not simply
+  // "better" (issue #33). Set beside the goals.
+  std::vector<MetricComparison> regressions;
   // The checks of this config: the what-if's own `expect:` when the config is a what-if (and,
   // in the CLI, every --expect), on the current replay. `checks_of` names them.
   std::vector<ExpectationResult> checks;

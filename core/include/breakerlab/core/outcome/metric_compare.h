@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "breakerlab/core/inputs/dependency_words.h"
 #include "breakerlab/core/outcome/metrics.h"
 
 namespace breakerlab {
@@ -67,5 +69,11 @@ MetricComparison compareMetric(const GatedMetric& gated, const Metrics& base, co
 // The gate's headline metrics that head regresses against base with their default tolerances,
 // in the gate's order.
 std::vector<MetricComparison> headlineRegressions(const Metrics& base, const Metrics& head);
+
+// The regressed metrics as a goals verdict names them, in the incident's words and joined:
+// "failed checkouts, failed share, fresh". A label is lower-cased unless its second letter is a
+// capital ("IO wait" stays). Empty when nothing regressed.
+std::string regressedMetricsText(std::span<const MetricComparison> regressed,
+                                 const DependencyWords& words);
 
 }  // namespace breakerlab
