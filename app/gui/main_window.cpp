@@ -993,9 +993,9 @@ void MainWindow::showResourceChart(bool show) {
   }
 }
 
-void MainWindow::applyConfig(const Config& config) {
+void MainWindow::applyConfig(const Config& config, bool knob_step) {
   exported_since_tuning_ = false;  // undo, reset and what-ifs change the config too
-  knobs_->setConfig(config);
+  knobs_->setConfig(config, knob_step);
   session_->setConfig(config);
 }
 
@@ -1015,7 +1015,8 @@ void MainWindow::onKnobEdited(const QString& id, const Config& before, const Con
     switchLibrary(before, after);
     return;
   }
-  undo_->push(new KnobCommand(id, before, after, [this](const Config& c) { applyConfig(c); }));
+  undo_->push(
+      new KnobCommand(id, before, after, [this](const Config& c) { applyConfig(c, true); }));
   exported_since_tuning_ = false;
   session_->setConfig(after);
 }

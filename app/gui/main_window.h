@@ -159,7 +159,9 @@ class MainWindow : public QMainWindow {
   void showResult();
   void showIncident();
   void showResourceChart(bool show);
-  void applyConfig(const Config& config);
+  // The config in force, from an undo step, a what-if, B, a tune's result. `knob_step`: the undo
+  // or redo of a knob edit, which keeps the note of a library switch before it.
+  void applyConfig(const Config& config, bool knob_step = false);
   void onKnobEdited(const QString& id, const Config& before, const Config& after);
   void switchLibrary(const Config& before, const Config& after);
   void sayWhatWasCarriedOver(BreakerLibrary target, const std::vector<NotCarriedOver>& lost);

@@ -458,6 +458,17 @@ TEST_F(Workbench, ChoosingALibraryCarriesTheBreakerInForceOverAndListsWhatItCann
       << window.statusText().toStdString();
   EXPECT_EQ(window.undoStack()->count(), 1) << "one switch, one undo step";
 
+  // A knob edited after the switch, then undone and redone: the list still speaks of the switch
+  // in force (the second walkthrough of issue #33: it went with any undo).
+  knobs->spinBox("resilience4j.slidingWindowSize")->setValue(30);
+  ASSERT_EQ(window.undoStack()->count(), 2);
+  window.undoStack()->undo();
+  EXPECT_EQ(window.session().config().native.resilience4j.sliding_window_size, 20u);
+  EXPECT_TRUE(note->isVisibleTo(&window)) << "undoing a later edit keeps the switch's list";
+  window.undoStack()->redo();
+  EXPECT_TRUE(note->isVisibleTo(&window));
+  window.undoStack()->undo();
+
   window.undoStack()->undo();
   EXPECT_EQ(window.session().config(), deployed) << "the generic machine and its settings";
   EXPECT_EQ(knobs->comboBox("breaker.library")->currentText(), "BreakerLab (generic)");

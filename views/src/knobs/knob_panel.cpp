@@ -218,15 +218,17 @@ void KnobPanel::build() {
   setMinimumWidth(content->sizeHint().width() + 24);
 }
 
-void KnobPanel::setConfig(const Config& config) {
+void KnobPanel::setConfig(const Config& config, bool keep_library_note) {
   config_ = config;
-  showNotCarriedOver(config.breaker.library, {});
+  if (!keep_library_note || config.breaker.library != not_carried_target_)
+    showNotCarriedOver(config.breaker.library, {});
   widenRanges();
   showValues();
 }
 
 void KnobPanel::showNotCarriedOver(BreakerLibrary target, const std::vector<NotCarriedOver>& lost) {
   not_carried_ = lost;
+  not_carried_target_ = target;
   QString text;
   QStringList keys;
   if (!lost.empty()) {

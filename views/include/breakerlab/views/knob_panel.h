@@ -35,8 +35,11 @@ class KnobPanel : public QWidget {
   explicit KnobPanel(QWidget* parent = nullptr);
 
   // Shows `config` without reporting an edit (load, undo, reset). Clears the note on what a
-  // change of library could not carry over: it spoke of the config before.
-  void setConfig(const Config& config);
+  // change of library could not carry over, which spoke of the config before, unless
+  // `keep_library_note` and the library is the one the note speaks of: the undo and redo of a
+  // knob edit made after the switch (the second walkthrough of issue #33: the note went with any
+  // undo).
+  void setConfig(const Config& config, bool keep_library_note = false);
   const Config& config() const { return config_; }
   // The config the knobs are compared with (the incident's deployed config); until it is set,
   // no knob is marked.
@@ -113,6 +116,8 @@ class KnobPanel : public QWidget {
   std::optional<Config> deployed_translated_;
   double fleet_calls_per_second_ = 0;
   std::vector<NotCarriedOver> not_carried_;
+  BreakerLibrary not_carried_target_ =
+      BreakerLibrary::breakerlab;  // the library the note speaks of
   QLabel* not_carried_note_ = nullptr;
   const QSlider* dragged_ = nullptr;  // the slider whose move is being applied
 };
