@@ -11,9 +11,11 @@
 #include "breakerlab/data/calls_out.h"
 #include "breakerlab/data/config_io.h"
 #include "breakerlab/data/expectation_text.h"
+#include "breakerlab/data/file_io.h"
 #include "breakerlab/data/incident_import.h"
 #include "breakerlab/data/incident_io.h"
 #include "breakerlab/data/incident_lookup.h"
+#include "breakerlab/data/native_config.h"
 #include "breakerlab/data/report_json.h"
 #include "breakerlab/data/workspace_run.h"
 #include "commands.h"
@@ -91,18 +93,27 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     config = loadConfig(options.config_file);
     label = options.config_file;
   }
+  std::string translate_to = options.library;
   if (!options.policy.empty()) {
-    // The breaker of the library's own config file, on top of the rest of the config.
-    const Config policy = loadPolicy(options.policy, options.library);
+    // The breaker of the library's own config file, on top of the rest of the config. The file's
+    // own library reads it, as `export --policy` does, and --library names the rules it is then
+    // replayed under, translated below (an application.yml with --library gobreaker was read as
+    // a gobreaker file: nothing in it, and the note "resilience4j: not a setting"). Only a file
+    // whose text does not tell its library is read as --library's.
+    const std::string text = readTextFile(options.policy);
+    const bool tells_its_library = text.find(kConfigFormat) != std::string::npos ||
+                                   detectLibrary(text, options.policy).has_value();
+    const Config policy = loadPolicy(options.policy, tells_its_library ? "" : options.library);
+    if (!tells_its_library) translate_to.clear();
     config.breaker.library = policy.breaker.library;
     config.native = policy.native;
     if (policy.breaker.library == BreakerLibrary::breakerlab) config.breaker = policy.breaker;
     label += " with the " + std::string(libraryInfo(config.breaker.library).title) +
              " breaker of " + options.policy;
-  } else if (!options.library.empty()) {
-    const auto library = breakerLibraryFromString(options.library);
-    if (!library)
-      throw UsageError("--library: unknown library \"" + clipText(options.library) + "\"");
+  }
+  if (!translate_to.empty()) {
+    const auto library = breakerLibraryFromString(translate_to);
+    if (!library) throw UsageError("--library: unknown library \"" + clipText(translate_to) + "\"");
     // The breaker in force under the library's rules, as the workbench's library choice does:
     // translated, not the library's defaults; what could not be carried over on stderr.
     const LibraryTranslation translated = translateToLibrary(
@@ -175,10 +186,13 @@ int runReplay(const ReplayOptions& options, std::ostream& out) {
     checks.goals = evaluate(incident.goals, incident, result);
     if (scenario.empty()) {
       checks.baseline_goals = evaluate(opened.goals, opened, deployedOfOpened());
+      checks.regressions = headlineRegressions(deployedOfOpened().metrics, result.metrics);
     } else {
       const Incident base = applyScenario(opened, scenario);
       requireWorkWithin(base, base.deployed, max_requests, path.string());
-      checks.baseline_goals = evaluate(base.goals, base, replayWithProgress(base, base.deployed));
+      const Result base_result = replayWithProgress(base, base.deployed);
+      checks.baseline_goals = evaluate(base.goals, base, base_result);
+      checks.regressions = headlineRegressions(base_result.metrics, result.metrics);
     }
   }
 
