@@ -148,6 +148,17 @@ std::string tripLabel(const BreakerTransition& t, const BreakerConfig& config) {
   std::ostringstream s;
   if (config.library == BreakerLibrary::envoy) {
     s << "host ejected by outlier detection";
+    // Envoy keeps a host out for base_ejection_time times its ejection backoff (one more for each
+    // ejection before the last decayed), capped at max_ejection_time (outlier_detection_impl.cc,
+    // checkHostForUneject): say so, or a second ejection twice as long as the first reads as a
+    // fault of the replay.
+    if (t.ejection_length > 0) {
+      s << " for " << toSeconds(t.ejection_length) << " s";
+      if (t.ejection_multiplier > 1)
+        s << " (" << t.ejection_multiplier
+          << " \u00d7 base_ejection_time, at most max_ejection_time: ejected again before the "
+             "last ejection decayed)";
+    }
     return s.str();
   }
   if (config.library != BreakerLibrary::breakerlab) {

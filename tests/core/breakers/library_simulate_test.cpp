@@ -198,6 +198,38 @@ TEST(LibrarySimulate, EnvoyEjectsTheOnlyHostAndReturnsItAtASweepOrAtAPassingHeal
   EXPECT_LT(r.breaker.intervals.back().from, 32 * s + 1);
 }
 
+// A host ejected again before its last ejection decayed stays out longer: base_ejection_time
+// times its backoff, at most max_ejection_time (Envoy's outlier_detection_impl.cc,
+// checkHostForUneject). Each trip's label says how long and why, and the open spell lasts that
+// long up to the next sweep (the second walkthrough of issue #33: growing ejections unexplained).
+TEST(LibrarySimulate, EnvoysTripLabelsSayHowLongEachEjectionLastsAndWhyItGrew) {
+  const Incident inc = libraryOutage();  // refused in [10 s, 30 s)
+  Config c = envoyOneHostNoPanic();
+  c.native.envoy.base_ejection_time = 5 * s;
+  c.native.envoy.max_ejection_time = 12 * s;
+  const Result r = simulate(inc, c);
+  std::vector<std::string> trips;
+  for (const Event& e : r.events)
+    if (e.kind == EventKind::trip) trips.push_back(e.label);
+  ASSERT_EQ(trips.size(), 3u) << "ejected at about 10, 15 and 25 s, back at 37 s";
+  EXPECT_EQ(trips[0], "host ejected by outlier detection for 5 s");
+  EXPECT_EQ(trips[1],
+            "host ejected by outlier detection for 10 s (2 \u00d7 base_ejection_time, at most "
+            "max_ejection_time: ejected again before the last ejection decayed)");
+  EXPECT_EQ(trips[2].rfind("host ejected by outlier detection for 12 s (3 \u00d7", 0), 0u)
+      << "15 s capped at max_ejection_time: " << trips[2];
+  // Each open spell lasts its ejection, to the next 1 s sweep.
+  std::vector<Micros> open;
+  for (const LaneInterval& i : r.breaker.intervals)
+    if (i.state == "open") open.push_back(i.to - i.from);
+  ASSERT_EQ(open.size(), 3u);
+  const Micros lengths[] = {5 * s, 10 * s, 12 * s};
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_GE(open[k], lengths[k]) << k;
+    EXPECT_LT(open[k], lengths[k] + s) << k;
+  }
+}
+
 TEST(LibrarySimulate, EveryLibraryReplaysBitIdenticallyAndTheReplayCacheAgrees) {
   const Incident inc = libraryOutage();
   for (const auto& info : kBreakerLibraries) {

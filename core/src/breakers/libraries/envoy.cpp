@@ -154,7 +154,12 @@ void EnvoyOutlierModel::eject(Micros now, std::uint32_t h) {
       static_cast<double>(settings_.max_ejection_time) + base)
     ++host.backoff;
   ejections_.push_back({now, h, true});
+  const std::size_t reported = transitions_.size();
   reportAggregate(now, BreakerTransition::Cause::hosts_ejected);
+  if (transitions_.size() > reported) {
+    transitions_.back().ejection_multiplier = host.backoff;
+    transitions_.back().ejection_length = ejectionLength(host);
+  }
 }
 
 void EnvoyOutlierModel::uneject(Micros now, std::uint32_t h) {

@@ -36,7 +36,12 @@ struct BreakerTransition {
   // (the first counted failure since the window last held none).
   std::uint32_t window_calls = 0;
   std::uint32_t window_failures = 0;
+  // Envoy's trips (a host ejected): the multiplier of base_ejection_time this ejection got (one
+  // more for each ejection before the last had decayed) and how long the host stays out: the
+  // second walkthrough of issue #33 saw the ejections grow with nothing to say why. 0 otherwise.
+  std::uint32_t ejection_multiplier = 0;
   Micros episode_start = 0;
+  Micros ejection_length = 0;
 };
 std::string_view toString(BreakerTransition::Cause cause);
 
