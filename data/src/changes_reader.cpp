@@ -1,5 +1,6 @@
-// `changes:` of an incident (and of a what-if): timed config changes. Each value is read by the
-// config reader, as a `set:` of a what-if is, so it takes the same units and limits.
+// `changes:` of an incident (and of a what-if): timed config changes. Each value of a config key
+// is read by the config reader, as a `set:` of a what-if is, so it takes the same units and
+// limits; a dependency key's value is a factor within the key's range.
 #include "breakerlab/data/values.h"
 #include "config_yaml.h"
 #include "incident_parts.h"
@@ -21,9 +22,11 @@ std::vector<YAML::Node> nodesOf(const YAML::Node& node) {
   return out;
 }
 
-// The value `value` gives key `key` when set on `base`, read and checked by the config reader.
+// The value `value` gives key `key` when set on `base`, read and checked by the config reader;
+// a dependency key's factor, within its range (never clamped).
 double readEditValue(const Source& src, const MapReader::Entry& entry, const TimedKeyInfo& info,
                      const Config& base, const std::string& path) {
+  if (info.onDependency()) return readNumber(src, entry.value, path, info.min, info.max);
   const std::vector<YAML::Node> trusted = nodesOf(entry.value);
   Source vsrc = src;
   vsrc.trusted = &trusted;
@@ -58,7 +61,8 @@ std::string windowText(const Source& src, Span window) {
 }
 
 std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
-                                     const std::string& path, const Config& base, Span window) {
+                                     const std::string& path, const Config& base,
+                                     const DependencyCapacity& capacity, Span window) {
   requireList(src, node, path);
   if (node.size() > kMaxChanges)
     fail(src, node, path + ": at most " + std::to_string(kMaxChanges) + " changes");
@@ -90,6 +94,8 @@ std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
       for (const ConfigEdit& e : change.edits)
         if (e.key == *key)
           fail(src, entry.key_node, m.path("set") + ": '" + entry.key + "' is set twice");
+      if (*key == TimedKey::dependency_capacity_scale && !capacity.hasCeiling())
+        fail(src, entry.key_node, m.path("set") + ": " + std::string(kNoCeilingToScale));
       change.edits.push_back({*key, readEditValue(src, entry, timedKeyInfo(*key), base,
                                                   joinPath(m.path("set"), entry.key))});
     }

@@ -23,9 +23,11 @@ Traffic readTraffic(const Source& src, const YAML::Node& node, const std::string
 Dependency readDependency(const Source& src, const YAML::Node& node, const std::string& path,
                           Span window);
 Recorded readRecorded(const Source& src, const YAML::Node& node, const std::string& path);
-// `changes:`, each value read as if set on `base`, each time within `window`.
+// `changes:`, each config value read as if set on `base`, each dependency factor within its
+// range (a capacity factor only where `capacity` has a ceiling), each time within `window`.
 std::vector<TimedChange> readChanges(const Source& src, const YAML::Node& node,
-                                     const std::string& path, const Config& base, Span window);
+                                     const std::string& path, const Config& base,
+                                     const DependencyCapacity& capacity, Span window);
 
 // A window's bound as the file would likely write it: "0s", "31m", "2h", "90s", "1500ms".
 std::string windowBound(Micros t);

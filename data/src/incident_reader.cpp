@@ -114,7 +114,8 @@ Config readWhatIfConfig(const Source& src, const YAML::Node& item, const YAML::N
 }
 
 std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const std::string& path,
-                                const Config& deployed, const Recorded& recorded, Span window) {
+                                const Config& deployed, const DependencyCapacity& capacity,
+                                const Recorded& recorded, Span window) {
   requireList(src, node, path);
   std::vector<WhatIf> out;
   std::size_t i = 0;
@@ -131,7 +132,7 @@ std::vector<WhatIf> readWhatIfs(const Source& src, const YAML::Node& node, const
     if (auto* v = m.find("description")) w.description = readString(src, *v, m.path("description"));
     w.config = readWhatIfConfig(src, *it, m.find("set"), m.path("set"), w.name, deployed);
     if (auto* v = m.find("changes")) {
-      w.changes = readChanges(src, *v, m.path("changes"), w.config, window);
+      w.changes = readChanges(src, *v, m.path("changes"), w.config, capacity, window);
       requireValidOverRun(src, *v, m.path("changes"), *w.changes, w.config);
     }
     if (auto* v = m.find("expect"))
@@ -227,12 +228,13 @@ Incident readIncident(const Source& file_src, const YAML::Node& root) {
   }
   if (auto* v = m.find("recorded")) inc.recorded = readRecorded(src, *v, "recorded");
   if (auto* v = m.find("changes")) {
-    inc.changes = readChanges(src, *v, "changes", inc.deployed, {inc.start, inc.end});
+    inc.changes = readChanges(src, *v, "changes", inc.deployed, inc.dependency.capacity,
+                              {inc.start, inc.end});
     requireValidOverRun(src, *v, "changes", inc.changes, inc.deployed);
   }
   if (auto* v = m.find("what_ifs"))
-    inc.what_ifs =
-        readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.recorded, {inc.start, inc.end});
+    inc.what_ifs = readWhatIfs(src, *v, "what_ifs", inc.deployed, inc.dependency.capacity,
+                               inc.recorded, {inc.start, inc.end});
   if (auto* v = m.find("expect")) inc.expect = readExpectations(src, *v, "expect", inc.recorded);
   if (auto* v = m.find("goals")) inc.goals = readGoals(src, *v, "goals");
   if (std::string problem = validate(inc); !problem.empty()) failAt(src, {}, problem);

@@ -113,6 +113,91 @@ TEST(Changes, AChangeOutsideTheWindowOrWithoutATimeIsAnError) {
                        "changes[0].at: expected a time in seconds");
 }
 
+// 8 Sep's Pricing with a ceiling of 40 calls (the bundled file has none).
+std::string capped(std::string text, const std::string& capacity = "{concurrency: 40}") {
+  return replaceFirst(std::move(text), "  name: Pricing\n",
+                      "  name: Pricing\n  capacity: " + capacity + "\n");
+}
+
+TEST(Changes, TheDependencysFactorsAreReadAsNumbersReplayedAndWrittenBack) {
+  const Incident inc = parseIncident(
+      capped(withChanges(
+          R"(  - {at: 20s, set: {dependency.capacity.scale: 0.5, dependency.latency.scale: 2.5}, label: cut}
+  - {at: 30s, set: {dependency.capacity.scale: 1, dependency.latency.scale: 1}})",
+          R"(      - {at: 10s, set: {dependency.latency.scale: 0.25}})")),
+      "inc.yaml");
+  ASSERT_EQ(inc.changes.size(), 2u);
+  EXPECT_EQ(inc.changes[0].edits,
+            (std::vector<ConfigEdit>{{TimedKey::dependency_capacity_scale, 0.5},
+                                     {TimedKey::dependency_latency_scale, 2.5}}));
+  EXPECT_EQ(inc.changes[1].edits,
+            (std::vector<ConfigEdit>{{TimedKey::dependency_capacity_scale, 1},
+                                     {TimedKey::dependency_latency_scale, 1}}));
+  // The config is not what they change.
+  Config after = inc.deployed;
+  for (const TimedChange& c : inc.changes) applyChange(after, c);
+  EXPECT_EQ(after, inc.deployed);
+  const std::string yaml = incidentToYaml(inc);
+  EXPECT_NE(yaml.find("dependency.capacity.scale: 0.5"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("dependency.latency.scale: 2.5"), std::string::npos) << yaml;
+  const Incident back = parseIncident(yaml, "back.yaml");
+  EXPECT_EQ(back.changes, inc.changes);
+  EXPECT_EQ(back.whatIf("early-probe")->changes, inc.whatIf("early-probe")->changes);
+  EXPECT_EQ(incidentToYaml(back), yaml);
+  // The replay makes them: the change at 20 s is marked with its label.
+  const Result r = simulate(inc, inc.deployed);
+  bool marked = false;
+  for (const Event& e : r.events)
+    marked = marked || (e.kind == EventKind::change && e.at == 20 * s && e.label == "cut");
+  EXPECT_TRUE(marked);
+}
+
+TEST(Changes, ADependencyFactorOutOfRangeIsAnErrorAtItsValue) {
+  for (const std::string key : {"dependency.capacity.scale", "dependency.latency.scale"}) {
+    for (const std::string bad : {"0", "-1", "-0.5", ".nan", "nan", "NaN", ".inf", "inf", "100.5",
+                                  "0.001", "1e9", "fast", "50%", "2x", "[1]"}) {
+      const std::string entry = key + ": " + bad;
+      const std::string text =
+          capped(withChanges("  - {at: 20s, set: {retry.max_attempts: 2, " + entry + "}}"));
+      test::TextPosition at = positionOf(text, entry);
+      at.column += static_cast<int>(key.size() + 2);
+      EXPECT_LOAD_ERROR_AT(parseIncident(text, "inc.yaml"), at,
+                           "changes[0].set." + key + ": expected a number from 0.01 to 100, got ");
+      const auto error = test::loadErrorOf([&] { (void)parseIncident(text, "inc.yaml"); });
+      ASSERT_TRUE(error);
+      EXPECT_EQ(error->file(), "inc.yaml") << bad;
+    }
+    // The bounds themselves are factors like any other.
+    for (const std::string ok : {"0.01", "100", "1", "0.5"})
+      EXPECT_NO_THROW(parseIncident(
+          capped(withChanges("  - {at: 20s, set: {" + key + ": " + ok + "}}")), "inc.yaml"))
+          << ok;
+  }
+}
+
+TEST(Changes, ACapacityFactorNeedsACeilingToScale) {
+  // No ceiling at all, a ceiling of 0 (none) and the load discipline (a latency per call, no
+  // ceiling): the key is refused where it is written, in the incident's changes and a what-if's.
+  for (const std::string& capacity :
+       {std::string(), std::string("{concurrency: 0}"),
+        std::string("{discipline: load, per_call: 10ms, concurrency: 5}")}) {
+    const auto dependency = [&](std::string text) {
+      return capacity.empty() ? text : capped(std::move(text), capacity);
+    };
+    const std::string text =
+        dependency(withChanges("  - {at: 20s, set: {dependency.capacity.scale: 0.5}}"));
+    EXPECT_LOAD_ERROR_AT(parseIncident(text, "inc.yaml"),
+                         positionOf(text, "dependency.capacity.scale"),
+                         "changes[0].set: dependency.capacity.scale needs a concurrency ceiling");
+    const std::string in_what_if =
+        dependency(withChanges("  - {at: 20s, set: {dependency.latency.scale: 2}}",
+                               "      - {at: 10s, set: {dependency.capacity.scale: 2}}"));
+    EXPECT_LOAD_ERROR_AT(
+        parseIncident(in_what_if, "inc.yaml"), positionOf(in_what_if, "dependency.capacity.scale"),
+        "what_ifs[0].changes[0].set: dependency.capacity.scale needs a concurrency");
+  }
+}
+
 TEST(Changes, AStartThatIsNotATimestampIsAnError) {
   const std::string text =
       replaceFirst(test::pricingText(), "start: 2026-09-08T14:02:00Z", "start: 14:02 on the 8th");

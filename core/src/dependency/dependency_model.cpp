@@ -136,8 +136,13 @@ DependencyModel::DependencyModel(const Dependency& dependency, std::size_t first
 
 DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream stream,
                                          std::uint64_t request, std::uint32_t attempt) {
-  if (recorded_.active()) [[unlikely]]
-    return recorded_.answer(t, rng, stream, request, attempt);
+  if (recorded_.active()) [[unlikely]] {
+    DependencyAnswer recorded = recorded_.answer(t, rng, stream, request, attempt);
+    if (latency_scale_ != 1 && recorded.outcome != CallOutcome::refused &&
+        recorded.latency != kNever)
+      recorded.latency = scaled(recorded.latency);
+    return recorded;
+  }
   if (segments_.empty()) return {CallOutcome::success, 0};
   while (cursor_ + 1 < segments_.size() && t >= segments_[cursor_].to) ++cursor_;
   const Segment& s = segments_[cursor_];
@@ -174,6 +179,8 @@ DependencyAnswer DependencyModel::answer(Micros t, const CounterRng& rng, Stream
     latency = s.fixed_start +
               static_cast<Micros>(f * static_cast<double>(s.fixed_end - s.fixed_start) + 0.5);
   }
+  if (latency_scale_ != 1) [[unlikely]]
+    latency = scaled(latency);
   return {outcome, latency};
 }
 

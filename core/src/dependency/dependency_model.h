@@ -1,5 +1,6 @@
 #pragma once
 // How the dependency answers a call started at time t: the outcome class and how long it takes.
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -21,7 +22,15 @@ class DependencyModel {
   DependencyAnswer answer(Micros t, const CounterRng& rng, Stream stream, std::uint64_t request,
                           std::uint32_t attempt);
 
+  // From now on the latency of every call answered (not a refused connection, not a hang) is
+  // multiplied by `factor`, rounded to the microsecond (dependency.latency.scale); calls
+  // answered before keep theirs. 1 is the incident's latency.
+  void scaleLatency(double factor) { latency_scale_ = factor; }
+
  private:
+  [[gnu::noinline]] Micros scaled(Micros latency) const {
+    return static_cast<Micros>(std::llround(static_cast<double>(latency) * latency_scale_));
+  }
   struct Segment {
     Micros from, to;
     double inverse_duration;  // 1 / (to - from) in 1/us
@@ -49,6 +58,7 @@ class DependencyModel {
   [[gnu::noinline]] static Micros sampleLognormalExactly(const Segment& s, double f, double u);
   std::vector<Segment> segments_;
   std::size_t cursor_ = 0;
+  double latency_scale_ = 1;
   RecordedDependency recorded_;  // a request log's calls answer instead of the segments
 };
 

@@ -4,7 +4,10 @@
 // min-heap of the times the servers come free. Later arrivals never change an earlier call's
 // fate, which lets the event loop schedule its completion at once.
 #include <algorithm>
+#include <cstdint>
+#include <deque>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "breakerlab/core/inputs/incident.h"
@@ -13,7 +16,10 @@ namespace breakerlab {
 
 class DependencyServers {
  public:
-  explicit DependencyServers(const DependencyCapacity& capacity) : capacity_(capacity) {
+  // `ceiling_moves`: timed changes may move the ceiling (setCeiling), so the run keeps the ends
+  // of the calls ahead that the heap of servers no longer holds.
+  explicit DependencyServers(const DependencyCapacity& capacity, bool ceiling_moves = false)
+      : capacity_(capacity), ceiling_(capacity.concurrency), keep_ahead_(ceiling_moves) {
     free_at_.reserve(capacity.concurrency);
   }
   bool limited() const {
@@ -26,12 +32,32 @@ class DependencyServers {
     usage_end_ = end;
     usage_.assign(static_cast<std::size_t>((end - start + kSecond - 1) / kSecond), 0.0);
   }
-  // Mean busy servers in each second of the recorded span, as a share of the ceiling (0..1).
+  // Mean busy servers in each second of the recorded span, as a share of the ceiling in force
+  // (0..1; a second in which the ceiling changed: of its mean).
   std::vector<double> utilization() const {
     if (capacity_.concurrency == 0) return {};  // no ceiling to be a share of
     std::vector<double> u(usage_.size());
-    for (std::size_t i = 0; i < u.size(); ++i)
-      u[i] = std::min(1.0, usage_[i] / (static_cast<double>(kSecond) * capacity_.concurrency));
+    if (ceilings_.empty()) {
+      for (std::size_t i = 0; i < u.size(); ++i)
+        u[i] = std::min(1.0, usage_[i] / (static_cast<double>(kSecond) * capacity_.concurrency));
+      return u;
+    }
+    // Server-microseconds the ceilings allow in each second, as they changed.
+    std::size_t next = 0;
+    std::uint32_t ceiling = capacity_.concurrency;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      Micros from = usage_start_ + static_cast<Micros>(i) * kSecond;
+      const Micros to = from + kSecond;
+      double room = 0;
+      for (; next < ceilings_.size() && ceilings_[next].first < to; ++next) {
+        const Micros at = std::max(from, ceilings_[next].first);
+        room += static_cast<double>(at - from) * ceiling;
+        from = at;
+        ceiling = ceilings_[next].second;
+      }
+      room += static_cast<double>(to - from) * ceiling;
+      u[i] = std::min(1.0, usage_[i] / room);
+    }
     return u;
   }
 
@@ -40,7 +66,31 @@ class DependencyServers {
   bool idleAt(Micros t) const {
     const auto done = [t](Micros free_at) { return free_at <= t; };
     return std::all_of(free_at_.begin(), free_at_.end(), done) &&
-           std::all_of(held_.begin(), held_.end(), done);
+           std::all_of(held_.begin(), held_.end(), done) &&
+           std::all_of(ahead_.begin(), ahead_.end(), done);
+  }
+
+  // From t on the ceiling is `ceiling` (dependency.capacity.scale; the run was set up with
+  // ceiling_moves): what was admitted before keeps its start and end. Queue: a call starts once
+  // fewer than the ceiling of the calls admitted before it are unfinished. Under one ceiling that
+  // is when the earliest of the `ceiling` servers comes free, and the heap holds just those: the
+  // `ceiling` latest ends. A lower ceiling moves the earliest of them to the other unfinished
+  // ends (ahead_); a higher one takes the latest of those back. Share: later arrivals stretch by
+  // the calls held over the new ceiling.
+  void setCeiling(Micros t, std::uint32_t ceiling) {
+    if (ceiling == ceiling_) return;
+    ceiling_ = ceiling;
+    ceilings_.push_back({t, ceiling});
+    if (capacity_.discipline != CapacityDiscipline::queue) return;
+    forgetEndedBy(t);
+    while (free_at_.size() > ceiling_) {
+      noteAhead(free_at_.front(), t);
+      popEarliest();
+    }
+    while (free_at_.size() < ceiling_ && !ahead_.empty()) {
+      addServer(ahead_.back());
+      ahead_.pop_back();
+    }
   }
 
   struct Admission {
@@ -54,7 +104,7 @@ class DependencyServers {
     if (capacity_.discipline == CapacityDiscipline::share) return share(t, service, patience);
     if (capacity_.discipline == CapacityDiscipline::load) return load(t, service, patience);
     Micros begins = t;
-    const bool full = free_at_.size() >= capacity_.concurrency;
+    const bool full = free_at_.size() >= ceiling_;
     if (full) begins = std::max(t, free_at_.front());
     const Micros wait = begins - t;
     if (capacity_.queue_timeout > 0 && wait >= capacity_.queue_timeout) return {wait, true};
@@ -72,6 +122,10 @@ class DependencyServers {
     }
     if (!usage_.empty()) recordBusy(begins, done);
     if (full) {
+      if (keep_ahead_) [[unlikely]] {
+        forgetEndedBy(t);
+        noteAhead(free_at_.front(), t);
+      }
       replaceEarliest(done);
     } else {
       addServer(done);
@@ -96,6 +150,23 @@ class DependencyServers {
       i = parent;
     }
     h[i] = done;
+  }
+
+  // An end the heap lets go of that is still to come counts for the calls arriving until then.
+  // It is never earlier than the ends kept (each is the heap's earliest when it leaves, and the
+  // heap's earliest never falls below them), so ahead_ stays sorted.
+  void noteAhead(Micros end, Micros t) {
+    if (end > t) ahead_.push_back(end);
+  }
+  void forgetEndedBy(Micros t) {
+    while (!ahead_.empty() && ahead_.front() <= t) ahead_.pop_front();
+  }
+
+  // The server that comes free first leaves the heap.
+  void popEarliest() {
+    const Micros last = free_at_.back();
+    free_at_.pop_back();
+    if (!free_at_.empty()) replaceEarliest(last);
   }
 
   // The server that came free first takes the new call. `done` is never below the earliest (the
@@ -136,7 +207,7 @@ class DependencyServers {
       std::pop_heap(held_.begin(), held_.end(), std::greater<>{});
       held_.pop_back();
     }
-    const double load = static_cast<double>(held_.size() + 1) / capacity_.concurrency;
+    const double load = static_cast<double>(held_.size() + 1) / ceiling_;
     Micros stretched = service;
     if (service != kNever && load > 1)
       stretched = static_cast<Micros>(static_cast<double>(service) * load + 0.5);
@@ -178,6 +249,13 @@ class DependencyServers {
   }
 
   DependencyCapacity capacity_;
+  std::uint32_t ceiling_;  // in force: capacity_.concurrency until a timed change scales it
+  // The ceiling's timed changes (when, the new ceiling), for utilization().
+  std::vector<std::pair<Micros, std::uint32_t>> ceilings_;
+  // Queue, when the ceiling moves: the ends still to come of the calls admitted that the heap
+  // does not hold, ascending, none later than the heap's earliest.
+  bool keep_ahead_;
+  std::deque<Micros> ahead_;
   Micros usage_start_ = 0, usage_end_ = 0;
   std::vector<double> usage_;    // server-microseconds per second
   std::vector<Micros> free_at_;  // the busy servers' free times, a 4-ary min-heap

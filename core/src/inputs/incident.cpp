@@ -20,7 +20,23 @@ const WhatIf* Incident::whatIf(std::string_view name) const {
   return nullptr;
 }
 
+std::uint32_t DependencyCapacity::scaledConcurrency(double factor) const {
+  if (concurrency == 0) return 0;
+  return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::lround(concurrency * factor)));
+}
+
 namespace {
+// A change that scales the dependency's ceiling needs one (else it would silently do nothing).
+std::string ceilingToScale(const std::vector<TimedChange>& changes,
+                           const DependencyCapacity& capacity) {
+  if (capacity.hasCeiling()) return {};
+  for (std::size_t i = 0; i < changes.size(); ++i)
+    for (const ConfigEdit& e : changes[i].edits)
+      if (e.key == TimedKey::dependency_capacity_scale)
+        return "changes[" + std::to_string(i) + "].set: " + std::string(kNoCeilingToScale);
+  return {};
+}
+
 // A name from the file as a message quotes it: at most 80 characters (a UTF-8 boundary).
 std::string shortName(std::string_view name) {
   constexpr std::size_t kMax = 80;
@@ -113,9 +129,12 @@ std::string validate(const Incident& incident) {
   if (auto m = validateChanges(incident.changes, incident.deployed, incident.start, incident.end);
       !m.empty())
     return m;
+  if (auto m = ceilingToScale(incident.changes, incident.dependency.capacity); !m.empty()) return m;
   for (const auto& w : incident.what_ifs) {
     const std::vector<TimedChange>& changes = w.changes ? *w.changes : incident.changes;
     if (auto m = validateChanges(changes, w.config, incident.start, incident.end); !m.empty())
+      return "what_ifs." + shortName(w.name) + ": " + m;
+    if (auto m = ceilingToScale(changes, incident.dependency.capacity); !m.empty())
       return "what_ifs." + shortName(w.name) + ": " + m;
   }
   for (const auto& g : incident.goals)

@@ -18,16 +18,16 @@ const std::array<ScenarioKeyInfo, 4> kKeys{{
      BREAKERLAB_TR_NOOP("breakerlab::Scenario",
                         "the outage (the first run of unhealthy segments) lasts this much longer; "
                         "what follows moves later")},
-    {"scenario.traffic.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Traffic ×"), false, 0.01,
-     100, [](const Scenario& s) { return s.traffic_scale; },
+    {"scenario.traffic.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Traffic ×"), false,
+     kFactorMin, kFactorMax, [](const Scenario& s) { return s.traffic_scale; },
      [](Scenario& s, double v) { s.traffic_scale = v; },
      BREAKERLAB_TR_NOOP("breakerlab::Scenario", "every traffic rate multiplied by this")},
-    {"scenario.latency.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Latency ×"), false, 0.01,
-     100, [](const Scenario& s) { return s.latency_scale; },
+    {"scenario.latency.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Latency ×"), false,
+     kFactorMin, kFactorMax, [](const Scenario& s) { return s.latency_scale; },
      [](Scenario& s, double v) { s.latency_scale = v; },
      BREAKERLAB_TR_NOOP("breakerlab::Scenario", "every dependency latency multiplied by this")},
     {"scenario.capacity.scale", BREAKERLAB_TR_NOOP("breakerlab::Scenario", "Capacity ×"), false,
-     0.01, 100, [](const Scenario& s) { return s.capacity_scale; },
+     kFactorMin, kFactorMax, [](const Scenario& s) { return s.capacity_scale; },
      [](Scenario& s, double v) { s.capacity_scale = v; },
      BREAKERLAB_TR_NOOP("breakerlab::Scenario",
                         "the dependency's concurrency ceiling multiplied by this")},
@@ -75,10 +75,8 @@ Incident applyScenario(const Incident& incident, const Scenario& scenario) {
       l->p50 = std::max<Micros>(1, scaled(l->p50, scenario.latency_scale));
       l->p99 = std::max<Micros>(l->p50, scaled(l->p99, scenario.latency_scale));
     }
-  if (out.dependency.capacity.concurrency > 0)
-    out.dependency.capacity.concurrency = std::max<std::uint32_t>(
-        1, static_cast<std::uint32_t>(
-               std::lround(out.dependency.capacity.concurrency * scenario.capacity_scale)));
+  out.dependency.capacity.concurrency =
+      out.dependency.capacity.scaledConcurrency(scenario.capacity_scale);
 
   const Micros extra = scenario.outage_extend;
   if (extra <= 0) return out;

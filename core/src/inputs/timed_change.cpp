@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 #include "breakerlab/core/inputs/config_keys.h"
 
@@ -11,14 +12,18 @@ namespace breakerlab {
 namespace {
 using K = TimedKeyInfo::Kind;
 
-// A key that may change during a replay: its name (its getter and setter are the config key's,
-// configKeys(), in microseconds for a duration), how the incident writer prints it, and what
-// happens to the work under way. In TimedKey's order.
+// A key that may change during a replay: its name, how the incident writer prints it, and what
+// happens to the work under way. In TimedKey's order. A config key's getter and setter are the
+// config key's (configKeys(), in microseconds for a duration); a dependency key, which is not
+// the client's config, has its own on DependencyScales, with its range.
 struct Row {
   TimedKey key;
   std::string_view name;
   K kind;
   std::string_view semantics;
+  double (*get_dependency)(const DependencyScales&) = nullptr;
+  void (*set_dependency)(DependencyScales&, double) = nullptr;
+  double min = 0, max = 0;
 };
 
 // The semantics are the model's (core/src/replay/timed_changes.cpp);
@@ -59,6 +64,23 @@ constexpr Row kRows[] = {
      "from the change on, fallbacks look in the cache or not; what it holds is kept"},
     {TimedKey::cache_ttl, "fallback.cache.ttl", K::duration,
      "every lookup from the change on uses the new TTL, for entries old and new"},
+    {TimedKey::dependency_capacity_scale, "dependency.capacity.scale", K::number,
+     "the dependency's concurrency ceiling (capacity.concurrency, after the scenario) times this "
+     "factor, rounded, at least 1; 1 restores it. Calls in service or already queued keep their "
+     "start and end, even over a lowered ceiling; a call that arrives later meets the new ceiling "
+     "as the capacity model meets any: with discipline queue it waits, first come first served, "
+     "until fewer calls than the ceiling are unfinished ahead of it (answered 503 once it would "
+     "wait queue_timeout), with share its work stretches by the calls held over it. Needs a "
+     "ceiling (discipline queue or share)",
+     [](const DependencyScales& d) { return d.capacity; },
+     [](DependencyScales& d, double v) { d.capacity = v; }, kFactorMin, kFactorMax},
+    {TimedKey::dependency_latency_scale, "dependency.latency.scale", K::number,
+     "calls that reach the dependency from the change on take the latency they draw (from their "
+     "segment, or a request log) times this factor, rounded to the microsecond; 1 restores it. "
+     "Calls in service or queued keep theirs; a refused connection fails as fast as before and a "
+     "hung call still hangs",
+     [](const DependencyScales& d) { return d.latency; },
+     [](DependencyScales& d, double v) { d.latency = v; }, kFactorMin, kFactorMax},
 };
 
 const std::array<TimedKeyInfo, std::size(kRows)>& keys() {
@@ -66,12 +88,23 @@ const std::array<TimedKeyInfo, std::size(kRows)>& keys() {
     std::array<TimedKeyInfo, std::size(kRows)> out{};
     for (std::size_t i = 0; i < std::size(kRows); ++i) {
       const Row& r = kRows[i];
+      if (r.get_dependency != nullptr) {
+        out[i] = {r.key, r.name, r.kind,     nullptr, nullptr, r.get_dependency, r.set_dependency,
+                  r.min, r.max,  r.semantics};
+        continue;
+      }
       const ConfigKey& access = configKey(r.name);
-      out[i] = {r.key, r.name, r.kind, access.get, access.set, r.semantics};
+      out[i] = {r.key, r.name, r.kind, access.get, access.set, nullptr, nullptr, 0, 0, r.semantics};
     }
     return out;
   }();
   return table;
+}
+// A factor as a message quotes it: 0.01, 0.5, 100 (up to 6 significant digits).
+std::string formatFactor(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", v);
+  return buffer;
 }
 }  // namespace
 
@@ -99,7 +132,14 @@ std::string timedKeyList() {
 }
 
 void applyChange(Config& config, const TimedChange& change) {
-  for (const ConfigEdit& e : change.edits) timedKeyInfo(e.key).set(config, e.value);
+  for (const ConfigEdit& e : change.edits)
+    if (const TimedKeyInfo& k = timedKeyInfo(e.key); !k.onDependency()) k.set(config, e.value);
+}
+
+void applyChange(DependencyScales& scales, const TimedChange& change) {
+  for (const ConfigEdit& e : change.edits)
+    if (const TimedKeyInfo& k = timedKeyInfo(e.key); k.onDependency())
+      k.set_dependency(scales, e.value);
 }
 
 std::vector<TimedChange> orderedChanges(const std::vector<TimedChange>& changes) {
@@ -129,9 +169,16 @@ std::string validateChanges(const std::vector<TimedChange>& changes, const Confi
     const std::string name = "changes[" + std::to_string(i) + "]";
     if (c.at < from || c.at > to) return name + ".at must be within the window";
     if (c.edits.empty()) return name + ".set must set at least one key";
-    for (const ConfigEdit& e : c.edits)
+    for (const ConfigEdit& e : c.edits) {
       if (static_cast<std::size_t>(e.key) >= std::size(kRows) || !std::isfinite(e.value))
         return name + ".set has a value that is not a number";
+      // Never clamped: a factor out of range is the input's mistake.
+      if (const TimedKeyInfo& k = timedKeyInfo(e.key);
+          k.onDependency() && !(e.value >= k.min && e.value <= k.max))
+        return name + ".set: " + std::string(k.name) + " must be a factor from " +
+               formatFactor(k.min) + " to " + formatFactor(k.max) + ", got " +
+               formatFactor(e.value);
+    }
   }
   const std::vector<Config> configs = configsOverRun(deployed, changes);
   for (std::size_t i = 1; i < configs.size(); ++i) {

@@ -21,6 +21,7 @@ struct RunShape {
   bool pool_tracked = false;  // some config limits the pool
   bool retries = false;       // some config retries
   bool breaker_switches = false;
+  bool ceiling_moves = false;  // a change scales the dependency's ceiling (DependencyServers)
   Micros longest_timeout = 0;
   std::uint32_t max_pods = 1;
   std::uint32_t max_pool_capacity = 0;  // connections over all pods, at the most
@@ -34,6 +35,8 @@ struct RunShape {
     for (const TimedChange& change : changes) {
       applyChange(c, change);
       shape.add(c, deployed);
+      for (const ConfigEdit& e : change.edits)
+        shape.ceiling_moves = shape.ceiling_moves || e.key == TimedKey::dependency_capacity_scale;
     }
     return shape;
   }

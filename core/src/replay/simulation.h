@@ -554,6 +554,9 @@ class Simulation {
   const Incident& incident_;
   const Config& deployed_;  // the config the replay starts with
   Config config_;           // the config in force: the deployed one with the changes made so far
+  // The dependency's factors in force (the changes' dependency keys), held by dependency_ (its
+  // latency) and client_.servers (its ceiling).
+  DependencyScales dependency_scales_;
   std::vector<TimedChange> changes_;  // enabled, in time order
   RunShape shape_;
   CounterRng rng_;

@@ -34,6 +34,15 @@ void Simulation::applyTimedChange(const TimedChange& change) {
       }
   if (config_.load_balancer.pods != before.load_balancer.pods) scalePods(t, before);
   if (config_.breaker.enabled != before.breaker.enabled) switchBreaker(t);
+  // The dependency's keys: its model draws the latency, its servers keep the ceiling.
+  const DependencyScales scales_before = dependency_scales_;
+  applyChange(dependency_scales_, change);
+  if (dependency_scales_.latency != scales_before.latency)
+    dependency_.scaleLatency(dependency_scales_.latency);
+  const DependencyCapacity& capacity = incident_.dependency.capacity;
+  // Without a ceiling there is nothing to scale (validate(Incident) refuses such a change).
+  if (dependency_scales_.capacity != scales_before.capacity && capacity.hasCeiling())
+    client_.servers.setCeiling(t, capacity.scaledConcurrency(dependency_scales_.capacity));
 }
 
 void Simulation::scalePods(Micros t, const Config& before) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "dependency/dependency_model.h"
 
@@ -79,6 +80,38 @@ TEST(Dependency, RefusedFailsFastAndSegmentsFollowTime) {
   const auto b = model.answer(15 * kSecond, rng, Stream::window, 1, 0);
   EXPECT_EQ(b.outcome, CallOutcome::refused);
   EXPECT_EQ(b.latency, 2 * kMillisecond);
+}
+
+// dependency.latency.scale: every answered call's latency times the factor, rounded to the
+// microsecond; the outcome drawn is the same, a refused connection fails as fast, a hang hangs.
+TEST(Dependency, ALatencyScaleMultipliesTheLatencyOfAnsweredCallsOnly) {
+  const LatencyModel kinds[] = {
+      {LatencyModel::Kind::fixed, 20 * kMillisecond, 0},
+      {LatencyModel::Kind::lognormal, 20 * kMillisecond, 300 * kMillisecond},
+      {LatencyModel::Kind::exponential, 35 * kMillisecond, 0}};
+  for (const LatencyModel& latency : kinds) {
+    DependencySegment seg = segment(0, 60 * kSecond);
+    seg.latency_start = seg.latency_end = latency;
+    seg.mix_start = seg.mix_end = {0.1, 0.1, 0.2, 0.1};  // timeout, refused, 5xx, 4xx
+    seg.refused_latency = 3 * kMillisecond;
+    for (const double factor : {0.01, 0.5, 1.0, 2.5, 100.0}) {
+      DependencyModel plain(dependencyOf({seg})), scaled(dependencyOf({seg}));
+      scaled.scaleLatency(factor);
+      const CounterRng rng(5);
+      for (std::uint64_t call = 0; call < 2000; ++call) {
+        const Micros t = static_cast<Micros>(call) * 20 * kMillisecond;
+        const DependencyAnswer a = plain.answer(t, rng, Stream::window, call, 0);
+        const DependencyAnswer b = scaled.answer(t, rng, Stream::window, call, 0);
+        ASSERT_EQ(b.outcome, a.outcome);
+        if (a.outcome == CallOutcome::refused || a.latency == kNever) {
+          EXPECT_EQ(b.latency, a.latency);
+        } else {
+          EXPECT_EQ(b.latency, std::llround(static_cast<double>(a.latency) * factor))
+              << factor << " call " << call;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

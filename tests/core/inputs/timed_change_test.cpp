@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 #include "breakerlab/core/basics/breaker_state.h"
 #include "breakerlab/core/inputs/timed_change.h"
@@ -56,32 +58,71 @@ TEST(TimedKeys, EveryKeyHasANameSemanticsAndAGetterThatReadsWhatTheSetterWrote) 
     EXPECT_EQ(timedKeyInfo(k.key).name, k.name);
     EXPECT_EQ(timedKeyFromString(k.name), k.key);
     EXPECT_FALSE(k.semantics.empty()) << k.name;
-    Config c;
     const double value = k.kind == TimedKeyInfo::Kind::toggle       ? 0
                          : k.kind == TimedKeyInfo::Kind::retry_mode ? 1
                          : k.kind == TimedKeyInfo::Kind::number     ? 3.5
                                                                     : 7 * 1000 * 1000;
+    // A dependency key is not the client's config: it reads and writes DependencyScales alone.
+    EXPECT_EQ(k.onDependency(), k.name.starts_with("dependency.")) << k.name;
+    EXPECT_EQ(k.onDependency(), k.get == nullptr && k.set == nullptr) << k.name;
+    if (k.onDependency()) {
+      DependencyScales d;
+      k.set_dependency(d, value);
+      EXPECT_EQ(k.get_dependency(d), value) << k.name;
+      EXPECT_EQ(k.get_dependency(DependencyScales{}), 1.0) << k.name;  // 1: as the incident says
+      EXPECT_EQ(k.min, kFactorMin) << k.name;
+      EXPECT_EQ(k.max, kFactorMax) << k.name;
+      Config c;
+      applyChange(c, TimedChange{0, {{k.key, value}}, ""});
+      EXPECT_EQ(c, Config{}) << k.name;
+      continue;
+    }
+    Config c;
     k.set(c, value);
     EXPECT_EQ(k.get(c), value) << k.name;
+    DependencyScales d;
+    applyChange(d, TimedChange{0, {{k.key, value}}, ""});
+    EXPECT_EQ(d, DependencyScales{}) << k.name;
   }
   EXPECT_EQ(timedKeyFromString("breaker.library"), std::nullopt);
+  EXPECT_EQ(timedKeyFromString("scenario.capacity.scale"), std::nullopt);
 }
 
 TEST(TimedChanges, AChangeThatChangesNothingGivesTheSameRunBitForBit) {
   // Every key set to the value it already has, at t = 20 s: the replay is the run without it.
-  for (bool hang : {false, true}) {
+  // The dependency's factors are 1 before any change; with a ceiling (under queueing or
+  // sharing) the capacity factor is set too.
+  struct Case {
+    bool hang;
+    std::uint32_t ceiling;
+    CapacityDiscipline discipline;
+  };
+  for (const Case& c :
+       {Case{false, 0, CapacityDiscipline::queue}, Case{true, 0, CapacityDiscipline::queue},
+        Case{false, 3, CapacityDiscipline::queue}, Case{true, 20, CapacityDiscipline::queue},
+        Case{true, 20, CapacityDiscipline::share}}) {
+    const bool hang = c.hang;
     Incident inc = flaky(hang);
     inc.deployed.pool.size = 8;
     inc.deployed.load_balancer.pods = 2;
+    inc.dependency.capacity.concurrency = c.ceiling;
+    inc.dependency.capacity.discipline = c.discipline;
     const Result before = simulate(inc, inc.deployed);
     TimedChange all{20 * s, {}, "no-op"};
-    for (const TimedKeyInfo& k : timedKeys()) all.edits.push_back({k.key, k.get(inc.deployed)});
+    for (const TimedKeyInfo& k : timedKeys()) {
+      if (k.key == TimedKey::dependency_capacity_scale && !inc.dependency.capacity.hasCeiling())
+        continue;  // refused by validate(): no ceiling to scale
+      all.edits.push_back(
+          {k.key, k.onDependency() ? k.get_dependency(DependencyScales{}) : k.get(inc.deployed)});
+    }
     inc.changes = {all};
     const Result after = simulate(inc, inc.deployed);
-    EXPECT_EQ(after.checkouts, before.checkouts) << hang;
+    EXPECT_EQ(after.checkouts, before.checkouts) << hang << " " << c.ceiling;
     EXPECT_EQ(after.breaker, before.breaker);
     EXPECT_EQ(after.per_second.pool_busy, before.per_second.pool_busy);
     EXPECT_EQ(after.metrics.dependency_calls, before.metrics.dependency_calls);
+    EXPECT_EQ(after.metrics.peak_dependency_utilization_pct,
+              before.metrics.peak_dependency_utilization_pct);
     // The change is reported as an event on its own lane, with its label.
     ASSERT_EQ(std::count_if(after.events.begin(), after.events.end(),
                             [](const Event& e) { return e.kind == EventKind::change; }),
@@ -352,6 +393,104 @@ TEST(TimedChanges, ADisabledChangeAndAnOverrideListAreHonoured) {
   EXPECT_EQ(simulate(inc, inc.deployed).checkouts, changed.checkouts);
 }
 
+// A dependency of four servers that takes 1 s a call, and four calls: three at T - 0.3 s,
+// T - 0.2 s and T - 0.1 s, then the probe at T. The ceiling is halved over [60 s, 90 s).
+Incident capacityProbe(Micros probe_at, CapacityDiscipline discipline, Micros queue_timeout) {
+  Incident inc;
+  inc.end = 120 * s;
+  inc.traffic.arrivals = ArrivalProcess::recorded;
+  inc.traffic.recorded = {probe_at - 300 * ms, probe_at - 200 * ms, probe_at - 100 * ms, probe_at};
+  inc.traffic.lead_in = 0;
+  DependencySegment seg;
+  seg.state = "healthy";
+  seg.from = 0;
+  seg.to = inc.end;
+  seg.latency_start = seg.latency_end = {LatencyModel::Kind::fixed, 1 * s, 1 * s};
+  inc.dependency.segments = {seg};
+  inc.dependency.capacity.concurrency = 4;
+  inc.dependency.capacity.discipline = discipline;
+  inc.dependency.capacity.queue_timeout = queue_timeout;
+  inc.deployed.breaker.enabled = false;
+  inc.deployed.cache.enabled = false;
+  inc.deployed.timeout.attempt = 10 * s;
+  inc.deployed.retry.max_attempts = 1;
+  inc.changes = {change(60 * s, TimedKey::dependency_capacity_scale, 0.5, "capacity cut"),
+                 change(90 * s, TimedKey::dependency_capacity_scale, 1, "capacity back")};
+  return inc;
+}
+
+TEST(TimedChanges, ACapacityCutMakesCallsOverTheNewCeilingBehaveAsTheCapacityModelSaysDuringIt) {
+  // What the probe meets while the ceiling is 2 (4 × 0.5), from the capacity model: with
+  // discipline queue it waits until fewer than 2 of the 3 calls ahead are unfinished (the second
+  // ends 0.8 s after it arrives, or later when it had to queue) and then takes its 1 s; with a
+  // queue timeout of 0.5 s it is answered 503 after 0.5 s instead; with share its work stretches
+  // by the 4 calls held (with it) over the 2 servers: twice its 1 s. Under a ceiling of 4 nothing
+  // waits and nothing stretches: 1 s.
+  struct Expect {
+    CapacityDiscipline discipline;
+    Micros queue_timeout;
+    Micros latency_during;
+    CallOutcome outcome_during;
+  };
+  const Expect expectations[] = {
+      {CapacityDiscipline::queue, 0, 1800 * ms, CallOutcome::success},
+      {CapacityDiscipline::queue, 500 * ms, 500 * ms, CallOutcome::server_error},
+      {CapacityDiscipline::share, 0, 2 * s, CallOutcome::success},
+  };
+  // Probes before, at the edges of and inside [60 s, 90 s): at exactly 60 s the cut is in force
+  // (a change applies before an arrival at its time), at exactly 90 s it is over.
+  const Micros probes[] = {30 * s,     60 * s - 1, 60 * s,     60 * s + 1, 75 * s,
+                           90 * s - 1, 90 * s,     90 * s + 1, 100 * s};
+  for (const Expect& e : expectations) {
+    for (const Micros at : probes) {
+      const bool during = at >= 60 * s && at < 90 * s;
+      Incident inc = capacityProbe(at, e.discipline, e.queue_timeout);
+      for (const bool with_changes : {true, false}) {
+        if (!with_changes) inc.changes.clear();
+        CallTrace trace;
+        traced(inc, trace);
+        const auto probe = std::find_if(trace.calls.begin(), trace.calls.end(),
+                                        [](const TracedCall& c) { return c.record == 3; });
+        ASSERT_NE(probe, trace.calls.end());
+        const bool cut = with_changes && during;
+        EXPECT_EQ(probe->start, at);
+        EXPECT_EQ(probe->duration, cut ? e.latency_during : 1 * s)
+            << static_cast<int>(e.discipline) << " probe at " << at << " changes " << with_changes;
+        EXPECT_EQ(probe->outcome, cut ? e.outcome_during : CallOutcome::success)
+            << static_cast<int>(e.discipline) << " probe at " << at;
+        // Before the cut, the calls ahead of the probe all ran under the full ceiling: none of
+        // them waited or stretched.
+        if (at < 60 * s || !with_changes) {
+          for (const TracedCall& c : trace.calls) EXPECT_EQ(c.duration, 1 * s) << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(TimedChanges, ALatencyScaleAppliesToCallsSentFromTheChangeOnAndCallsInServiceKeepTheirs) {
+  Incident inc = flaky();
+  inc.traffic.arrivals = ArrivalProcess::recorded;
+  // Calls sent before, across and inside [60 s, 90 s); 59.95 s and 89.95 s are in service at the
+  // changes.
+  const Micros sent[] = {30 * s, 59'950 * ms, 60 * s, 75 * s, 89'950 * ms, 90 * s, 100 * s};
+  inc.traffic.recorded.assign(std::begin(sent), std::end(sent));
+  inc.end = 120 * s;
+  inc.dependency.segments.front().to = inc.end;
+  inc.dependency.segments.front().mix_start = inc.dependency.segments.front().mix_end = {};
+  inc.dependency.segments.front().latency_start =
+      inc.dependency.segments.front().latency_end = {LatencyModel::Kind::fixed, 100 * ms, 100 * ms};
+  inc.changes = {change(60 * s, TimedKey::dependency_latency_scale, 2.5, "slow"),
+                 change(90 * s, TimedKey::dependency_latency_scale, 1, "back")};
+  CallTrace trace;
+  traced(inc, trace);
+  ASSERT_EQ(trace.calls.size(), std::size(sent));
+  for (const TracedCall& c : trace.calls) {
+    const bool during = c.start >= 60 * s && c.start < 90 * s;
+    EXPECT_EQ(c.duration, during ? 250 * ms : 100 * ms) << c.start;
+  }
+}
+
 TEST(TimedChanges, ValidationNamesTheProblem) {
   const Incident inc = flaky();
   EXPECT_EQ(validateChanges({change(70 * s, TimedKey::pods, 2)}, inc.deployed, 0, 60 * s),
@@ -361,6 +500,33 @@ TEST(TimedChanges, ValidationNamesTheProblem) {
       "after the change at 1 in time order: retry.max_attempts must be 1 to 100");
   EXPECT_EQ(validateChanges({TimedChange{10 * s, {}, ""}}, inc.deployed, 0, 60 * s),
             "changes[0].set must set at least one key");
+  // The dependency's factors: within 0.01 to 100, never clamped.
+  for (const TimedKey key :
+       {TimedKey::dependency_capacity_scale, TimedKey::dependency_latency_scale}) {
+    const std::string name(timedKeyInfo(key).name);
+    for (const double ok : {0.01, 0.5, 1.0, 100.0})
+      EXPECT_EQ(validateChanges({change(10 * s, key, ok)}, inc.deployed, 0, 60 * s), "") << ok;
+    EXPECT_EQ(validateChanges({change(10 * s, key, 0)}, inc.deployed, 0, 60 * s),
+              "changes[0].set: " + name + " must be a factor from 0.01 to 100, got 0");
+    EXPECT_EQ(validateChanges({change(10 * s, key, -2)}, inc.deployed, 0, 60 * s),
+              "changes[0].set: " + name + " must be a factor from 0.01 to 100, got -2");
+    EXPECT_EQ(validateChanges({change(10 * s, key, 100.5)}, inc.deployed, 0, 60 * s),
+              "changes[0].set: " + name + " must be a factor from 0.01 to 100, got 100.5");
+    EXPECT_EQ(validateChanges({change(10 * s, key, std::nan(""))}, inc.deployed, 0, 60 * s),
+              "changes[0].set has a value that is not a number");
+  }
+  // A capacity factor needs a ceiling: the incident's check.
+  Incident uncapped = flaky();
+  uncapped.changes = {change(10 * s, TimedKey::dependency_capacity_scale, 0.5)};
+  EXPECT_NE(validate(uncapped).find("dependency.capacity.scale needs a concurrency ceiling"),
+            std::string::npos)
+      << validate(uncapped);
+  Incident capped = uncapped;
+  capped.dependency.capacity.concurrency = 10;
+  EXPECT_EQ(validate(capped), "");
+  capped.dependency.capacity.discipline = CapacityDiscipline::load;
+  capped.dependency.capacity.per_call = 10 * ms;
+  EXPECT_NE(validate(capped), "");
 }
 
 }  // namespace

@@ -11,8 +11,10 @@
 namespace breakerlab {
 
 struct ClientState {
-  explicit ClientState(std::uint32_t keys, const DependencyCapacity& capacity)
-      : refreshing(keys, 0), refreshed_at(keys, kNever), servers(capacity) {}
+  // `ceiling_moves`: a timed change may scale the dependency's ceiling (RunShape::ceiling_moves).
+  explicit ClientState(std::uint32_t keys, const DependencyCapacity& capacity,
+                       bool ceiling_moves = false)
+      : refreshing(keys, 0), refreshed_at(keys, kNever), servers(capacity, ceiling_moves) {}
 
   std::uint32_t calls_in_flight = 0;  // over all pods
 

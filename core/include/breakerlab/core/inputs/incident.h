@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "breakerlab/core/basics/time.h"
@@ -103,7 +104,19 @@ struct DependencyCapacity {
   Micros queue_timeout = 0;  // 0 = calls wait as long as it takes
   bool keeps_working = true;
   Micros per_call = 0;  // load: latency added per call in service
+
+  // Whether there is a ceiling that a factor can scale (scenario.capacity.scale,
+  // dependency.capacity.scale): a concurrency, under discipline queue or share (load has none).
+  bool hasCeiling() const { return concurrency > 0 && discipline != CapacityDiscipline::load; }
+  // The ceiling times `factor`, rounded, at least 1; no ceiling (0) stays 0.
+  std::uint32_t scaledConcurrency(double factor) const;
 };
+
+// Why a timed change cannot scale a dependency without hasCeiling(): said by validate(Incident)
+// and by the incident reader at the key.
+inline constexpr std::string_view kNoCeilingToScale =
+    "dependency.capacity.scale needs a concurrency ceiling to scale: the dependency has no "
+    "capacity.concurrency, or its discipline is load (a latency per call in service, no ceiling)";
 
 struct Dependency {
   std::string name = "dependency";
