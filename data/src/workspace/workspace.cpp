@@ -12,6 +12,7 @@
 #include "breakerlab/data/load_error.h"
 #include "workspace/run_inputs_text.h"
 #include "workspace/sqlite_db.h"
+#include "workspace/workspace_lock.h"
 #include "workspace/workspace_path.h"
 #include "workspace/workspace_schema.h"
 
@@ -47,6 +48,8 @@ std::string_view toString(StoredCheck::Kind kind) {
 
 struct Workspace::Impl {
   Impl(const std::filesystem::path& path, Db::Mode mode) : db(path, mode) {}
+  // Before db: held until the connection is closed (workspace_lock.h).
+  std::shared_ptr<const workspace_detail::WorkspaceLock> lock;
   Db db;
   int schema_version = 0;
   // When PRAGMA integrity_check last found the file sound, and whether a write transaction of this
@@ -267,9 +270,15 @@ Workspace Workspace::open(const std::filesystem::path& path, Access access) {
                                         : workspace_detail::whyNotWritable(path, file);
   const bool read_only = asked_read_only || !why_read_only.empty();
 
-  std::unique_ptr<Impl> impl = file.exists && file.size == 0 && read_only
-                                   ? emptyInMemory(path)
-                                   : openFile(path, file, read_only);
+  // One program saving into the workspace at a time, before SQLite opens the file when it is
+  // there (workspace_lock.h); a new one is locked once SQLite has made it.
+  const bool in_memory = file.exists && file.size == 0 && read_only;
+  std::shared_ptr<const workspace_detail::WorkspaceLock> lock;
+  if (file.exists && !in_memory) lock = workspace_detail::lockWorkspace(path, !read_only);
+  std::unique_ptr<Impl> impl = in_memory ? emptyInMemory(path) : openFile(path, file, read_only);
+  if (!file.exists && impl->db.mode() != Db::Mode::memory)
+    lock = workspace_detail::lockWorkspace(path, !impl->db.readOnly());
+  impl->lock = std::move(lock);
   impl->db.setReadOnlyReason(why_read_only);
   const bool wal_holds_pages = file.wal_size.value_or(0) > 0;
   if (impl->db.mode() != Db::Mode::memory) requireSound(impl->db, wal_holds_pages);

@@ -10,6 +10,7 @@
 
 #include "breakerlab/data/workspace.h"
 #include "file_kind.h"
+#include "workspace/workspace_lock.h"
 
 namespace breakerlab::workspace_detail {
 
@@ -119,15 +120,23 @@ WorkspaceFile inspectWorkspaceFile(const std::filesystem::path& path, bool may_c
   }
   if (!S_ISREG(st.st_mode)) refuse(path, notRegular(st.st_mode));
 
+  // Read through the descriptor this process holds the workspace's lock with, if it does, and
+  // leave it open: closing any descriptor of the file, a dup too, would drop the POSIX locks of
+  // this process's SQLite connections to it (workspace_lock.h).
+  const int held = heldDescriptor(path);
   // O_NONBLOCK: the path may have become a FIFO since the stat; a regular file never blocks.
-  const int fd = ::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const int fd =
+      held >= 0 ? held : ::open(name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const auto release = [&] {
+    if (fd != held) ::close(fd);
+  };
   if (fd < 0) {
     const int error = errno;
     refuse(path, reasonOf(error));
   }
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     const int error = errno;
-    ::close(fd);
+    release();
     refuse(path, S_ISREG(st.st_mode) ? reasonOf(error) : notRegular(st.st_mode));
   }
   file.exists = true;
@@ -138,7 +147,7 @@ WorkspaceFile inspectWorkspaceFile(const std::filesystem::path& path, bool may_c
     got = ::pread(fd, header, sizeof header, 0);
   } while (got < 0 && errno == EINTR);
   const int read_error = errno;
-  ::close(fd);
+  release();
   if (got < 0) refuse(path, reasonOf(read_error));
   // Empty: SQLite takes it for a new database.
   file.sqlite_header =

@@ -35,6 +35,7 @@ class WorkspaceError : public std::runtime_error {
     read_only,        // opened (or only openable) read-only and asked to write
     disk_full,        // the disk or the database's size limit is full
     busy,             // another process holds the write lock longer than the timeout
+    in_use,           // open in another BreakerLab (workspace_lock.h)
     corrupt,          // SQLite reports the file damaged
     not_found,        // no incident/config/run with that id
     invalid,          // a value the workspace cannot hold (an empty config name, ...)
