@@ -218,6 +218,12 @@ TEST(LibrarySimulate, EnvoysTripLabelsSayHowLongEachEjectionLastsAndWhyItGrew) {
             "max_ejection_time: ejected again before the last ejection decayed)");
   EXPECT_EQ(trips[2].rfind("host ejected by outlier detection for 12 s (3 \u00d7", 0), 0u)
       << "15 s capped at max_ejection_time: " << trips[2];
+  // The trip is timed from the first failed call of the episode, not from itself.
+  ASSERT_TRUE(r.metrics.time_to_trip_s.has_value());
+  const Micros first_failed = arrivalAfter(r, 10 * s);
+  EXPECT_NEAR(*r.metrics.time_to_trip_s, toSeconds(r.breaker.intervals[1].from - first_failed),
+              1e-6);
+  EXPECT_GT(*r.metrics.time_to_trip_s, 0.1) << "five failures 50 ms apart";
   // Each open spell lasts its ejection, to the next 1 s sweep.
   std::vector<Micros> open;
   for (const LaneInterval& i : r.breaker.intervals)

@@ -59,10 +59,17 @@ void EnvoyOutlierModel::connected(Micros /*now*/, const BreakerPermit& permit) {
 }
 
 void EnvoyOutlierModel::record(Micros now, const BreakerPermit& permit, CallOutcome outcome,
-                               Micros /*duration*/) {
+                               Micros duration) {
   if (!permit.permitted) return;
   const std::uint32_t h = permit.probe_index;
   const bool split = settings_.split_external_local_origin_errors;
+  // The failure episode a trip is timed from (time_to_trip_s): its first counted failure, noted
+  // before the detection it may set off; over once no host has an error counted. Without it a
+  // trip was timed from itself, 0 s (the third walkthrough of issue #33).
+  const bool counted_failure = outcome == CallOutcome::server_error ||
+                               outcome == CallOutcome::failure || outcome == CallOutcome::refused ||
+                               outcome == CallOutcome::timeout;
+  if (counted_failure && state_ == BreakerState::closed) noteFailure(now - duration);
   switch (outcome) {
     case CallOutcome::success:
       putHttpCode(now, h, 200);
@@ -91,6 +98,12 @@ void EnvoyOutlierModel::record(Micros now, const BreakerPermit& permit, CallOutc
     case CallOutcome::pool_exhausted:
       break;  // the client's own pool: Envoy never reports an overflow to outlier detection
   }
+  if (!counted_failure && state_ == BreakerState::closed &&
+      std::all_of(hosts_.begin(), hosts_.end(), [](const Host& host) {
+        return host.consecutive_5xx == 0 && host.consecutive_gateway == 0 &&
+               host.consecutive_local == 0;
+      }))
+    endEpisode();
 }
 
 void EnvoyOutlierModel::putHttpCode(Micros now, std::uint32_t h, int code) {
