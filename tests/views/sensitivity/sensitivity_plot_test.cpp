@@ -138,6 +138,16 @@ TEST(SensitivityPlotColourScale, IsTickedByRatioBesideTheCellsAndUnderThem) {
     for (const double tick : axis->tickVector())
       if (tick >= range.lower && tick <= range.upper) ++ticks_on_bar;
     EXPECT_GE(ticks_on_bar, 2);
+    // The bar's colours run along it, under the cells as beside them (the third walkthrough of
+    // issue #33: moved under the cells, the bar kept the image drawn for the side, one colour
+    // across its whole width).
+    const QImage image = plot.plot()->grab().toImage();
+    const auto along = [&](double share) {
+      return under ? QPoint(bar.left() + static_cast<int>(share * bar.width()), bar.center().y())
+                   : QPoint(bar.center().x(), bar.top() + static_cast<int>(share * bar.height()));
+    };
+    EXPECT_NE(image.pixelColor(along(0.2)), image.pixelColor(along(0.8)))
+        << size.width() << "x" << size.height() << ": the bar is one colour along its length";
   }
 }
 

@@ -893,6 +893,14 @@ void SensitivityPlot::placeColorScale() {
   // needs, and a small plot's rows, the legend's among them, would be squeezed to make room.
   color_scale_->setMargins(color_scale_->minimumMargins());
   color_scale_->setType(type);
+  // QCustomPlot keeps the bar's gradient image across setType (qcustomplot.cpp,
+  // QCPColorScaleAxisRectPrivate: only setGradient invalidates it): one drawn for the side,
+  // stretched under the cells, was one colour along the bar. Set the gradient anew.
+  const QCPColorGradient gradient = color_scale_->gradient();
+  color_scale_->setGradient(QCPColorGradient(gradient == QCPColorGradient(QCPColorGradient::gpHot)
+                                                 ? QCPColorGradient::gpCold
+                                                 : QCPColorGradient::gpHot));
+  color_scale_->setGradient(gradient);
   // setType moves to another axis of the scale's own rect, taking the range and the label but
   // not the scale type: a map coloured by ratio was ticked evenly under the cells. The log
   // ticker sizes its ticks by the axis it is made for.
