@@ -1,5 +1,6 @@
 #include "comparison_slot.h"
 
+#include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "breakerlab/core/replay/simulate.h"
@@ -84,6 +85,23 @@ void ComparisonSlot::start(const Incident& incident) {
     }
     return outcome;
   }));
+}
+
+QStringList distinctNames(const QStringList& names, const QStringList& reserved) {
+  QSet<QString> used(reserved.begin(), reserved.end());
+  QStringList out;
+  out.reserve(names.size());
+  for (const QString& name : names) {
+    QString distinct = name;
+    // A suffix is not one the list has for another entry, which keeps its own name.
+    for (int n = 2; used.contains(distinct); ++n) {
+      distinct = QStringLiteral("%1 (%2)").arg(name).arg(n);
+      if (names.contains(distinct)) distinct = name;
+    }
+    used.insert(distinct);
+    out << distinct;
+  }
+  return out;
 }
 
 }  // namespace breakerlab::app

@@ -7,6 +7,7 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -71,5 +72,10 @@ class ComparisonSlot : public QObject {
 
 // B of the comparison set as an undo step (part of Swap A and B, and of a tuned config applied).
 using ComparisonCommand = ValueCommand<std::optional<ComparisonSlot::Choice>>;
+
+// `names` made distinct for a list that finds an entry by its name: an entry whose name came
+// before, or is one of `reserved` (the list's own entries), gets " (2)", " (3)", ... (the first
+// of those not taken); the others keep theirs. The same order and count.
+QStringList distinctNames(const QStringList& names, const QStringList& reserved);
 
 }  // namespace breakerlab::app

@@ -165,8 +165,10 @@ int main(int argc, char** argv) {
     QApplication::setPalette(p);
   }
 
-  breakerlab::app::MainWindow window;
   const bool grabbing = parser.isSet(grab);
+  using LastWorkspace = breakerlab::app::MainWindow::LastWorkspace;
+  breakerlab::app::MainWindow window(nullptr,
+                                     grabbing ? LastWorkspace::leave : LastWorkspace::reopen);
   if (grabbing) {
     // No one to click a message box away: errors go to stderr.
     window.setInteractive(false);

@@ -88,7 +88,7 @@ QString incidentFilter() {
 }
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent, LastWorkspace last) : QMainWindow(parent) {
   session_ = new ReplaySession(this);
   workspace_ = new WorkspaceController(this);
   comparison_ = new ComparisonSlot(this);
@@ -147,7 +147,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
   });
   restoreSettings();
-  workspace_->reopenLast();
+  if (last == LastWorkspace::reopen) workspace_->reopenLast();
   refreshRecentWorkspaces();
   updateTitle();
 }
@@ -1186,6 +1186,13 @@ std::vector<ComparisonSlot::Choice> MainWindow::comparisonChoices() const {
                        w.changes ? *w.changes : incident.changes, w.name, false});
   // Then the workspace's named configs and runs of this incident.
   for (ComparisonSlot::Choice& c : workspace_->comparisonChoices()) choices.push_back(std::move(c));
+  // The B list finds B by its name: two runs saved under one name (or a run called "deployed")
+  // were two entries the same, of which only the first could be told apart (the second
+  // walkthrough of issue #33).
+  QStringList names;
+  for (const ComparisonSlot::Choice& c : choices) names << c.name;
+  names = distinctNames(names, {tr("deployed"), tr("config file…")});
+  for (std::size_t i = 0; i < choices.size(); ++i) choices[i].name = names[static_cast<int>(i)];
   return choices;
 }
 

@@ -47,7 +47,11 @@ class WorkspacePanel;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  // Whether the workspace used last reopens with the window: not for `--grab`, a picture of an
+  // incident that has no business saving into the user's workspace (the third walkthrough of
+  // issue #33: each --grab added its incident to the workspace a workbench had open).
+  enum class LastWorkspace { reopen, leave };
+  explicit MainWindow(QWidget* parent = nullptr, LastWorkspace last = LastWorkspace::reopen);
   ~MainWindow() override;
 
   // Opens an incident. A broken file reports file, line, column and what was expected, and

@@ -1,4 +1,6 @@
 #include "workspace_controller.h"
+
+#include <map>
 #include "breakerlab/views/qt_text.h"
 
 #include <QCoreApplication>
@@ -42,6 +44,8 @@ QString whatHappened(const WorkspaceError& error) {
           "written to it.");
     case Kind::busy:
       return QObject::tr("Another program is writing to the workspace; try again in a moment.");
+    case Kind::in_use:
+      return QObject::tr("The workspace is open in another BreakerLab.");
     case Kind::corrupt:
       return QObject::tr("SQLite reports that the workspace file is damaged.");
     case Kind::not_found:
@@ -144,6 +148,7 @@ void WorkspaceController::adopt(std::unique_ptr<Workspace> workspace) {
   workspace_ = std::move(workspace);
   incident_id_.reset();
   autosaved_.reset();
+  tuned_runs_.clear();
   pending_.reset();
   QSettings().setValue(settings::kLastWorkspace, path());
   if (window_->session().hasIncident()) addOpenIncident();
@@ -310,8 +315,12 @@ bool WorkspaceController::waitForWholeReplay() {
 }
 
 bool WorkspaceController::keepsCurrentTuning() const {
-  return workspace_ && incident_id_ && kept_ && kept_->incident_id == *incident_id_ &&
-         kept_->inputs == currentInputs();
+  if (!workspace_ || !incident_id_) return false;
+  const RunInputs inputs = currentInputs();
+  const auto holds = [&](const Autosave& saved) {
+    return saved.incident_id == *incident_id_ && saved.inputs == inputs;
+  };
+  return (kept_ && holds(*kept_)) || std::any_of(tuned_runs_.begin(), tuned_runs_.end(), holds);
 }
 
 std::optional<std::int64_t> WorkspaceController::saveConfigAs(const QString& name) {
@@ -383,7 +392,9 @@ std::optional<std::int64_t> WorkspaceController::saveReplayedRun(const QString& 
   if (!workspace_ || !incident_id_) return std::nullopt;
   try {
     run.name = name.trimmed().toStdString();
+    const Autosave saved{*incident_id_, run.inputs, {}};
     const std::int64_t id = storeRun(std::move(run));
+    tuned_runs_.push_back(saved);
     emit changed();
     return id;
   } catch (const std::exception& e) {
@@ -526,9 +537,22 @@ std::vector<ComparisonSlot::Choice> WorkspaceController::comparisonChoices() con
         choices.push_back(std::move(*choice));
     RunFilter filter;
     filter.incident_id = *incident_id_;
-    for (const RunSummary& r : workspace_->runs(filter))
-      if (auto choice = choiceOf({WorkspaceItem::Kind::run, r.id, *incident_id_}))
-        choices.push_back(std::move(*choice));
+    const std::vector<RunSummary> runs = workspace_->runs(filter);
+    std::map<QString, int> runs_named;
+    std::vector<ComparisonSlot::Choice> run_choices;
+    for (const RunSummary& r : runs)
+      if (auto choice = choiceOf({WorkspaceItem::Kind::run, r.id, *incident_id_})) {
+        ++runs_named[choice->name];
+        run_choices.push_back(std::move(*choice));
+      }
+    // Runs saved under one name are told apart by their numbers, which do not change as more
+    // are saved.
+    for (std::size_t i = 0; i < run_choices.size(); ++i) {
+      ComparisonSlot::Choice& choice = run_choices[i];
+      if (runs_named[choice.name] > 1)
+        choice.name = tr("%1 (run %2)").arg(choice.name).arg(runs[i].id);
+      choices.push_back(std::move(choice));
+    }
   } catch (const std::exception&) {
     // A workspace that cannot be read offers nothing here; the panel says why.
   }

@@ -123,6 +123,9 @@ class WorkspaceController : public QObject {
   std::optional<Autosave> autosaved_;
   // What was last saved as a run or a named config (the autosave is not a save).
   std::optional<Autosave> kept_;
+  // The runs Tune saved since the workspace was opened: applying one keeps a tuning that is
+  // saved (the third walkthrough of issue #33: "neither exported nor saved" after Apply).
+  std::vector<Autosave> tuned_runs_;
   std::optional<Autosave> pending_;
   bool pending_deployed_ = false;  // pending_ is the deployed config: the autosave is cleared
   QTimer autosave_timer_;

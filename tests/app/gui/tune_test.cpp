@@ -230,17 +230,21 @@ TEST_F(TuneDock, FindsTheConfigTheCliFindsOn8SepAndItMeetsTheGoals) {
   constexpr int kBudget = 150, kSeed = 7;
   open8Sep();
   askTheDocsSearch(kBudget, kSeed);
+  // Seen as each best so far is handed to B (after the window's own slot), not by polling: a
+  // search of 0.14 s can hand it over and end within one turn of the event loop.
   bool b_followed_the_search = false;
+  const QMetaObject::Connection watch = QObject::connect(&panel(), &TunePanel::bestSoFar, [&] {
+    b_followed_the_search =
+        b_followed_the_search || window.comparison().name() == QStringLiteral("tune: best so far");
+  });
   QElapsedTimer clock;
   clock.start();
   panel().start();
   EXPECT_TRUE(panel().busy());
   EXPECT_EQ(panel().startButton()->text(), QStringLiteral("Stop"));
-  while (panel().busy() && clock.elapsed() < 120'000) {
+  while (panel().busy() && clock.elapsed() < 120'000)
     QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-    b_followed_the_search =
-        b_followed_the_search || window.comparison().name() == QStringLiteral("tune: best so far");
-  }
+  QObject::disconnect(watch);
   ASSERT_TRUE(waitForSearch());
   std::printf("[ measured ] 8 Sep, %d configs in the dock: %.2f s (search %.2f s)\n", kBudget,
               static_cast<double>(clock.elapsed()) / 1000, panel().outcome()->seconds);
@@ -445,6 +449,11 @@ TEST_F(TuneDock, TheConfigFoundIsSavedAsAWorkspaceRun) {
   const StoredRun run = stored.run(runs[0].id);
   EXPECT_EQ(run.inputs.config, outcome.configs[0]);
   EXPECT_EQ(run.inputs.seed, window.session().openedIncident().seed);
+  // Applied, the tuning is the run saved: opening another file loses nothing (the third
+  // walkthrough of issue #33 was asked "neither exported nor saved in the workspace").
+  panel().applyButton()->click();
+  ASSERT_TRUE(window.session().isTuned());
+  EXPECT_FALSE(window.tuningWouldBeLost());
   EXPECT_TRUE(errors.isEmpty()) << errors.join('\n').toStdString();
   window.workspace().close();
   QSettings().remove(settings::kLastWorkspace);

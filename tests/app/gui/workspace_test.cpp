@@ -568,6 +568,17 @@ TEST_F(WorkspaceWorkbench, TheBListOffersTheIncidentsConfigsAndRuns) {
   EXPECT_EQ(window->comparison().name(), QStringLiteral("fast probe 500ms"));
   ASSERT_NE(window->comparison().result(), nullptr);
   EXPECT_EQ(window->comparison().choice()->config, early);
+
+  // A second run under the same name is an entry of its own, told apart by its number, and
+  // chosen as itself (the second walkthrough of issue #33: duplicate B entries).
+  const auto second = workspace().saveRun(QStringLiteral("fast probe 500ms"));
+  ASSERT_TRUE(second);
+  const int again = box->findText(QStringLiteral("fast probe 500ms (run %1)").arg(*second));
+  ASSERT_GE(again, 0) << "the second run of that name is told apart";
+  emit box->activated(again);
+  settleWindow(*window);
+  EXPECT_EQ(window->comparison().name(), box->itemText(again));
+  EXPECT_EQ(box->currentIndex(), again) << "the list shows the run chosen, not the first";
 }
 
 TEST_F(WorkspaceWorkbench, RecentWorkspacesAppearOnTheStartPageAndOpenFromIt) {
