@@ -3,7 +3,8 @@
 # which scripts/test.sh has built already) and runs
 # each for SECONDS (default 600), then prints every target's executions and findings (crashes,
 # hangs, leaks, out-of-memory). Exits 1 when anything was found; the inputs that did it are in
-# BUILD/fuzz-artifacts/TARGET/ and reproduce with `BUILD/tests/fuzz/fuzz_TARGET FILE`.
+# BUILD/fuzz-artifacts/TARGET/RUN/ (one folder per run, kept) and reproduce with
+# `BUILD/tests/fuzz/fuzz_TARGET FILE`.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #   BREAKERLAB_FUZZ_BUILD=build/asan   where to build (the asan preset's directory by default)
@@ -97,10 +98,12 @@ run_target() {
   local name=$1
   local binary="$build/tests/fuzz/fuzz_$name"
   local corpus="$build/fuzz-corpus/$name"
-  local artifacts="$build/fuzz-artifacts/$name"
+  # One folder per run, kept: a finding of one run of a chain was once cleared by the next run
+  # of the same target before anyone read it (7 Dec 2026).
+  local artifacts
+  artifacts="$build/fuzz-artifacts/$name/$(date -u +%Y%m%dT%H%M%SZ)-$$"
   local log="$build/fuzz-logs/$name.log"
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
-  rm -f "$artifacts"/*
   # The dictionaries of the target's formats (JSON, YAML, Markdown) and its own, joined: libFuzzer
   # takes one.
   local dict_args=()
@@ -180,7 +183,7 @@ for name in "${targets[@]}"; do
     "$(awk -v s="$(total_of "$name" 5)" 'BEGIN { printf "%.2f", s / 3600 }')"
   if [ "$found" -gt 0 ] || [ "$code" -ne 0 ]; then
     failed=1
-    echo "   exit $code; see $build/fuzz-logs/$name.log and $build/fuzz-artifacts/$name/" >&2
+    echo "   exit $code; see $build/fuzz-logs/$name.log and the newest folder of $build/fuzz-artifacts/$name/" >&2
     grep -m 3 -E "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY" \
       "$build/fuzz-logs/$name.log" >&2 || true
   fi
