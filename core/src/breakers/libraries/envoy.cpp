@@ -98,7 +98,9 @@ void EnvoyOutlierModel::record(Micros now, const BreakerPermit& permit, CallOutc
     case CallOutcome::pool_exhausted:
       break;  // the client's own pool: Envoy never reports an overflow to outlier detection
   }
-  if (!counted_failure && state_ == BreakerState::closed &&
+  // Only while an episode is open: a scan of every host on each success would cost the healthy
+  // stretches of a large cluster, which are most of a replay.
+  if (!counted_failure && state_ == BreakerState::closed && episode_start_ != kNever &&
       std::all_of(hosts_.begin(), hosts_.end(), [](const Host& host) {
         return host.consecutive_5xx == 0 && host.consecutive_gateway == 0 &&
                host.consecutive_local == 0;
