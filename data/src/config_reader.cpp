@@ -42,9 +42,9 @@ OutcomeSet readOutcomeSet(const Source& src, const YAML::Node& node, const std::
 
 RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::string& path) {
   RetryConfig r;
-  const MapReader m(
-      src, node, path,
-      {"max_attempts", "backoff", "jitter", "retry_on", "mode", "budget", "token_bucket"});
+  const MapReader m(src, node, path,
+                    {"max_attempts", "backoff", "jitter", "retry_on", "mode", "budget",
+                     "token_bucket", "throttling"});
   if (auto* v = m.find("max_attempts"))
     r.max_attempts = readUint32(src, *v, m.path("max_attempts"), 1);
   if (auto* v = m.find("backoff")) {
@@ -87,6 +87,13 @@ RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::stri
       r.token_bucket.cost = readNumber(src, *x, t.path("cost"), 0.0, 1e12);
     if (auto* x = t.find("refund"))
       r.token_bucket.refund = readNumber(src, *x, t.path("refund"), 0.0, 1e12);
+  }
+  if (auto* v = m.find("throttling")) {
+    const MapReader t(src, *v, m.path("throttling"), {"max_tokens", "token_ratio"});
+    if (auto* x = t.find("max_tokens"))
+      r.throttling.max_tokens = readNumber(src, *x, t.path("max_tokens"), 0.0, 1000.0);
+    if (auto* x = t.find("token_ratio"))
+      r.throttling.token_ratio = readNumber(src, *x, t.path("token_ratio"), 0.001, 1000.0);
   }
   return r;
 }

@@ -122,6 +122,10 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
   bucket["cost"] = formatNumber(r.token_bucket.cost);
   bucket["refund"] = formatNumber(r.token_bucket.refund);
   retry["token_bucket"] = bucket;
+  YAML::Node throttling = flowMap();
+  throttling["max_tokens"] = formatNumber(r.throttling.max_tokens);
+  throttling["token_ratio"] = formatNumber(r.throttling.token_ratio);
+  retry["throttling"] = throttling;
   root["retry"] = retry;
 
   YAML::Node cache = flowMap();

@@ -309,6 +309,34 @@ retry:
   EXPECT_EQ(applyOverrides(Config{}, {"retry.jitter=equal"}).retry.jitter, Jitter::equal);
 }
 
+// gRPC's retryThrottling, read as grpc-js's validateRetryThrottling (src/service-config.ts) reads
+// it: maxTokens in (0, 1000], tokenRatio above 0, three decimals each.
+TEST(ConfigRetry, ThrottlingIsReadAsGrpcReadsIt) {
+  const std::string header = std::string(kConfigHeader) + "retry:\n  max_attempts: 3\n";
+  const Config c =
+      parseConfig(header + "  throttling: {max_tokens: 10, token_ratio: 0.1}\n", "t.yaml");
+  EXPECT_DOUBLE_EQ(c.retry.throttling.max_tokens, 10);
+  EXPECT_DOUBLE_EQ(c.retry.throttling.token_ratio, 0.1);
+  EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
+  EXPECT_NE(configToYaml(Config{}).find("throttling: {max_tokens: 0, token_ratio: 0.1}"),
+            std::string::npos);
+  EXPECT_DOUBLE_EQ(
+      applyOverrides(Config{}, {"retry.throttling.max_tokens=100"}).retry.throttling.max_tokens,
+      100);
+  // A fourth decimal would be dropped by gRPC (toFixed(3)): refused, not replayed as another value.
+  EXPECT_LOAD_ERROR_AT(
+      parseConfig(header + "  throttling: {max_tokens: 10, token_ratio: 0.1234}\n", "t.yaml"),
+      (test::TextPosition{1, 1}), "retry.throttling.token_ratio must be above 0");
+  EXPECT_LOAD_ERROR_AT(parseConfig(header + "  throttling: {max_tokens: 10.0005}\n", "t.yaml"),
+                       (test::TextPosition{1, 1}),
+                       "retry.throttling.max_tokens must be 0 (none) or in (0, 1000]");
+  // Out of gRPC's ranges: the value itself is pointed at.
+  EXPECT_LOAD_ERROR_AT(parseConfig(header + "  throttling: {max_tokens: 1001}\n", "t.yaml"),
+                       (test::TextPosition{4, 28}), "1000");
+  EXPECT_LOAD_ERROR_AT(parseConfig(header + "  throttling: {token_ratio: 0}\n", "t.yaml"),
+                       (test::TextPosition{4, 29}), "0.001");
+}
+
 }  // namespace
 }  // namespace breakerlab
 

@@ -1,5 +1,7 @@
 #include "breakerlab/core/inputs/config.h"
 
+#include <cmath>
+
 namespace breakerlab {
 
 std::string_view toString(StateScope scope) {
@@ -44,6 +46,19 @@ std::string validate(const Config& config) {
     return "retry.budget.window must be 1s to 1h";
   if (!(r.token_bucket.capacity >= 0 && r.token_bucket.cost > 0 && r.token_bucket.refund >= 0))
     return "retry.token_bucket: capacity and refund must not be negative, cost must be positive";
+  // gRPC reads both with three decimals (grpc-js validateRetryThrottling rounds with
+  // toFixed(3)): a fourth would be dropped there, so it is refused here rather than replayed.
+  const auto three_decimals = [](double v) {
+    return std::abs(v * 1000 - std::round(v * 1000)) < 1e-6;
+  };
+  if (!(r.throttling.max_tokens >= 0 && r.throttling.max_tokens <= 1000) ||
+      !three_decimals(r.throttling.max_tokens))
+    return "retry.throttling.max_tokens must be 0 (none) or in (0, 1000] with at most three "
+           "decimals, as gRPC reads it";
+  if (!(r.throttling.token_ratio > 0 && r.throttling.token_ratio <= 1000) ||
+      !three_decimals(r.throttling.token_ratio))
+    return "retry.throttling.token_ratio must be above 0 (at most 1000) with at most three "
+           "decimals, as gRPC reads it";
   if (config.cache.ttl < 0) return "fallback.cache.ttl must not be negative";
   if (config.pool.max_wait < 0) return "pool.max_wait must not be negative";
   if (config.pool.size > 1'000'000) return "pool.size must be at most 1000000";

@@ -74,6 +74,8 @@ const ConfigKey kKeys[] = {
     BL_CHOICE("retry.jitter", retry.jitter),
     BL_CHOICE("retry.mode", retry.mode),
     BL_CHOICE("retry.budget.scope", retry.budget.scope),
+    BL_NUMBER("retry.throttling.max_tokens", retry.throttling.max_tokens),
+    BL_NUMBER("retry.throttling.token_ratio", retry.throttling.token_ratio),
     BL_TOGGLE("fallback.cache.enabled", cache.enabled),
     BL_CHOICE("fallback.cache.scope", cache.scope),
     BL_MICROS("fallback.cache.ttl", cache.ttl),

@@ -461,10 +461,43 @@ std::vector<KnobSpec> ownSpecs() {
       {"retry.budget.scope", "Retries", "Retry budget", Kind::choice, "", 0, 1, 1, 0,
        scopeChoices(),
        [](const Config& c) {
-         return retrying(c) && (c.retry.budget.ratio > 0 || c.retry.token_bucket.capacity > 0);
+         return retrying(c) && (c.retry.budget.ratio > 0 || c.retry.token_bucket.capacity > 0 ||
+                                c.retry.throttling.max_tokens > 0);
        },
-       "per_pod: every pod keeps its own retry budget and token bucket (Finagle, the AWS SDKs, "
-       "gRPC); shared: one account for the fleet"},
+       "per_pod: every pod keeps its own retry budget, token bucket and throttling tokens "
+       "(Finagle, the AWS SDKs, gRPC); shared: one account for the fleet"},
+      {"retry.throttling.max_tokens",
+       "Retries",
+       "Throttling tokens",
+       Kind::number,
+       "",
+       0,
+       1000,
+       1,
+       0,
+       {},
+       retrying,
+       "gRPC retry throttling (retryThrottling.maxTokens): a retryable failure takes a token, a "
+       "success gives back the token ratio; retries stop while half the tokens or fewer are left",
+       kAnyLibrary,
+       nullptr,
+       kLog,
+       "off"},
+      {"retry.throttling.token_ratio",
+       "Retries",
+       "Token ratio",
+       Kind::number,
+       "",
+       0.001,
+       10,
+       0.001,
+       3,
+       {},
+       [](const Config& c) { return retrying(c) && c.retry.throttling.max_tokens > 0; },
+       "gRPC retry throttling (retryThrottling.tokenRatio): tokens a successful call gives back",
+       kAnyLibrary,
+       nullptr,
+       kLog},
       // Fallback
       {"fallback.cache.enabled",
        "Fallback cache",

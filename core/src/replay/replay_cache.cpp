@@ -8,9 +8,11 @@ Config leadInView(Config config, bool breaker_moved, bool calls_outlasted) {
     config.timeout = defaults.timeout;
     const RetryBudget budget = config.retry.budget;
     const RetryTokenBucket bucket = config.retry.token_bucket;
+    const RetryThrottling throttling = config.retry.throttling;
     config.retry = defaults.retry;
     config.retry.budget = budget;
     config.retry.token_bucket = bucket;
+    config.retry.throttling = throttling;
   }
   if (config.pricing.mode != PricingMode::cache_first) {
     // The settings go unread, but the prices the lead-in stored are kept per pod or for the fleet.

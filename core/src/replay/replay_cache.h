@@ -40,8 +40,8 @@ struct LeadInTimes {
 // other libraries' options when BreakerLab's model runs, and the fallback cache unless pricing
 // is cache-first (otherwise the lead-in's requests are not counted, so nothing reads it), and,
 // with `calls_outlasted` (no attempt failed and the timeouts of both configs compared outlast
-// every call), the timeouts and the retry policy but its budget and token bucket (which every
-// request feeds).
+// every call), the timeouts and the retry policy but its budget, token bucket and throttling
+// (which every request feeds).
 Config leadInView(Config config, bool breaker_moved, bool calls_outlasted = false);
 
 // A finished replay that would have gone the same under other worker limits per pod: every

@@ -144,6 +144,13 @@ void Simulation::startRetry(const PendingCall& c) {
     requestOver(c);
     return;
   }
+  if (!retries_.throttleAllowsRetry(c.pod)) [[unlikely]] {
+    // gRPC's retry throttling refuses the retry when its backoff ends: the request ends then,
+    // with the failure it was retrying, after the attempts it made.
+    facts_.retries_refused += c.record != kLeadInRecord ? 1 : 0;
+    requestOver(c, c.attempt);
+    return;
+  }
   const bool holds_worker = !backgroundFor(c.request_start);
   if (!startAttempt(c.at, c.request_start, c.key, c.record, c.request, c.permit, c.attempt,
                     c.pod) &&
@@ -163,6 +170,7 @@ void Simulation::complete(const PendingCall& call) {
   }
   if (breakerInside() && call.start() >= breakers_.bornAt(call.pod))
     recordAtBreaker(call.at, call.pod, call.permit, call.outcome, call.duration);
+  retries_.onAttemptAnswered(call.pod, call.outcome, config_.retry);
   if (call.outcome == CallOutcome::success) {
     cacheOf(call.pod).store(call.key, call.at);
     if (call.attempt == 0) retries_.onFirstAttemptSuccess(call.pod);
@@ -190,7 +198,7 @@ void Simulation::complete(const PendingCall& call) {
 }
 
 // The request's last attempt is done (or a retry it had scheduled will not be made).
-void Simulation::requestOver(const PendingCall& call) {
+void Simulation::requestOver(const PendingCall& call, std::uint32_t attempts_made) {
   // The outside breaker sees it once, for the whole loop.
   const Micros total = call.at - call.request_start;
   if (breakerOutside() && call.request_start >= breakers_.bornAt(call.pod))
@@ -208,7 +216,7 @@ void Simulation::requestOver(const PendingCall& call) {
         fallBack(call.record, call.pod, call.key, call.at, latency);
     }
     if (result_.checkouts[call.record].outcome == CheckoutOutcome::failed) {
-      facts_.failed_checkout_attempts += call.attempt + 1u;
+      facts_.failed_checkout_attempts += attempts_made;
       ++facts_.failed_checkouts_with_attempts;
     }
   }

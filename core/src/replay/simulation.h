@@ -520,8 +520,10 @@ class Simulation {
 
   void complete(const PendingCall& call);
 
-  // The request's last attempt is done (or a retry it had scheduled will not be made).
-  void requestOver(const PendingCall& call);
+  // The request's last attempt is done (or a retry it had scheduled will not be made), after
+  // `attempts_made` attempts: the call's own and those before it unless a retry is refused.
+  void requestOver(const PendingCall& call, std::uint32_t attempts_made);
+  void requestOver(const PendingCall& call) { requestOver(call, call.attempt + 1u); }
 
   // What the checkout's client waited: the whole loop, or with background retries only the
   // first attempt (already written to the record).

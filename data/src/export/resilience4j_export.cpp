@@ -297,6 +297,8 @@ std::vector<std::string> resilience4jRetryLosses(const Config& c) {
     items.push_back("retry budget (retry.budget): resilience4j's Retry has none");
   if (r.token_bucket.capacity > 0)
     items.push_back("retry token bucket (retry.token_bucket): resilience4j's Retry has none");
+  if (r.throttling.max_tokens > 0)
+    items.push_back("retry throttling (retry.throttling): resilience4j's Retry has none");
   return items;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Whether a retry may go out: the retry budget and the token bucket, per client.
+// Whether a retry may go out: the retry budget, the token bucket and gRPC's retry throttling,
+// per client.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -14,6 +15,8 @@ class RetryGovernor {
       : budget_(config.budget),
         bucket_(config.token_bucket),
         tokens_(config.token_bucket.capacity),
+        throttling_(config.throttling),
+        throttle_tokens_(config.throttling.max_tokens),
         seconds_(static_cast<std::size_t>(std::max<Micros>(config.budget.window / kSecond, 1))) {}
 
   // A request's first attempt.
@@ -24,6 +27,19 @@ class RetryGovernor {
   void onFirstAttemptSuccess() {
     if (bucket_.capacity > 0) tokens_ = std::min(bucket_.capacity, tokens_ + bucket_.refund);
   }
+  // gRPC retry throttling, as grpc-js's RetryThrottler (src/retrying-call.ts): an attempt
+  // answered OK adds token_ratio, up to max_tokens (`addCallSucceeded`, called from
+  // `handleChildStatus` for every attempt); one that failed with a retryable status takes 1, down
+  // to 0 (`addCallFailed`, from `handleProcessedStatus` before it asks for a retry, so also after
+  // the last attempt). A retry starts, when its backoff has passed, only while more than half the
+  // tokens are left (`canRetryCall`, in `maybeRetryCall`'s timer).
+  void onAttemptSucceeded() {
+    throttle_tokens_ = std::min(throttle_tokens_ + throttling_.token_ratio, throttling_.max_tokens);
+  }
+  void onAttemptFailedRetryably() { throttle_tokens_ = std::max(throttle_tokens_ - 1, 0.0); }
+  bool throttleAllowsRetry() const { return throttle_tokens_ > throttling_.max_tokens / 2; }
+  double throttleTokens() const { return throttle_tokens_; }
+
   // Asks for a retry at time t; an allowed retry is charged.
   bool allowRetry(Micros t) {
     if (bucket_.capacity > 0 && tokens_ < bucket_.cost) return false;
@@ -64,6 +80,8 @@ class RetryGovernor {
   RetryBudget budget_;
   RetryTokenBucket bucket_;
   double tokens_;
+  RetryThrottling throttling_;
+  double throttle_tokens_;
   std::size_t seconds_;
   std::vector<Bucket> buckets_;
 };

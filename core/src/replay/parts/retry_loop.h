@@ -53,15 +53,16 @@ class RetryModes {
 };
 
 // The retry loop's state (a lead-in snapshot keeps it): the attempts waiting for their backoff to
-// end, and the retry budget's and token bucket's accounts: one per pod, or one for the fleet
-// (`retry.budget.scope`).
+// end, and the accounts of the retry budget, the token bucket and gRPC's retry throttling: one per
+// pod, or one for the fleet (`retry.budget.scope`).
 class RetryLoop {
  public:
   RetryLoop(const RetryConfig& deployed, std::uint32_t pods)
       : governors_(
             deployed.budget.scope == StateScope::per_pod ? std::max<std::uint32_t>(pods, 1) : 1,
             RetryGovernor(deployed)),
-        governed_(deployed.budget.ratio > 0 || deployed.token_bucket.capacity > 0) {}
+        governed_(deployed.budget.ratio > 0 || deployed.token_bucket.capacity > 0),
+        throttled_(deployed.throttling.max_tokens > 0) {}
 
   enum class Verdict : std::uint8_t { not_retried, scheduled, refused_by_budget };
 
@@ -72,6 +73,23 @@ class RetryLoop {
   }
   void onFirstAttemptSuccess(std::uint16_t pod) {
     if (governed_) governorOf(pod).onFirstAttemptSuccess();
+  }
+
+  // Every attempt that reached an answer (the calls of cache refreshes too: they share the
+  // client): gRPC's retry throttling counts its successes and its retryable failures. Failures
+  // count only under a retry policy (grpc-js's `RETRY` state), that is with max_attempts > 1.
+  void onAttemptAnswered(std::uint16_t pod, CallOutcome outcome, const RetryConfig& r) {
+    if (!throttled_) [[likely]]
+      return;
+    if (outcome == CallOutcome::success)
+      governorOf(pod).onAttemptSucceeded();
+    else if (r.max_attempts > 1 && r.retry_on.contains(outcome))
+      governorOf(pod).onAttemptFailedRetryably();
+  }
+  // Whether a retry whose backoff has just ended may start (gRPC's throttling decides then, not
+  // when the failure came).
+  bool throttleAllowsRetry(std::uint16_t pod) {
+    return !throttled_ || governorOf(pod).throttleAllowsRetry();
   }
 
   // A pod added by a scale-out starts with empty accounts (and a full bucket).
@@ -116,6 +134,8 @@ class RetryLoop {
   // allowed and no account needs keeping, so the hot path skips the governors. The budget and
   // bucket are not timed-change keys, so the deployed policy's answer holds for the whole run.
   bool governed_;
+  // Whether gRPC's retry throttling is on (not a timed-change key either).
+  bool throttled_;
 };
 
 }  // namespace breakerlab

@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "breakerlab/core/replay/simulate.h"
+#include "replay/parts/retry_governor.h"
 #include "support/short_units.h"
 
 namespace breakerlab {
@@ -193,6 +196,132 @@ TEST(RetryTokenBucket, AFullBucketAllowsAHundredRetriesInATotalOutage) {
   // The first 50 requests spend the tokens on two retries each; every later request is refused
   // its first retry.
   EXPECT_EQ(m.retries_refused, m.checkouts - 50);
+}
+
+// gRPC retry throttling, case by case from grpc-js 1.14 src/retrying-call.ts: `RetryThrottler`
+// (the constructor starts at maxTokens; addCallSucceeded adds tokenRatio up to maxTokens;
+// addCallFailed takes 1 down to 0; canRetryCall is tokens > maxTokens / 2).
+TEST(RetryThrottling, TheTokensFollowGrpcJsRetryThrottler) {
+  struct Step {
+    char event;  // 's': an attempt succeeded, 'f': failed with a retryable status
+    double tokens_after;
+    bool retry_allowed_after;
+  };
+  struct Case {
+    std::string name;
+    double max_tokens, token_ratio;
+    std::vector<Step> steps;
+  };
+  const std::vector<Case> cases = {
+      // The check: 10 tokens, ratio 0.1: retries stop at or below half the tokens.
+      {"stops at half",
+       10,
+       0.1,
+       {{'f', 9, true}, {'f', 8, true}, {'f', 7, true}, {'f', 6, true}, {'f', 5, false}}},
+      // One success past half lets retries out again: 5 + 0.1 > 5.
+      {"a success past half",
+       10,
+       0.1,
+       {{'f', 9, true},
+        {'f', 8, true},
+        {'f', 7, true},
+        {'f', 6, true},
+        {'f', 5, false},
+        {'s', 5.1, true}}},
+      // Successes never carry the tokens above maxTokens.
+      {"capped at max", 10, 0.1, {{'s', 10, true}, {'f', 9, true}, {'s', 9.1, true}}},
+      {"capped at max from near it", 3, 0.7, {{'f', 2, true}, {'s', 2.7, true}, {'s', 3, true}}},
+      // Failures never take the tokens below 0.
+      {"floored at 0", 1, 1, {{'f', 0, false}, {'f', 0, false}, {'s', 1, true}}},
+      // maxTokens odd: half is 1.5; 2 tokens allow, 1 does not.
+      {"odd max", 3, 0.5, {{'f', 2, true}, {'f', 1, false}, {'s', 1.5, false}, {'s', 2, true}}},
+  };
+  for (const Case& c : cases) {
+    RetryConfig r;
+    r.throttling = {c.max_tokens, c.token_ratio};
+    RetryGovernor governor(r);
+    EXPECT_DOUBLE_EQ(governor.throttleTokens(), c.max_tokens) << c.name;
+    EXPECT_TRUE(governor.throttleAllowsRetry()) << c.name;
+    for (std::size_t i = 0; i < c.steps.size(); ++i) {
+      const Step& step = c.steps[i];
+      if (step.event == 's')
+        governor.onAttemptSucceeded();
+      else
+        governor.onAttemptFailedRetryably();
+      EXPECT_NEAR(governor.throttleTokens(), step.tokens_after, 1e-12) << c.name << " step " << i;
+      EXPECT_EQ(governor.throttleAllowsRetry(), step.retry_allowed_after)
+          << c.name << " step " << i;
+    }
+  }
+}
+
+TEST(RetryThrottling, ATotalOutageStopsRetriesOnceHalfTheTokensAreGone) {
+  // 10 tokens, ratio 0.1, 3 attempts, every attempt failing, one request at a time: request 1
+  // fails thrice (9, 8, 7 tokens left, both retries allowed), request 2 fails (6: its retry is
+  // allowed) and fails again (5: its second retry is not), and every later request is refused its
+  // first retry. Failures past the last attempt count too (grpc-js takes the token before it asks
+  // whether to retry).
+  Incident inc = iidFailures(1.0, 1, 60 * s);
+  inc.deployed.retry.max_attempts = 3;
+  inc.deployed.retry.throttling = {10, 0.1};
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  ASSERT_GT(m.checkouts, 20u);
+  EXPECT_EQ(m.retries, 3u);
+  EXPECT_EQ(m.retries_refused, m.checkouts - 1);
+  EXPECT_EQ(m.dependency_calls, m.checkouts + 3);
+}
+
+TEST(RetryThrottling, TheThrottleDecidesWhenTheBackoffEndsNotWhenTheFailureCame) {
+  // grpc-js asks canRetryCall in maybeRetryCall's timer, after the backoff. 4 tokens (half: 2),
+  // 100 requests a second all failing, 500 ms backoff: the first failure leaves 3 tokens, enough
+  // had the throttle been asked then; by the time its retry would start some 50 more failures
+  // have taken every token, so no retry is ever made.
+  Incident inc = iidFailures(1.0, 100, 10 * s);
+  inc.deployed.retry.max_attempts = 2;
+  inc.deployed.retry.backoff = BackoffKind::fixed;
+  inc.deployed.retry.base = 500 * ms;
+  inc.deployed.retry.throttling = {4, 0.1};
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(m.retries, 0u);
+  // Every request's retry was refused, but those whose backoff outlasts the replay's end.
+  EXPECT_GE(m.retries_refused, m.checkouts - 60);
+  EXPECT_EQ(m.dependency_calls, m.checkouts);
+}
+
+TEST(RetryThrottling, RetriesFlowBelowTheFailureShareTheRatioPaysForAndStopAboveIt) {
+  // A success pays back token_ratio, a failure costs 1: while fewer than ratio / (1 + ratio) of
+  // the attempts fail (9.1% at 0.1) the tokens stay near the top and retries go out; above it
+  // they drain to 0 and retries stop. Unthrottled, 3 attempts at p make 1 + p + p² calls a
+  // request.
+  Incident inc = iidFailures(0.02, 200, 60 * s);
+  inc.deployed.retry.max_attempts = 3;
+  inc.deployed.retry.throttling = {10, 0.1};
+  const Metrics low = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(low.retries_refused, 0u);
+  EXPECT_NEAR(low.amplification, 1 + 0.02 + 0.0004, 0.005);
+
+  inc = iidFailures(0.3, 200, 60 * s);
+  inc.deployed.retry.max_attempts = 3;
+  const Metrics unthrottled = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(unthrottled.amplification, 1 + 0.3 + 0.09, 0.02);
+  inc.deployed.retry.throttling = {10, 0.1};
+  const Metrics high = simulate(inc, inc.deployed).metrics;
+  EXPECT_LT(high.retries, 20u) << "the tokens drain within the first few dozen requests";
+  EXPECT_LT(high.amplification, 1.002);
+}
+
+TEST(RetryThrottling, EachPodKeepsItsOwnTokensUnlessTheScopeIsShared) {
+  // grpc-js keeps one throttler per channel target in a process: with 4 pods each drains its own
+  // 10 tokens, so a total outage gets 4 pods' worth of retries before they stop; shared, one.
+  Incident inc = iidFailures(1.0, 4, 60 * s);
+  inc.deployed.retry.max_attempts = 3;
+  inc.deployed.retry.throttling = {10, 0.1};
+  inc.deployed.load_balancer.pods = 4;
+  const Metrics per_pod = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(per_pod.retries, 12u);
+  inc.deployed.retry.budget.scope = StateScope::shared;
+  const Metrics shared = simulate(inc, inc.deployed).metrics;
+  EXPECT_EQ(shared.retries, 3u);
 }
 
 }  // namespace

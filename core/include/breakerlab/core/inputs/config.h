@@ -89,7 +89,8 @@ struct TimeoutConfig {
 // Retry budget (Linkerd, Envoy, the SRE book's per-client budget): a retry is allowed while the
 // retries of the last `window` stay below max(ratio × requests, min_per_second × window).
 struct RetryBudget {
-  // Of the budget and the token bucket alike: each pod keeps its own accounts, or the fleet one.
+  // Of the budget, the token bucket and the throttling alike: each pod keeps its own accounts,
+  // or the fleet one.
   StateScope scope = StateScope::per_pod;
   double ratio = 0;  // 0..1; 0 = no budget
   double min_per_second = 0;
@@ -106,6 +107,17 @@ struct RetryTokenBucket {
   bool operator==(const RetryTokenBucket&) const = default;
 };
 
+// gRPC retry throttling (gRFC A6; grpc-js `RetryThrottler`, src/retrying-call.ts): the client
+// keeps `tokens`, starting at max_tokens. Every attempt answered with success adds token_ratio
+// (up to max_tokens); every attempt that fails with a retryable outcome takes 1 (down to 0),
+// whether or not a retry follows. A retry is made only if, when its backoff ends, more than
+// max_tokens / 2 are left; otherwise the request ends with the failure it would have retried.
+struct RetryThrottling {
+  double max_tokens = 0;     // 0 = none; gRPC takes (0, 1000], three decimals
+  double token_ratio = 0.1;  // > 0, three decimals
+  bool operator==(const RetryThrottling&) const = default;
+};
+
 struct RetryConfig {
   std::uint32_t max_attempts = 1;  // including the first: 1 = no retries
   BackoffKind backoff = BackoffKind::exponential;
@@ -118,6 +130,7 @@ struct RetryConfig {
   RetryMode mode = RetryMode::in_request;
   RetryBudget budget;
   RetryTokenBucket token_bucket;
+  RetryThrottling throttling;
   bool operator==(const RetryConfig&) const = default;
 };
 
