@@ -13,7 +13,7 @@ declare -A whatifs=(
   [inc-2026-0908-pricing]="- early-probe short-ttl"
   [inc-2026-0912-payment-timeout]="- no-scale-up breaker-from-09:14 timeout-2s scale-to-40-pods breaker-at-40-pods"
   [inc-payment-retry-amplification]="- flag-left-on background-retries retries-disabled breaker-before-saturation"
-  [teach-metastable-retries]="- backoff-and-jitter no-retries retry-budget")
+  [teach-metastable-retries]="- backoff-and-jitter no-retries retry-budget grpc-retry-throttling client-throttling")
 overrides=("" "timeout.attempt=700ms" "workers.per_pod=17" "pool.size=9" "retry.max_attempts=2"
   "timeout.attempt=3s workers.per_pod=60")
 for incident in "${!whatifs[@]}"; do

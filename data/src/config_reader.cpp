@@ -234,10 +234,10 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
     if (entry.key == "format" && (!entry.value.IsScalar() || entry.value.Scalar() != kConfigFormat))
       failExpected(src, entry.value, joinPath(path, "format"), data_detail::quoted(kConfigFormat));
   }
-  const MapReader m(
-      src, node, path,
-      {"format", "breaker", "timeout", "retry", "fallback", "pool", "workers", "load_balancer",
-       "pricing", "resilience4j", "gobreaker", "polly", "opossum", "cockatiel", "envoy"});
+  const MapReader m(src, node, path,
+                    {"format", "breaker", "timeout", "retry", "fallback", "pool", "workers",
+                     "load_balancer", "pricing", "client_throttling", "resilience4j", "gobreaker",
+                     "polly", "opossum", "cockatiel", "envoy"});
   if (require_format) m.require("format");
   if (auto* v = m.find("breaker")) c.breaker = readBreaker(src, *v, m.path("breaker"));
   if (auto* v = m.find("timeout")) {
@@ -262,6 +262,12 @@ Config readConfigNode(const Source& src, const YAML::Node& node, const std::stri
   if (auto* v = m.find("load_balancer"))
     c.load_balancer = readLoadBalancer(src, *v, m.path("load_balancer"));
   if (auto* v = m.find("pricing")) c.pricing = readPricing(src, *v, m.path("pricing"));
+  if (auto* v = m.find("client_throttling")) {
+    const MapReader t(src, *v, m.path("client_throttling"), {"k", "window"});
+    if (auto* x = t.find("k")) c.client_throttling.k = readNumber(src, *x, t.path("k"), 0.0, 100.0);
+    if (auto* x = t.find("window"))
+      c.client_throttling.window = readDuration(src, *x, t.path("window"));
+  }
   // Each library's settings, in its own names (strict: an unknown name is an error here).
   SettingsReader native(src, nullptr);
   if (auto* v = m.find("resilience4j"))

@@ -165,6 +165,11 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
   pricing["refresh_after"] = formatDuration(c.pricing.refresh_after);
   root["pricing"] = pricing;
 
+  YAML::Node client_throttling = flowMap();
+  client_throttling["k"] = formatNumber(c.client_throttling.k);
+  client_throttling["window"] = formatDuration(c.client_throttling.window);
+  root["client_throttling"] = client_throttling;
+
   // Each library's settings in its own names and units: the section of the chosen library, of
   // one whose settings differ from its defaults, or of every library. The JSON is built only for
   // a section written (most configs write one of six).

@@ -309,6 +309,26 @@ retry:
   EXPECT_EQ(applyOverrides(Config{}, {"retry.jitter=equal"}).retry.jitter, Jitter::equal);
 }
 
+TEST(ConfigClientThrottling, ReadsWritesAndChecksTheKeys) {
+  const Config c = parseConfig(
+      std::string(kConfigHeader) + "client_throttling: {k: 2, window: 30s}\n", "t.yaml");
+  EXPECT_DOUBLE_EQ(c.client_throttling.k, 2);
+  EXPECT_EQ(c.client_throttling.window, 30 * kSecond);
+  EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
+  EXPECT_NE(configToYaml(Config{}).find("client_throttling: {k: 0, window: 120s}"),
+            std::string::npos);
+  EXPECT_DOUBLE_EQ(applyOverrides(Config{}, {"client_throttling.k=1.5"}).client_throttling.k, 1.5);
+  EXPECT_LOAD_ERROR_AT(
+      parseConfig(std::string(kConfigHeader) + "client_throttling: {k: 0.05}\n", "t.yaml"),
+      (test::TextPosition{1, 1}), "client_throttling.k must be 0 (off) or 0.1 to 100");
+  EXPECT_LOAD_ERROR_AT(
+      parseConfig(std::string(kConfigHeader) + "client_throttling: {window: 500ms}\n", "t.yaml"),
+      (test::TextPosition{1, 1}), "client_throttling.window must be 1s to 1h");
+  EXPECT_LOAD_ERROR_AT(
+      parseConfig(std::string(kConfigHeader) + "client_throttling: {k: 101}\n", "t.yaml"),
+      (test::TextPosition{2, 24}), "100");
+}
+
 // gRPC's retryThrottling, read as grpc-js's validateRetryThrottling (src/service-config.ts) reads
 // it: maxTokens in (0, 1000], tokenRatio above 0, three decimals each.
 TEST(ConfigRetry, ThrottlingIsReadAsGrpcReadsIt) {

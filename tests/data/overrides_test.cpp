@@ -59,7 +59,7 @@ TEST(Overrides, UnknownKeyNamesTheAssignmentAndTheAllowedKeys) {
   EXPECT_EQ(overridesErrorOf({"bulkhead.size=3"}),
             "--set bulkhead.size=3: unknown key 'bulkhead' at the top level, expected one of "
             "format, breaker, timeout, retry, fallback, pool, workers, load_balancer, pricing, "
-            "resilience4j, gobreaker, polly, opossum, cockatiel, envoy");
+            "client_throttling, resilience4j, gobreaker, polly, opossum, cockatiel, envoy");
   EXPECT_EQ(overridesErrorOf({"load_balancer.health_check.pol=shared"}),
             "--set load_balancer.health_check.pol=shared: unknown key 'pol' under "
             "load_balancer.health_check, expected one of enabled, pool, interval, "

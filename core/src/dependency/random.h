@@ -13,6 +13,7 @@ enum class Purpose : std::uint32_t {
   latency = 4,
   backoff = 5,
   correlation = 6,
+  throttle = 7,  // the client's adaptive throttling
 };
 
 // Stream ids keep the lead-in's requests apart from the window's, and both from the

@@ -59,6 +59,11 @@ std::string validate(const Config& config) {
       !three_decimals(r.throttling.token_ratio))
     return "retry.throttling.token_ratio must be above 0 (at most 1000) with at most three "
            "decimals, as gRPC reads it";
+  const ClientThrottlingConfig& throttle = config.client_throttling;
+  if (!(throttle.k == 0 || (throttle.k >= 0.1 && throttle.k <= 100)))
+    return "client_throttling.k must be 0 (off) or 0.1 to 100";
+  if (throttle.window < kSecond || throttle.window > 3600 * kSecond)
+    return "client_throttling.window must be 1s to 1h";
   if (config.cache.ttl < 0) return "fallback.cache.ttl must not be negative";
   if (config.pool.max_wait < 0) return "pool.max_wait must not be negative";
   if (config.pool.size > 1'000'000) return "pool.size must be at most 1000000";

@@ -76,6 +76,8 @@ const ConfigKey kKeys[] = {
     BL_CHOICE("retry.budget.scope", retry.budget.scope),
     BL_NUMBER("retry.throttling.max_tokens", retry.throttling.max_tokens),
     BL_NUMBER("retry.throttling.token_ratio", retry.throttling.token_ratio),
+    BL_NUMBER("client_throttling.k", client_throttling.k),
+    BL_MICROS("client_throttling.window", client_throttling.window),
     BL_TOGGLE("fallback.cache.enabled", cache.enabled),
     BL_CHOICE("fallback.cache.scope", cache.scope),
     BL_MICROS("fallback.cache.ttl", cache.ttl),

@@ -50,6 +50,9 @@ bool hasHealthChecks(const Metrics& m) {
 bool hasRetries(const Metrics& m) {
   return m.retries > 0;
 }
+bool hasClientThrottling(const Metrics& m) {
+  return m.client_throttled > 0;
+}
 
 constexpr MetricInfo withRoles(MetricInfo info, MetricRoles roles) {
   info.roles = roles;
@@ -114,9 +117,14 @@ constexpr std::array kRegistry = {
                                      kNeutral),
     metric<&Metrics::retries>("retries", "Retries", "", "attempts after the first of a request",
                               kLower),
-    metric<&Metrics::retries_refused>("retries_refused", "Retries refused", "",
-                                      "retries the retry budget or token bucket did not allow",
-                                      kNeutral),
+    metric<&Metrics::retries_refused>(
+        "retries_refused", "Retries refused", "",
+        "retries the retry budget, token bucket or retry throttling did not allow", kNeutral),
+    withRoles(metric<&Metrics::client_throttled>(
+                  "client_throttled", "Throttled by the client", "",
+                  "checkout attempts the client's adaptive throttling refused before sending them",
+                  kNeutral),
+              {.resource_present = hasClientThrottling}),
     withRoles(metric<&Metrics::amplification>("amplification", "Calls per checkout", "",
                                               "dependency calls per checkout", kLower),
               {.tune_rank = 6}),

@@ -497,6 +497,7 @@ void computeMetrics(const Incident& incident, const RunFacts& facts, const Tally
   m.rejected_calls = facts.rejected_calls;
   m.retries = facts.retries;
   m.retries_refused = facts.retries_refused;
+  m.client_throttled = facts.client_throttled;
   m.amplification = m.checkouts
                         ? static_cast<double>(m.dependency_calls) / static_cast<double>(m.checkouts)
                         : 0.0;

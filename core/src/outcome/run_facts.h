@@ -24,7 +24,8 @@ struct RunFacts {
   std::uint64_t dependency_failures = 0;
   std::uint64_t rejected_calls = 0;
   std::uint64_t retries = 0;
-  std::uint64_t retries_refused = 0;  // by the retry budget or token bucket
+  std::uint64_t retries_refused = 0;   // by the retry budget, token bucket or throttling
+  std::uint64_t client_throttled = 0;  // attempts the client's adaptive throttling refused
   Micros oldest_cached_age = 0;
 
   // Resources, over the window.
@@ -66,6 +67,7 @@ inline constexpr std::uint64_t RunFacts::*kFactCounters[] = {
     &RunFacts::rejected_calls,
     &RunFacts::retries,
     &RunFacts::retries_refused,
+    &RunFacts::client_throttled,
     &RunFacts::failed_checkout_attempts,
     &RunFacts::failed_checkouts_with_attempts,
     &RunFacts::call_duration_sum,

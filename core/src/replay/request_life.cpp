@@ -158,11 +158,23 @@ void Simulation::startRetry(const PendingCall& c) {
     releaseWorker(c.pod, c.at);
 }
 
-void Simulation::complete(const PendingCall& call) {
+bool Simulation::clientThrottles(Micros t, std::uint32_t record, std::uint32_t request,
+                                 std::uint8_t attempt, std::uint16_t pod) {
+  AdaptiveThrottle& throttle = client_.throttles[pod];
+  const double p = throttle.rejectProbability(t);
+  throttle.onRequest(t);
+  if (p <= 0 || rng_.uniform(streamOf(record), request, attempt, Purpose::throttle) >= p)
+    return false;
+  facts_.client_throttled += isCheckout(record) ? 1 : 0;
+  return true;
+}
+
+void Simulation::complete(const PendingCall& call, bool sent) {
   if (trace_ != nullptr && isCheckout(call.record)) [[unlikely]]
     trace_->calls.push_back({call.at - call.duration, call.duration, call.request_start,
                              call.record, call.key, call.pod, call.attempt, call.outcome});
-  if (call.outcome != CallOutcome::pool_exhausted) {
+  const bool answered = sent && call.outcome != CallOutcome::pool_exhausted;
+  if (answered) {
     if (resources_) {
       levels_.load.set(call.at, --client_.calls_in_flight);
       if (shape_.pool_tracked) releaseConnection(call.pod, call.at);
@@ -170,7 +182,10 @@ void Simulation::complete(const PendingCall& call) {
   }
   if (breakerInside() && call.start() >= breakers_.bornAt(call.pod))
     recordAtBreaker(call.at, call.pod, call.permit, call.outcome, call.duration);
-  retries_.onAttemptAnswered(call.pod, call.outcome, config_.retry);
+  if (answered) retries_.onAttemptAnswered(call.pod, call.outcome, config_.retry);
+  if (!client_.throttles.empty() && answered &&
+      (call.outcome == CallOutcome::success || call.outcome == CallOutcome::client_error))
+    client_.throttles[call.pod].onAccept(call.at);
   if (call.outcome == CallOutcome::success) {
     cacheOf(call.pod).store(call.key, call.at);
     if (call.attempt == 0) retries_.onFirstAttemptSuccess(call.pod);

@@ -401,6 +401,16 @@ class Simulation {
     }
     const PendingCall call{t,      request_start,        key,     record, request, 0,
                            permit, CallOutcome::success, attempt, pod};
+    if (!client_.throttles.empty() && clientThrottles(t, record, request, attempt, pod))
+        [[unlikely]] {
+      // Refused by the client itself: the attempt fails at once, as the library wrapping the
+      // client sees it (its breaker records it, its retry policy may retry it).
+      PendingCall refused = call;
+      refused.outcome = CallOutcome::refused;
+      lead_in_times_.failures = true;
+      complete(refused, false);
+      return true;
+    }
     if (call_threads_ && !takeCallThread(call)) return true;
     if (shape_.pool_tracked && !takeConnection(call)) return true;
     send(call, t);
@@ -518,7 +528,13 @@ class Simulation {
 
   void setRotation(Micros t, std::uint32_t pod, bool in);
 
-  void complete(const PendingCall& call);
+  // The attempt `call` is over. `sent`: it went to the dependency (or waited for a connection
+  // to); false for one the client's throttling refused, which held nothing to give back.
+  void complete(const PendingCall& call, bool sent = true);
+
+  // Whether the pod's adaptive throttling refuses the attempt (counted as made either way).
+  [[gnu::noinline]] bool clientThrottles(Micros t, std::uint32_t record, std::uint32_t request,
+                                         std::uint8_t attempt, std::uint16_t pod);
 
   // The request's last attempt is done (or a retry it had scheduled will not be made), after
   // `attempts_made` attempts: the call's own and those before it unless a retry is refused.

@@ -50,6 +50,8 @@ Simulation::Simulation(const Incident& incident, const Config& config,
     breaker_off_since_ = incident.start - incident.traffic.lead_in;
   }
   if (health_checks_) pods_.startChecks(incident.start - incident.traffic.lead_in);
+  if (config.client_throttling.k > 0)
+    client_.throttles.assign(shape_.max_pods, AdaptiveThrottle(config.client_throttling));
 }
 
 // The stages of a replay, in order: the lead-in (or its snapshot), the window's arrivals, the

@@ -79,6 +79,8 @@ void Simulation::renewPod(Micros t, std::uint16_t pod) {
     }
   }
   retries_.resetPod(pod, config_.retry);
+  if (!client_.throttles.empty())
+    client_.throttles[pod] = AdaptiveThrottle(config_.client_throttling);
 }
 
 // The breaker of `index` is replaced or the run ends: what it did goes to the report.

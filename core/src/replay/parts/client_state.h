@@ -1,12 +1,14 @@
 #pragma once
 // The client side of the model besides the breaker and the pods (client_pods.h): the calls in
-// flight, cache-first refreshes, and the dependency's servers as the client meets them. All of
+// flight, cache-first refreshes, each pod's adaptive throttling, and the dependency's servers as
+// the client meets them. All of
 // it is plain data so that the lead-in's end state can be copied into a ReplayCache.
 #include <cstdint>
 #include <vector>
 
 #include "breakerlab/core/basics/time.h"
 #include "dependency/dependency_servers.h"
+#include "replay/parts/adaptive_throttle.h"
 
 namespace breakerlab {
 
@@ -23,6 +25,9 @@ struct ClientState {
   std::uint32_t refreshes = 0;           // refresh request ids
 
   DependencyServers servers;
+
+  // The adaptive throttling of each pod (client_throttling), empty while it is off.
+  std::vector<AdaptiveThrottle> throttles;
 };
 
 }  // namespace breakerlab

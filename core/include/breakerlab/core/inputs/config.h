@@ -192,6 +192,20 @@ struct PricingConfig {
   bool operator==(const PricingConfig&) const = default;
 };
 
+// Client-side adaptive throttling (Google's SRE book, "Handling Overload", "Client-side
+// throttling"; Envoy's admission_control filter is built on it): every client pod counts, over
+// the last `window`, the attempts it made (`requests`, those it refused itself included) and those
+// the dependency accepted (`accepts`: answered without an error of its own, success or
+// client_error; a 5xx, a refusal or a timeout is not accepted, as admission_control's default
+// success criteria have it), and refuses an attempt locally with probability
+// max(0, (requests − k × accepts) / (requests + 1)). The refusal fails the attempt at once as
+// `refused`, after the breaker's permit (the breaker wraps the client) and before a connection.
+struct ClientThrottlingConfig {
+  double k = 0;                   // 0 = off; the book's K, 2 in its example
+  Micros window = 120 * kSecond;  // the book's "last two minutes"
+  bool operator==(const ClientThrottlingConfig&) const = default;
+};
+
 struct Config {
   BreakerConfig breaker;
   NativeBreakers native;
@@ -202,6 +216,7 @@ struct Config {
   WorkerConfig workers;
   LoadBalancerConfig load_balancer;
   PricingConfig pricing;
+  ClientThrottlingConfig client_throttling;
   bool operator==(const Config&) const = default;
 };
 

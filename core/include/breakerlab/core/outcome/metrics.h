@@ -28,7 +28,8 @@ struct Metrics {
   std::uint64_t dependency_failures = 0;  // calls that ended in a breaker-counted failure
   std::uint64_t rejected_calls = 0;       // calls the breaker refused
   std::uint64_t retries = 0;              // attempts after the first of a request
-  std::uint64_t retries_refused = 0;      // retries the budget or token bucket did not allow
+  std::uint64_t retries_refused = 0;      // retries the budget, token bucket or throttling refused
+  std::uint64_t client_throttled = 0;     // attempts the client's adaptive throttling refused
   double amplification = 0;               // dependency calls per checkout
   std::optional<double> calls_per_failed_checkout;  // attempts of the failed checkouts
   std::uint32_t trips = 0;                          // closed -> open transitions
