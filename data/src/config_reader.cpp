@@ -44,7 +44,7 @@ RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::stri
   RetryConfig r;
   const MapReader m(src, node, path,
                     {"max_attempts", "backoff", "jitter", "retry_on", "mode", "budget",
-                     "token_bucket", "throttling"});
+                     "token_bucket", "throttling", "concurrency_budget"});
   if (auto* v = m.find("max_attempts"))
     r.max_attempts = readUint32(src, *v, m.path("max_attempts"), 1);
   if (auto* v = m.find("backoff")) {
@@ -94,6 +94,15 @@ RetryConfig readRetry(const Source& src, const YAML::Node& node, const std::stri
       r.throttling.max_tokens = readNumber(src, *x, t.path("max_tokens"), 0.0, 1000.0);
     if (auto* x = t.find("token_ratio"))
       r.throttling.token_ratio = readNumber(src, *x, t.path("token_ratio"), 0.001, 1000.0);
+  }
+  if (auto* v = m.find("concurrency_budget")) {
+    const MapReader b(src, *v, m.path("concurrency_budget"),
+                      {"budget_percent", "min_retry_concurrency"});
+    if (auto* x = b.find("budget_percent"))
+      r.concurrency_budget.budget_percent = readPercent(src, *x, b.path("budget_percent"));
+    if (auto* x = b.find("min_retry_concurrency"))
+      r.concurrency_budget.min_retry_concurrency =
+          readUint32(src, *x, b.path("min_retry_concurrency"), 0);
   }
   return r;
 }

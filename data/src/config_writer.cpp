@@ -126,6 +126,11 @@ YAML::Node toYamlNode(const Config& c, bool every_library) {
   throttling["max_tokens"] = formatNumber(r.throttling.max_tokens);
   throttling["token_ratio"] = formatNumber(r.throttling.token_ratio);
   retry["throttling"] = throttling;
+  YAML::Node concurrency_budget = flowMap();
+  concurrency_budget["budget_percent"] = formatPercent(r.concurrency_budget.budget_percent);
+  concurrency_budget["min_retry_concurrency"] =
+      std::to_string(r.concurrency_budget.min_retry_concurrency);
+  retry["concurrency_budget"] = concurrency_budget;
   root["retry"] = retry;
 
   YAML::Node cache = flowMap();

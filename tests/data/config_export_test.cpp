@@ -1,8 +1,8 @@
 #include "breakerlab/data/config_export.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
@@ -624,11 +624,51 @@ TEST(ConfigExportResources, HeaderAndRoundTripHoldWithEveryResource) {
     const ExportedConfig e = exportConfig(c, t);
     nlohmann::json j = nlohmann::json::parse(e.text);
     if (t == ExportTarget::polly) j = j["pricing"]["CircuitBreaker"];
-    EXPECT_EQ(j["breakerlab"]["not_expressible"].get<std::vector<std::string>>(),
-              e.not_expressible)
+    EXPECT_EQ(j["breakerlab"]["not_expressible"].get<std::vector<std::string>>(), e.not_expressible)
         << e.text;
   }
   EXPECT_EQ(parseConfig(exportConfig(c, ExportTarget::breakerlab_yaml).text, "e.yaml"), c);
+}
+
+// The overload controls go where their owners keep them: Envoy's retry budget into an Envoy
+// cluster's circuit_breakers; every other export names each control it cannot carry.
+TEST(ConfigExport, OverloadControlsGoWhereTheirOwnersKeepThem) {
+  Config c;
+  c.retry.max_attempts = 3;
+  c.retry.throttling = {10, 0.1};
+  c.retry.concurrency_budget = {25, 5};
+  c.client_throttling.k = 2;
+  const auto lists = [](const ExportedConfig& e, std::string_view what) {
+    return std::any_of(e.not_expressible.begin(), e.not_expressible.end(),
+                       [&](const std::string& item) { return item.find(what) != item.npos; });
+  };
+  const ExportedConfig envoy = exportConfig(c, ExportTarget::envoy);
+  const YAML::Node cluster = YAML::Load(envoy.text);
+  const YAML::Node budget = cluster["circuit_breakers"]["thresholds"][0]["retry_budget"];
+  ASSERT_TRUE(budget.IsMap()) << envoy.text;
+  EXPECT_EQ(budget["budget_percent"]["value"].as<double>(), 25);
+  EXPECT_EQ(budget["min_retry_concurrency"].as<int>(), 5);
+  EXPECT_FALSE(lists(envoy, "Envoy retry budget")) << envoy.text;
+  EXPECT_TRUE(lists(envoy,
+                    "gRPC retry throttling (retry.throttling: max_tokens 10, token_ratio "
+                    "0.1)"))
+      << envoy.text;
+  EXPECT_TRUE(lists(envoy,
+                    "client-side adaptive throttling (client_throttling: k 2, window "
+                    "120s)"))
+      << envoy.text;
+  for (ExportTarget t : {ExportTarget::opossum, ExportTarget::cockatiel, ExportTarget::gobreaker,
+                         ExportTarget::polly, ExportTarget::resilience4j}) {
+    const ExportedConfig e = exportConfig(c, t);
+    EXPECT_TRUE(lists(e, "Envoy retry budget (retry.concurrency_budget: 25%, at least 5)"))
+        << e.text;
+    EXPECT_TRUE(lists(e, "gRPC retry throttling")) << e.text;
+    EXPECT_TRUE(lists(e, "client-side adaptive throttling")) << e.text;
+  }
+  EXPECT_EQ(parseConfig(exportConfig(c, ExportTarget::breakerlab_yaml).text, "e.yaml"), c);
+  // Without retries there is no retry budget to write.
+  c.retry.max_attempts = 1;
+  EXPECT_FALSE(YAML::Load(exportConfig(c, ExportTarget::envoy).text)["circuit_breakers"]);
 }
 
 }  // namespace

@@ -309,6 +309,23 @@ retry:
   EXPECT_EQ(applyOverrides(Config{}, {"retry.jitter=equal"}).retry.jitter, Jitter::equal);
 }
 
+TEST(ConfigRetry, EnvoysRetryBudgetInItsOwnNames) {
+  const Config c = parseConfig(std::string(kConfigHeader) +
+                                   "retry:\n  max_attempts: 2\n  concurrency_budget: "
+                                   "{budget_percent: 20%, min_retry_concurrency: 3}\n",
+                               "t.yaml");
+  EXPECT_DOUBLE_EQ(c.retry.concurrency_budget.budget_percent, 20);
+  EXPECT_EQ(c.retry.concurrency_budget.min_retry_concurrency, 3u);
+  EXPECT_EQ(parseConfig(configToYaml(c), "again.yaml"), c);
+  EXPECT_NE(configToYaml(Config{}).find(
+                "concurrency_budget: {budget_percent: 0%, min_retry_concurrency: 3}"),
+            std::string::npos);
+  EXPECT_LOAD_ERROR_AT(parseConfig(std::string(kConfigHeader) +
+                                       "retry:\n  concurrency_budget: {budget_percent: 20}\n",
+                                   "t.yaml"),
+                       (test::TextPosition{3, 40}), "%");
+}
+
 TEST(ConfigClientThrottling, ReadsWritesAndChecksTheKeys) {
   const Config c = parseConfig(
       std::string(kConfigHeader) + "client_throttling: {k: 2, window: 30s}\n", "t.yaml");

@@ -59,6 +59,10 @@ std::string validate(const Config& config) {
       !three_decimals(r.throttling.token_ratio))
     return "retry.throttling.token_ratio must be above 0 (at most 1000) with at most three "
            "decimals, as gRPC reads it";
+  if (!(r.concurrency_budget.budget_percent >= 0 && r.concurrency_budget.budget_percent <= 100))
+    return "retry.concurrency_budget.budget_percent must be 0% (none) to 100%";
+  if (r.concurrency_budget.min_retry_concurrency > 1'000'000)
+    return "retry.concurrency_budget.min_retry_concurrency must be at most 1000000";
   const ClientThrottlingConfig& throttle = config.client_throttling;
   if (!(throttle.k == 0 || (throttle.k >= 0.1 && throttle.k <= 100)))
     return "client_throttling.k must be 0 (off) or 0.1 to 100";

@@ -9,10 +9,12 @@ Config leadInView(Config config, bool breaker_moved, bool calls_outlasted) {
     const RetryBudget budget = config.retry.budget;
     const RetryTokenBucket bucket = config.retry.token_bucket;
     const RetryThrottling throttling = config.retry.throttling;
+    const RetryConcurrencyBudget concurrency_budget = config.retry.concurrency_budget;
     config.retry = defaults.retry;
     config.retry.budget = budget;
     config.retry.token_bucket = bucket;
     config.retry.throttling = throttling;
+    config.retry.concurrency_budget = concurrency_budget;
   }
   if (config.pricing.mode != PricingMode::cache_first) {
     // The settings go unread, but the prices the lead-in stored are kept per pod or for the fleet.

@@ -141,10 +141,12 @@ void Simulation::startRetry(const PendingCall& c) {
   if (c.attempt >= config_.retry.max_attempts) [[unlikely]] {
     // A change lowered the limit after this retry was scheduled: the request ends with the
     // failure it was retrying.
+    retries_.releaseRetryPlace(c.pod);
     requestOver(c);
     return;
   }
   if (!retries_.throttleAllowsRetry(c.pod)) [[unlikely]] {
+    retries_.releaseRetryPlace(c.pod);
     // gRPC's retry throttling refuses the retry when its backoff ends: the request ends then,
     // with the failure it was retrying, after the attempts it made.
     facts_.retries_refused += c.record != kLeadInRecord ? 1 : 0;
@@ -170,6 +172,18 @@ bool Simulation::clientThrottles(Micros t, std::uint32_t record, std::uint32_t r
 }
 
 void Simulation::complete(const PendingCall& call, bool sent) {
+  // Envoy's retry budget: a retry's place is given back before the request's next decision
+  // (RetryStateImpl::resetRetry), while the attempt itself counts as under way through that
+  // decision (shouldRetryHeaders runs while its stream is open) and stops at the end of this.
+  if (call.attempt > 0) retries_.releaseRetryPlace(call.pod);
+  struct AttemptDone {
+    RetryLoop& retries;
+    std::uint16_t pod;
+    bool counted;
+    ~AttemptDone() {
+      if (counted) retries.onAttemptDone(pod);
+    }
+  } const attempt_done{retries_, call.pod, sent};
   if (trace_ != nullptr && isCheckout(call.record)) [[unlikely]]
     trace_->calls.push_back({call.at - call.duration, call.duration, call.request_start,
                              call.record, call.key, call.pod, call.attempt, call.outcome});

@@ -39,7 +39,8 @@ bool Simulation::tailsShared() const {
   return workerLimitRunsShared() && !retry_modes_.anyBackground() && !c.breaker.enabled &&
          !shape_.breaker_switches && !c.cache.enabled && c.pool.size == 0 && !call_threads_ &&
          c.retry.budget.ratio == 0 && c.retry.token_bucket.capacity == 0 &&
-         c.retry.throttling.max_tokens == 0 && c.client_throttling.k == 0;
+         c.retry.throttling.max_tokens == 0 && c.retry.concurrency_budget.budget_percent == 0 &&
+         c.client_throttling.k == 0;
 }
 
 // Sets up the checkpoints of a run that shares its tail: the reference it may join, and its

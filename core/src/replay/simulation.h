@@ -373,6 +373,7 @@ class Simulation {
       if (permit.waiting) return true;
       if (!permit.permitted) {
         lead_in_times_.failures = true;
+        if (attempt > 0) retries_.releaseRetryPlace(pod);
         if (trace_ != nullptr && isCheckout(record)) [[unlikely]]
           traceRejection(t, request_start, key, record, attempt, pod);
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
@@ -411,6 +412,7 @@ class Simulation {
       complete(refused, false);
       return true;
     }
+    retries_.onAttemptActive(pod);
     if (call_threads_ && !takeCallThread(call)) return true;
     if (shape_.pool_tracked && !takeConnection(call)) return true;
     send(call, t);

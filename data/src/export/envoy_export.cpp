@@ -13,8 +13,8 @@
 namespace breakerlab::export_detail {
 
 namespace {
-ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
-                         std::vector<std::string> notes) {
+ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const RetryConfig& retry,
+                         const std::string& name, std::vector<std::string> notes) {
   YAML::Node cluster;
   // The cluster's own fields as read; BreakerLab's choice where nothing was read.
   const std::string& cluster_name = e.name.empty() ? name : e.name;
@@ -41,6 +41,17 @@ ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
   cluster["load_assignment"]["cluster_name"] = cluster_name;
   cluster["load_assignment"]["endpoints"].push_back(locality);
   cluster["outlier_detection"] = data_detail::jsonToYaml(data_detail::envoyOutlierJson(e));
+  // The retry budget is the cluster's (circuit_breakers.thresholds[].retry_budget); the retry
+  // policy itself is the route's, listed in the notes.
+  if (retry.max_attempts > 1 && retry.concurrency_budget.budget_percent > 0) {
+    YAML::Node threshold;
+    threshold["priority"] = "DEFAULT";
+    threshold["retry_budget"]["budget_percent"]["value"] =
+        formatNumber(retry.concurrency_budget.budget_percent);
+    threshold["retry_budget"]["min_retry_concurrency"] =
+        std::to_string(retry.concurrency_budget.min_retry_concurrency);
+    cluster["circuit_breakers"]["thresholds"].push_back(threshold);
+  }
   if (e.health_check_interval > 0) {
     YAML::Node check;
     check["timeout"] = "1s";
@@ -63,7 +74,7 @@ ExportedConfig envoyFile(const EnvoyOutlierSettings& e, const std::string& name,
 }  // namespace
 
 ExportedConfig exportEnvoyNative(const Config& c, const std::string& name) {
-  return envoyFile(c.native.envoy, name, outsideTheBreaker(c, ExportTarget::envoy));
+  return envoyFile(c.native.envoy, c.retry, name, outsideTheBreaker(c, ExportTarget::envoy));
 }
 
 ExportedConfig exportEnvoyFromGeneric(const Config& c, const std::string& name) {
@@ -104,7 +115,7 @@ ExportedConfig exportEnvoyFromGeneric(const Config& c, const std::string& name) 
   if (b.failures.contains(CallOutcome::client_error))
     notes.push_back("client errors as failures: a 4xx resets Envoy's 5xx streak");
   for (auto& item : outsideTheBreaker(c, ExportTarget::envoy)) notes.push_back(std::move(item));
-  return envoyFile(e, name, std::move(notes));
+  return envoyFile(e, c.retry, name, std::move(notes));
 }
 
 }  // namespace breakerlab::export_detail

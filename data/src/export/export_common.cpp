@@ -133,9 +133,10 @@ std::vector<std::string> retryItems(const Config& c, const std::string& where, R
   return items;
 }
 
-// The pool, the workers, the load balancer, the pricing path and background retries: no breaker
-// library has them. Each is listed when it is in effect (a bounded pool or bounded workers, more
-// than one pod or health checks, cache-first pricing, retries in the background).
+// The pool, the workers, the load balancer, the pricing path, background retries and the overload
+// controls kept elsewhere (gRPC's retry throttling, Envoy's retry budget, client-side throttling):
+// no breaker library has them. Each is listed when it is in effect (a bounded pool or bounded
+// workers, more than one pod or health checks, cache-first pricing, retries in the background).
 std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
   const bool go = target == ExportTarget::gobreaker;
   std::vector<std::string> items;
@@ -193,6 +194,26 @@ std::vector<std::string> serviceItems(const Config& c, ExportTarget target) {
         (go ? "from a goroutine or queue" : "from a queue or executor") + " off the request path" +
         (target == ExportTarget::resilience4j ? " (resilience4j's Retry runs in the calling thread)"
                                               : ""));
+  // The overload controls: each where its own library or proxy keeps it.
+  const RetryConfig& r = c.retry;
+  if (r.max_attempts > 1 && r.throttling.max_tokens > 0)
+    items.push_back("gRPC retry throttling (retry.throttling: max_tokens " +
+                    formatNumber(r.throttling.max_tokens) + ", token_ratio " +
+                    formatNumber(r.throttling.token_ratio) +
+                    "): not part of this export; it is retryThrottling in the gRPC service config");
+  if (r.max_attempts > 1 && r.concurrency_budget.budget_percent > 0 &&
+      target != ExportTarget::envoy)
+    items.push_back("Envoy retry budget (retry.concurrency_budget: " +
+                    formatPercent(r.concurrency_budget.budget_percent) + ", at least " +
+                    std::to_string(r.concurrency_budget.min_retry_concurrency) +
+                    "): not part of this export; it is the cluster's circuit_breakers "
+                    "thresholds retry_budget in Envoy");
+  if (c.client_throttling.k > 0)
+    items.push_back("client-side adaptive throttling (client_throttling: k " +
+                    formatNumber(c.client_throttling.k) + ", window " +
+                    formatDuration(c.client_throttling.window) +
+                    "): not part of this export; configure it in the client (Envoy: the "
+                    "admission_control filter)");
   return items;
 }
 

@@ -297,10 +297,6 @@ std::vector<std::string> resilience4jRetryLosses(const Config& c) {
     items.push_back("retry budget (retry.budget): resilience4j's Retry has none");
   if (r.token_bucket.capacity > 0)
     items.push_back("retry token bucket (retry.token_bucket): resilience4j's Retry has none");
-  if (r.throttling.max_tokens > 0)
-    items.push_back("retry throttling (retry.throttling): resilience4j's Retry has none");
-  if (c.client_throttling.k > 0)
-    items.push_back("client-side adaptive throttling (client_throttling): resilience4j has none");
   return items;
 }
 

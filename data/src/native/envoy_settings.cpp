@@ -301,8 +301,8 @@ void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettin
     if (cluster["circuit_breakers"])
       r.remark(cluster["circuit_breakers"],
                joinPath(path, "circuit_breakers") +
-                   ": concurrency limits, not the breaker; BreakerLab's pool and retry settings "
-                   "are its own knobs");
+                   ": concurrency limits, not the breaker; not read: BreakerLab's pool settings "
+                   "and retry.concurrency_budget (Envoy's retry_budget) are its own knobs");
   }
   // max_ejection_time defaults to max(300s, base_ejection_time); smaller than base is invalid.
   if (!max_set) e.max_ejection_time = std::max<Micros>(300 * kSecond, e.base_ejection_time);

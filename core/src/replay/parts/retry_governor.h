@@ -3,6 +3,7 @@
 // per client.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "breakerlab/core/inputs/config.h"
@@ -17,6 +18,7 @@ class RetryGovernor {
         tokens_(config.token_bucket.capacity),
         throttling_(config.throttling),
         throttle_tokens_(config.throttling.max_tokens),
+        concurrency_(config.concurrency_budget),
         seconds_(static_cast<std::size_t>(std::max<Micros>(config.budget.window / kSecond, 1))) {}
 
   // A request's first attempt.
@@ -39,6 +41,32 @@ class RetryGovernor {
   void onAttemptFailedRetryably() { throttle_tokens_ = std::max(throttle_tokens_ - 1, 0.0); }
   bool throttleAllowsRetry() const { return throttle_tokens_ > throttling_.max_tokens / 2; }
   double throttleTokens() const { return throttle_tokens_; }
+
+  // Envoy's retry budget, as RetryBudgetImpl (source/common/upstream/resource_manager_impl.h):
+  // `max()` is max(budget_percent / 100.0 × (active + pending requests), min_retry_concurrency),
+  // the product cast to an integer as std::max<uint64_t> does; `canCreate()` is retries under way
+  // < max(). An attempt is active from when it asks for a connection to its answer.
+  void onAttemptActive() { ++active_requests_; }
+  void onAttemptDone() { --active_requests_; }
+  bool concurrencyAllowsRetry() const {
+    const auto max =
+        std::max<std::uint64_t>(static_cast<std::uint64_t>(concurrency_.budget_percent / 100.0 *
+                                                           static_cast<double>(active_requests_)),
+                                concurrency_.min_retry_concurrency);
+    return active_retries_ < max;
+  }
+  // RetryStateImpl::shouldRetry takes a place (retries().inc()) for an allowed retry; resetRetry
+  // gives it back at the request's next decision or end.
+  void takeRetryPlace() { ++active_retries_; }
+  void releaseRetryPlace() { --active_retries_; }
+  std::uint64_t activeRetries() const { return active_retries_; }
+  // This governor with `old`'s attempts and retries under way.
+  RetryGovernor keepingUnderWay(const RetryGovernor& old) && {
+    active_requests_ = old.active_requests_;
+    active_retries_ = old.active_retries_;
+    return std::move(*this);
+  }
+  std::uint64_t activeRequests() const { return active_requests_; }
 
   // Asks for a retry at time t; an allowed retry is charged.
   bool allowRetry(Micros t) {
@@ -82,6 +110,9 @@ class RetryGovernor {
   double tokens_;
   RetryThrottling throttling_;
   double throttle_tokens_;
+  RetryConcurrencyBudget concurrency_;
+  std::uint64_t active_requests_ = 0;
+  std::uint64_t active_retries_ = 0;
   std::size_t seconds_;
   std::vector<Bucket> buckets_;
 };

@@ -62,7 +62,8 @@ class RetryLoop {
             deployed.budget.scope == StateScope::per_pod ? std::max<std::uint32_t>(pods, 1) : 1,
             RetryGovernor(deployed)),
         governed_(deployed.budget.ratio > 0 || deployed.token_bucket.capacity > 0),
-        throttled_(deployed.throttling.max_tokens > 0) {}
+        throttled_(deployed.throttling.max_tokens > 0),
+        concurrency_(deployed.concurrency_budget.budget_percent > 0) {}
 
   enum class Verdict : std::uint8_t { not_retried, scheduled, refused_by_budget };
 
@@ -92,9 +93,27 @@ class RetryLoop {
     return !throttled_ || governorOf(pod).throttleAllowsRetry();
   }
 
+  // Envoy's retry budget counts the attempts under way (those waiting for a connection too) and
+  // the retries holding a place: a retry holds one from its scheduling to its own answer, or to
+  // the end of its request if it never starts.
+  void onAttemptActive(std::uint16_t pod) {
+    if (concurrency_) [[unlikely]]
+      governorOf(pod).onAttemptActive();
+  }
+  void onAttemptDone(std::uint16_t pod) {
+    if (concurrency_) [[unlikely]]
+      governorOf(pod).onAttemptDone();
+  }
+  void releaseRetryPlace(std::uint16_t pod) {
+    if (concurrency_) [[unlikely]]
+      governorOf(pod).releaseRetryPlace();
+  }
+
   // A pod added by a scale-out starts with empty accounts (and a full bucket).
+  // Its attempts and retries still under way (a pod taken out and added back) stay counted: their
+  // answers will take them off.
   void resetPod(std::uint16_t pod, const RetryConfig& r) {
-    if (governors_.size() > 1) governors_[pod] = RetryGovernor(r);
+    if (governors_.size() > 1) governors_[pod] = RetryGovernor(r).keepingUnderWay(governors_[pod]);
   }
 
   // The attempt `call` failed (or, `rejected`, the breaker refused it): when the policy `r`
@@ -111,6 +130,10 @@ class RetryLoop {
     const Micros at = call.at + (immediate ? 0 : retryDelay(r, next, uniform));
     if (timeout.total > 0 && at >= call.request_start + timeout.total) return Verdict::not_retried;
     if (governed_ && !governorOf(call.pod).allowRetry(call.at)) return Verdict::refused_by_budget;
+    if (concurrency_) {
+      if (!governorOf(call.pod).concurrencyAllowsRetry()) return Verdict::refused_by_budget;
+      governorOf(call.pod).takeRetryPlace();
+    }
     PendingCall retry = call;
     retry.at = at;
     retry.attempt = static_cast<std::uint8_t>(next);
@@ -136,6 +159,8 @@ class RetryLoop {
   bool governed_;
   // Whether gRPC's retry throttling is on (not a timed-change key either).
   bool throttled_;
+  // Whether Envoy's retry budget is on (nor this).
+  bool concurrency_;
 };
 
 }  // namespace breakerlab

@@ -233,6 +233,12 @@ TEST(RetryThrottling, TheTokensFollowGrpcJsRetryThrottler) {
       {"capped at max from near it", 3, 0.7, {{'f', 2, true}, {'s', 2.7, true}, {'s', 3, true}}},
       // Failures never take the tokens below 0.
       {"floored at 0", 1, 1, {{'f', 0, false}, {'f', 0, false}, {'s', 1, true}}},
+      // gRPC core's test (test/core/client_channel/retry_throttle_test.cc): max 4, ratio 1.6,
+      // the threshold at 2.
+      {"grpc core's case",
+       4,
+       1.6,
+       {{'f', 3, true}, {'f', 2, false}, {'s', 3.6, true}, {'s', 4, true}}},
       // maxTokens odd: half is 1.5; 2 tokens allow, 1 does not.
       {"odd max", 3, 0.5, {{'f', 2, true}, {'f', 1, false}, {'s', 1.5, false}, {'s', 2, true}}},
   };
@@ -322,6 +328,74 @@ TEST(RetryThrottling, EachPodKeepsItsOwnTokensUnlessTheScopeIsShared) {
   inc.deployed.retry.budget.scope = StateScope::shared;
   const Metrics shared = simulate(inc, inc.deployed).metrics;
   EXPECT_EQ(shared.retries, 3u);
+}
+
+// Envoy's retry budget, case by case from RetryBudgetImpl (source/common/upstream/
+// resource_manager_impl.h): canCreate() is count() < max(), max() is
+// std::max<uint64_t>(budget_percent / 100.0 * (active + pending requests), min_retry_concurrency).
+TEST(RetryConcurrencyBudget, TheLimitFollowsEnvoysRetryBudgetImpl) {
+  struct Case {
+    double budget_percent;
+    std::uint32_t min_retry_concurrency;
+    std::uint64_t active_requests;
+    std::uint64_t retries_allowed;  // the count() at which canCreate() turns false
+  };
+  const std::vector<Case> cases = {
+      {20, 3, 25, 5},    // the check: 20% of 25 active requests is 5
+      {20, 3, 26, 5},    // 5.2, cast down
+      {20, 3, 30, 6},    // 6
+      {20, 3, 10, 3},    // 2 < the minimum 3
+      {20, 3, 0, 3},     // nothing under way: the minimum
+      {20, 0, 0, 0},     // no minimum: no retry at all
+      {50, 1, 7, 3},     // 3.5 cast down
+      {100, 3, 40, 40},  // every request may retry at once
+  };
+  for (const Case& c : cases) {
+    RetryConfig r;
+    r.concurrency_budget = {c.budget_percent, c.min_retry_concurrency};
+    RetryGovernor governor(r);
+    for (std::uint64_t i = 0; i < c.active_requests; ++i) governor.onAttemptActive();
+    for (std::uint64_t i = 0; i < c.retries_allowed; ++i) {
+      EXPECT_TRUE(governor.concurrencyAllowsRetry())
+          << c.budget_percent << "% of " << c.active_requests << ", retry " << i;
+      governor.takeRetryPlace();
+    }
+    EXPECT_FALSE(governor.concurrencyAllowsRetry())
+        << c.budget_percent << "% of " << c.active_requests;
+    governor.releaseRetryPlace();
+    EXPECT_EQ(governor.concurrencyAllowsRetry(),
+              c.retries_allowed > 0 || c.min_retry_concurrency > 0);
+  }
+}
+
+TEST(RetryConcurrencyBudget, TwentyPercentHoldsATotalOutageToAQuarterMoreCalls) {
+  // Every attempt fails in 10 ms, 10,000 requests a second, 3 attempts, no backoff. A retry holds
+  // its place for its 10 ms attempt, so by Little's law retries under way are R × 10 ms and all
+  // attempts (10,000 + R) × 10 ms, about 100, far above the minimum of 3: R ≤ 20% × (10,000 + R)
+  // gives R ≤ 2,500 a second, 1.25 calls a request at most (unbudgeted: 3).
+  Incident inc = iidFailures(1.0, 10000, 10 * s);
+  inc.deployed.retry.max_attempts = 3;
+  const Metrics unbudgeted = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(unbudgeted.amplification, 3.0, 1e-9);
+  inc.deployed.retry.concurrency_budget = {20, 3};
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_LE(m.amplification, 1.25);
+  EXPECT_GT(m.amplification, 1.15);
+  EXPECT_GT(m.retries_refused, 0u);
+}
+
+TEST(RetryConcurrencyBudget, ARetryHoldsItsPlaceThroughItsBackoff) {
+  // The same outage with a 1 s backoff: each retry holds its place for 1.01 s, while the attempts
+  // under way stay about 10 (1,000 a second for 10 ms), so the minimum of 3 places is what allows
+  // retries: about 3 a second.
+  Incident inc = iidFailures(1.0, 1000, 30 * s);
+  inc.deployed.retry.max_attempts = 3;
+  inc.deployed.retry.backoff = BackoffKind::fixed;
+  inc.deployed.retry.base = 1 * s;
+  inc.deployed.retry.jitter = Jitter::none;
+  inc.deployed.retry.concurrency_budget = {20, 3};
+  const Metrics m = simulate(inc, inc.deployed).metrics;
+  EXPECT_NEAR(static_cast<double>(m.retries) / 30, 3, 0.5);
 }
 
 }  // namespace

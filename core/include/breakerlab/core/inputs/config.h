@@ -118,6 +118,18 @@ struct RetryThrottling {
   bool operator==(const RetryThrottling&) const = default;
 };
 
+// Envoy's retry budget (cluster circuit_breakers.thresholds.retry_budget; RetryBudgetImpl in
+// source/common/upstream/resource_manager_impl.h, RetryStateImpl::shouldRetry in
+// source/common/router/retry_state_impl.cc): a retry is allowed when it fails while fewer retries
+// are under way than max(floor(budget_percent% × the requests active or waiting for a
+// connection), min_retry_concurrency). A retry holds its place from its failure's decision, through
+// its backoff, to its own answer (or until the request ends).
+struct RetryConcurrencyBudget {
+  double budget_percent = 0;  // 0 = none (Envoy's default when the budget is set: 20)
+  std::uint32_t min_retry_concurrency = 3;
+  bool operator==(const RetryConcurrencyBudget&) const = default;
+};
+
 struct RetryConfig {
   std::uint32_t max_attempts = 1;  // including the first: 1 = no retries
   BackoffKind backoff = BackoffKind::exponential;
@@ -131,6 +143,7 @@ struct RetryConfig {
   RetryBudget budget;
   RetryTokenBucket token_bucket;
   RetryThrottling throttling;
+  RetryConcurrencyBudget concurrency_budget;
   bool operator==(const RetryConfig&) const = default;
 };
 
