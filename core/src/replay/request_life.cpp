@@ -145,7 +145,7 @@ void Simulation::startRetry(const PendingCall& c) {
     requestOver(c);
     return;
   }
-  if (!retries_.throttleAllowsRetry(c.pod)) [[unlikely]] {
+  if (controls_ && !retries_.throttleAllowsRetry(c.pod)) [[unlikely]] {
     retries_.releaseRetryPlace(c.pod);
     // gRPC's retry throttling refuses the retry when its backoff ends: the request ends then,
     // with the failure it was retrying, after the attempts it made.
@@ -171,23 +171,40 @@ bool Simulation::clientThrottles(Micros t, std::uint32_t record, std::uint32_t r
   return true;
 }
 
-void Simulation::complete(const PendingCall& call, bool sent) {
+void Simulation::complete(const PendingCall& call) {
+  if (controls_) [[unlikely]] {
+    completeUnderControls(call, true);
+    return;
+  }
+  settle<true>(call);
+}
+
+void Simulation::completeUnderControls(const PendingCall& call, bool sent) {
   // Envoy's retry budget: a retry's place is given back before the request's next decision
   // (RetryStateImpl::resetRetry), while the attempt itself counts as under way through that
-  // decision (shouldRetryHeaders runs while its stream is open) and stops at the end of this.
+  // decision (shouldRetryHeaders runs while its stream is open) and stops after it.
   if (call.attempt > 0) retries_.releaseRetryPlace(call.pod);
-  struct AttemptDone {
-    RetryLoop& retries;
-    std::uint16_t pod;
-    bool counted;
-    ~AttemptDone() {
-      if (counted) retries.onAttemptDone(pod);
-    }
-  } const attempt_done{retries_, call.pod, sent};
+  if (sent && call.outcome != CallOutcome::pool_exhausted) {
+    // gRPC's retry throttling counts the answer; client throttling counts an accept.
+    retries_.onAttemptAnswered(call.pod, call.outcome, config_.retry);
+    if (!client_.throttles.empty() &&
+        (call.outcome == CallOutcome::success || call.outcome == CallOutcome::client_error))
+      client_.throttles[call.pod].onAccept(call.at);
+  }
+  if (sent) {
+    settle<true>(call);
+    retries_.onAttemptDone(call.pod);
+  } else {
+    settle<false>(call);
+  }
+}
+
+template <bool kSent>
+void Simulation::settle(const PendingCall& call) {
   if (trace_ != nullptr && isCheckout(call.record)) [[unlikely]]
     trace_->calls.push_back({call.at - call.duration, call.duration, call.request_start,
                              call.record, call.key, call.pod, call.attempt, call.outcome});
-  const bool answered = sent && call.outcome != CallOutcome::pool_exhausted;
+  const bool answered = kSent && call.outcome != CallOutcome::pool_exhausted;
   if (answered) {
     if (resources_) {
       levels_.load.set(call.at, --client_.calls_in_flight);
@@ -196,10 +213,6 @@ void Simulation::complete(const PendingCall& call, bool sent) {
   }
   if (breakerInside() && call.start() >= breakers_.bornAt(call.pod))
     recordAtBreaker(call.at, call.pod, call.permit, call.outcome, call.duration);
-  if (answered) retries_.onAttemptAnswered(call.pod, call.outcome, config_.retry);
-  if (!client_.throttles.empty() && answered &&
-      (call.outcome == CallOutcome::success || call.outcome == CallOutcome::client_error))
-    client_.throttles[call.pod].onAccept(call.at);
   if (call.outcome == CallOutcome::success) {
     cacheOf(call.pod).store(call.key, call.at);
     if (call.attempt == 0) retries_.onFirstAttemptSuccess(call.pod);

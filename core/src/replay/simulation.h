@@ -373,7 +373,7 @@ class Simulation {
       if (permit.waiting) return true;
       if (!permit.permitted) {
         lead_in_times_.failures = true;
-        if (attempt > 0) retries_.releaseRetryPlace(pod);
+        if (controls_ && attempt > 0) retries_.releaseRetryPlace(pod);
         if (trace_ != nullptr && isCheckout(record)) [[unlikely]]
           traceRejection(t, request_start, key, record, attempt, pod);
         // Rejected: the first attempt falls back at once; a retry ends the loop with the
@@ -402,17 +402,18 @@ class Simulation {
     }
     const PendingCall call{t,      request_start,        key,     record, request, 0,
                            permit, CallOutcome::success, attempt, pod};
-    if (!client_.throttles.empty() && clientThrottles(t, record, request, attempt, pod))
-        [[unlikely]] {
-      // Refused by the client itself: the attempt fails at once, as the library wrapping the
-      // client sees it (its breaker records it, its retry policy may retry it).
-      PendingCall refused = call;
-      refused.outcome = CallOutcome::refused;
-      lead_in_times_.failures = true;
-      complete(refused, false);
-      return true;
+    if (controls_) [[unlikely]] {
+      if (!client_.throttles.empty() && clientThrottles(t, record, request, attempt, pod)) {
+        // Refused by the client itself: the attempt fails at once, as the library wrapping the
+        // client sees it (its breaker records it, its retry policy may retry it).
+        PendingCall refused = call;
+        refused.outcome = CallOutcome::refused;
+        lead_in_times_.failures = true;
+        completeUnderControls(refused, false);
+        return true;
+      }
+      retries_.onAttemptActive(pod);
     }
-    retries_.onAttemptActive(pod);
     if (call_threads_ && !takeCallThread(call)) return true;
     if (shape_.pool_tracked && !takeConnection(call)) return true;
     send(call, t);
@@ -530,9 +531,15 @@ class Simulation {
 
   void setRotation(Micros t, std::uint32_t pod, bool in);
 
-  // The attempt `call` is over. `sent`: it went to the dependency (or waited for a connection
-  // to); false for one the client's throttling refused, which held nothing to give back.
-  void complete(const PendingCall& call, bool sent = true);
+  // The attempt `call` is over: it went to the dependency (or waited for a connection to).
+  void complete(const PendingCall& call);
+  // complete() with the overload controls' bookkeeping (gRPC's retry throttling, Envoy's retry
+  // budget, client throttling) around it: `sent` false for an attempt the client's throttling
+  // refused, which held nothing to give back.
+  [[gnu::noinline]] void completeUnderControls(const PendingCall& call, bool sent);
+  // What every attempt's end does.
+  template <bool kSent>
+  [[gnu::always_inline]] inline void settle(const PendingCall& call);
 
   // Whether the pod's adaptive throttling refuses the attempt (counted as made either way).
   [[gnu::noinline]] bool clientThrottles(Micros t, std::uint32_t record, std::uint32_t request,
@@ -616,6 +623,9 @@ class Simulation {
   Micros fifo_timeout_;  // the calls-in-flight FIFO holds timeouts of this length only
   bool cache_first_;
   bool call_threads_;
+  // Whether an overload control that keeps accounts of attempts is on (retry.throttling,
+  // retry.concurrency_budget, client_throttling): none is a timed-change key.
+  bool controls_;
   bool holds_calls_;  // the breaker may hold calls until it decides (cockatiel's half-open)
   bool connects_;     // the breaker wants to know when a call got through (Envoy)
   bool resources_ = false;

@@ -33,6 +33,9 @@ Simulation::Simulation(const Incident& incident, const Config& config,
       fifo_timeout_(timeout_.attempt),
       cache_first_(config.pricing.mode == PricingMode::cache_first && config.cache.enabled),
       call_threads_(config.workers.call_threads && config.workers.per_pod > 0),
+      controls_(config.retry.throttling.max_tokens > 0 ||
+                config.retry.concurrency_budget.budget_percent > 0 ||
+                config.client_throttling.k > 0),
       holds_calls_(config.breaker.enabled && breakers_.first().holdsCalls()),
       connects_(config.breaker.library == BreakerLibrary::envoy &&
                 (config.breaker.enabled || shape_.breaker_switches)),
