@@ -12,12 +12,9 @@
 //   node grpc_throttle.mjs --driver PATH [--logs N] [--requests N] [--seed S]
 import { execFileSync } from 'node:child_process';
 import grpc from '@grpc/grpc-js';
+import { parseArgs, rng, pick, int } from './common.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => {
-    if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1]]);
-    return acc;
-  }, []));
+const args = parseArgs();
 const DRIVER = args.driver;
 const LOGS = Number(args.logs ?? 12);
 const REQUESTS = Number(args.requests ?? 300);
@@ -29,19 +26,6 @@ if (!DRIVER) {
 // Every load loop is bounded in time as well as count.
 const DEADLINE = Date.now() + Number(args['max-seconds'] ?? 240) * 1000;
 
-// mulberry32, as run.mjs: a failure names a seed that reproduces it.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
-const int = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
 const three = (x) => Math.round(x * 1000) / 1000;
 
 // A policy: grpc-js caps maxAttempts at 5; maxTokens in (0, 1000], tokenRatio > 0, three

@@ -13,12 +13,9 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { replay, DEFAULT_EPOCH } from './driver.mjs';
+import { parseArgs, rng, pick, int } from './common.mjs';
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => {
-    if (a.startsWith('--')) acc.push([a.slice(2), all[i + 1]]);
-    return acc;
-  }, []));
+const args = parseArgs();
 const CLI = args.cli;
 const LOGS = Number(args.logs ?? 12);
 const CALLS = Number(args.calls ?? 2000);
@@ -33,19 +30,6 @@ if (!CLI || (args.policy && (!args.log || !ONLY))) {
   process.exit(2);
 }
 
-// mulberry32: a small seeded generator, so that a failure names a seed that reproduces it.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = (r, xs) => xs[Math.floor(r() * xs.length)];
-const int = (r, lo, hi) => lo + Math.floor(r() * (hi - lo + 1));
 
 // A log of `n` calls in phases: healthy, failing (fast or slow failures), recovering, and
 // steady traffic whose failure rate hovers near a threshold (where the windows' phase decides
