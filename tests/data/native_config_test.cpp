@@ -438,6 +438,38 @@ TEST(NativeConfig, EnvoyCountsTheHostsOfItsLoadAssignment) {
   EXPECT_EQ(e.native.envoy.max_ejection_time, 300 * s) << "the default, max(300s, base)";
 }
 
+// Envoy's retry budget lives in the cluster's circuit_breakers: read from the DEFAULT priority's
+// thresholds (Envoy's defaults, 20% and 3, for the fields left out), written back by an export.
+TEST(NativeConfig, EnvoyReadsTheRetryBudgetOfItsCircuitBreakers) {
+  const std::string cluster =
+      "name: pricing\n"
+      "outlier_detection: {consecutive_5xx: 3}\n"
+      "circuit_breakers:\n"
+      "  thresholds:\n"
+      "  - {priority: HIGH, retry_budget: {budget_percent: {value: 90}}}\n"
+      "  - max_retries: 5\n"
+      "    retry_budget: {budget_percent: {value: 25.0}}\n";
+  const NativeConfig e = parseNativeConfig(cluster, "envoy.yaml", BreakerLibrary::envoy);
+  ASSERT_TRUE(e.calls.retry_budget.has_value());
+  EXPECT_DOUBLE_EQ(e.calls.retry_budget->budget_percent, 25);
+  EXPECT_EQ(e.calls.retry_budget->min_retry_concurrency, 3u) << "Envoy's default";
+  // The HIGH priority and the limits beside the budget are remarked.
+  ASSERT_EQ(e.notes.size(), 3u);
+  EXPECT_NE(e.notes[1].message.find("a priority other than DEFAULT"), std::string::npos);
+  EXPECT_NE(e.notes[2].message.find("BreakerLab reads only the retry_budget"), std::string::npos);
+  Config c;
+  c.retry.max_attempts = 3;
+  applyNativeConfig(e, c);
+  EXPECT_EQ(c.retry.concurrency_budget, (RetryConcurrencyBudget{25, 3}));
+
+  // The export writes it where the import reads it.
+  c.retry.concurrency_budget = {12.5, 7};
+  const NativeConfig back = parseNativeConfig(exportConfig(c, ExportTarget::envoy).text,
+                                              "pricing.yaml", BreakerLibrary::envoy);
+  ASSERT_TRUE(back.calls.retry_budget.has_value());
+  EXPECT_EQ(*back.calls.retry_budget, (RetryConcurrencyBudget{12.5, 7}));
+}
+
 // The exact text of each native export, against the files under golden/.
 TEST(NativeConfig, ExportsMatchTheirGoldenFiles) {
   for (BreakerLibrary library : kLibraries) {

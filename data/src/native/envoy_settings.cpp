@@ -200,7 +200,51 @@ ordered_json envoyConfigJson(const EnvoyOutlierSettings& e) {
 }
 
 // The whole file: find the cluster and read what the replay needs from it.
-void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& e) {
+// The retry budget of the DEFAULT priority's thresholds (Envoy's defaults when a retry_budget is
+// there without them: budget_percent 20, min_retry_concurrency 3); the concurrency limits beside
+// it are remarked, not read.
+static void readEnvoyRetryBudget(SettingsReader& r, const YAML::Node& breakers,
+                                 const std::string& path,
+                                 std::optional<RetryConcurrencyBudget>& retry_budget) {
+  const YAML::Node thresholds = breakers.IsMap() ? breakers["thresholds"] : YAML::Node();
+  bool limits = false;
+  if (thresholds && thresholds.IsSequence()) {
+    for (std::size_t i = 0; i < thresholds.size(); ++i) {
+      const YAML::Node t = thresholds[i];
+      if (!t.IsMap()) continue;
+      const std::string t_path = indexPath(joinPath(path, "thresholds"), i);
+      const YAML::Node priority = t["priority"];
+      if (priority && !(priority.IsScalar() && priority.Scalar() == "DEFAULT")) {
+        r.remark(t, t_path + ": a priority other than DEFAULT; BreakerLab replays DEFAULT only");
+        continue;
+      }
+      for (const auto& kv : t)
+        if (kv.first.IsScalar() && kv.first.Scalar() != "priority" &&
+            kv.first.Scalar() != "retry_budget")
+          limits = true;
+      const YAML::Node budget = t["retry_budget"];
+      if (!budget) continue;
+      RetryConcurrencyBudget read{20, 3};
+      const std::string b_path = joinPath(t_path, "retry_budget");
+      if (budget.IsMap()) {
+        if (const YAML::Node v = budget["budget_percent"])
+          read.budget_percent = r.number(unwrapped(v), joinPath(b_path, "budget_percent"), 0, 100);
+        if (const YAML::Node v = budget["min_retry_concurrency"])
+          read.min_retry_concurrency =
+              r.whole(unwrapped(v), joinPath(b_path, "min_retry_concurrency"), 0, 1'000'000);
+      }
+      retry_budget = read;
+    }
+  }
+  if (limits || !thresholds)
+    r.remark(breakers, path +
+                           ": concurrency limits, not the breaker; BreakerLab reads only the "
+                           "retry_budget (retry.concurrency_budget); its pool settings are its "
+                           "own knobs");
+}
+
+void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& e,
+                   std::optional<RetryConcurrencyBudget>& retry_budget) {
   const Source& src = r.source();
   YAML::Node cluster = root;
   std::string path;
@@ -298,11 +342,10 @@ void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettin
         r.remark(hc, joinPath(path, "health_checks") +
                          ": more than one health check; BreakerLab replays the first");
     }
-    if (cluster["circuit_breakers"])
-      r.remark(cluster["circuit_breakers"],
-               joinPath(path, "circuit_breakers") +
-                   ": concurrency limits, not the breaker; not read: BreakerLab's pool settings "
-                   "and retry.concurrency_budget (Envoy's retry_budget) are its own knobs");
+    if (const YAML::Node breakers = cluster["circuit_breakers"]) {
+      const std::string cb_path = joinPath(path, "circuit_breakers");
+      readEnvoyRetryBudget(r, breakers, cb_path, retry_budget);
+    }
   }
   // max_ejection_time defaults to max(300s, base_ejection_time); smaller than base is invalid.
   if (!max_set) e.max_ejection_time = std::max<Micros>(300 * kSecond, e.base_ejection_time);

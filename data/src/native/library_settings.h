@@ -58,7 +58,9 @@ ordered_json envoyOutlierJson(const EnvoyOutlierSettings& settings);
 std::string formatTimeSpan(Micros d);
 // A google.protobuf.Duration as Envoy's YAML writes it: "10s", "2.5s", "0.001s".
 std::string protoDurationText(Micros d);
-void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& out);
+// `retry_budget`: the DEFAULT priority's circuit_breakers retry_budget, when the cluster has one.
+void readEnvoyFile(SettingsReader& r, const YAML::Node& root, EnvoyOutlierSettings& out,
+                   std::optional<RetryConcurrencyBudget>& retry_budget);
 
 // Envoy's section of a breakerlab-config file: outlier_detection plus hosts,
 // healthy_panic_threshold and health_check_interval.

@@ -113,7 +113,7 @@ NativeConfig parseNativeConfig(std::string_view text, const std::string& file_na
         readPollyFile(reader, parseYaml(text, file_name), out.native.polly);
         break;
       case BreakerLibrary::envoy:
-        readEnvoyFile(reader, parseYaml(text, file_name), out.native.envoy);
+        readEnvoyFile(reader, parseYaml(text, file_name), out.native.envoy, out.calls.retry_budget);
         break;
       case BreakerLibrary::breakerlab:
         throw LoadError(file_name, 0, 0,
@@ -146,6 +146,7 @@ void applyNativeConfig(const NativeConfig& imported, Config& config) {
     config.retry.jitter = Jitter::none;
   }
   if (calls.placement) config.breaker.placement = *calls.placement;
+  if (calls.retry_budget) config.retry.concurrency_budget = *calls.retry_budget;
   if (!imported.has_breaker) return;
   config.breaker.library = imported.library;
   switch (imported.library) {

@@ -39,7 +39,9 @@ struct NativeCallSettings {
   std::optional<NativeRetry> retry;
   // With a breaker and a retry in the same file, which wraps which (Spring's aspect order).
   std::optional<BreakerPlacement> placement;
-  bool empty() const { return !attempt_timeout && !retry && !placement; }
+  // An Envoy cluster's circuit_breakers.thresholds[] retry_budget: retry.concurrency_budget.
+  std::optional<RetryConcurrencyBudget> retry_budget;
+  bool empty() const { return !attempt_timeout && !retry && !placement && !retry_budget; }
   bool operator==(const NativeCallSettings&) const = default;
 };
 
