@@ -27,7 +27,8 @@ for p in "${packages[@]}"; do
 done
 
 # The npm packages at the versions of each package-lock.json (again only when the lock file
-# changed): opossum, cockatiel and @sinonjs/fake-timers into tests/differential/node_modules;
+# changed): opossum, cockatiel, @sinonjs/fake-timers and @grpc/grpc-js into
+# tests/differential/node_modules;
 # opossum, cockatiel, undici, prom-client and yaml into tests/testbed/node_modules (the testbed
 # also runs haproxy and prometheus, the Debian packages above).
 install_npm_packages() {
