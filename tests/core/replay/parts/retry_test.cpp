@@ -362,9 +362,12 @@ TEST(RetryConcurrencyBudget, TheLimitFollowsEnvoysRetryBudgetImpl) {
     }
     EXPECT_FALSE(governor.concurrencyAllowsRetry())
         << c.budget_percent << "% of " << c.active_requests;
-    governor.releaseRetryPlace();
-    EXPECT_EQ(governor.concurrencyAllowsRetry(),
-              c.retries_allowed > 0 || c.min_retry_concurrency > 0);
+    // Giving one place back allows one more retry; with no place taken there is none to give.
+    if (c.retries_allowed > 0) {
+      governor.releaseRetryPlace();
+      EXPECT_TRUE(governor.concurrencyAllowsRetry());
+    }
+    EXPECT_EQ(governor.activeRetries(), c.retries_allowed > 0 ? c.retries_allowed - 1 : 0);
   }
 }
 
